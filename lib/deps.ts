@@ -1,0 +1,48 @@
+import type * as nodeFs from "node:fs";
+
+/** The sync subset of node:fs that lib/ uses; memfs provides the same calls in tests. */
+export type FsApi = Pick<
+  typeof nodeFs,
+  | "readFileSync"
+  | "writeFileSync"
+  | "appendFileSync"
+  | "renameSync"
+  | "linkSync"
+  | "unlinkSync"
+  | "mkdirSync"
+  | "existsSync"
+  | "statSync"
+  | "lstatSync"
+  | "readdirSync"
+  | "openSync"
+  | "readSync"
+  | "closeSync"
+  | "fstatSync"
+  | "chmodSync"
+>;
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Everything that touches the world. Built once at an entry point; tests pass memfs and a fixed clock. */
+export interface Deps {
+  fs: FsApi;
+  now: () => Date;
+  env: Readonly<Record<string, string | undefined>>;
+  pid: number;
+  home: string;
+  cwd: string;
+  isProcessAlive: (pid: number) => boolean;
+  run: (cmd: string, args: readonly string[], opts?: RunOptions) => RunResult;
+  /** One diagnostic line for a person (stderr at the edges). */
+  warn: (line: string) => void;
+}

@@ -1,0 +1,86 @@
+import * as z from "zod/mini";
+
+/** Fields every hook payload carries (CLAUDE-CODE.md section 2). Extra fields are kept. */
+function commonFields() {
+  return {
+    session_id: z.string(),
+    transcript_path: z.optional(z.string()),
+    cwd: z.optional(z.string()),
+    hook_event_name: z.string(),
+    permission_mode: z.optional(z.string()),
+    prompt_id: z.optional(z.string()),
+  };
+}
+
+// NOTE: each schema is built on first use: a hook pays only for the one payload it reads.
+function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+export const userPromptSubmitSchema = lazy(() =>
+  z.looseObject({ ...commonFields(), hook_event_name: z.literal("UserPromptSubmit"), prompt: z.string() }),
+);
+export type UserPromptSubmitInput = z.infer<ReturnType<typeof userPromptSubmitSchema>>;
+
+export const sessionStartSchema = lazy(() =>
+  z.looseObject({
+    ...commonFields(),
+    hook_event_name: z.literal("SessionStart"),
+    source: z.optional(z.string()),
+    model: z.optional(z.string()),
+  }),
+);
+export type SessionStartInput = z.infer<ReturnType<typeof sessionStartSchema>>;
+
+export const preCompactSchema = lazy(() =>
+  z.looseObject({
+    ...commonFields(),
+    hook_event_name: z.literal("PreCompact"),
+    trigger: z.optional(z.string()),
+    custom_instructions: z.optional(z.nullable(z.string())),
+  }),
+);
+export type PreCompactInput = z.infer<ReturnType<typeof preCompactSchema>>;
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** stdin text -> a validated payload, or one line saying what was wrong. */
+export function parseHookInput<T>(schema: z.ZodMiniType<T>, raw: string, event: string): ParseResult<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
+    return { ok: false, reason: `${event} stdin is not JSON (got ${JSON.stringify(shown)}); expected the hook payload object` };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "payload";
+    return { ok: false, reason: `${event} stdin: ${where}: ${issue?.message ?? "invalid"}` };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** The one JSON answer a hook may print. */
+export type HookAnswer =
+  | { decision: "block"; reason: string }
+  | {
+      systemMessage?: string;
+      hookSpecificOutput?: { hookEventName: string; additionalContext?: string };
+    };
+
+export const MAX_CONTEXT_CHARS = 2000;
+
+/** Keep model-facing text under the 2,000-character budget. */
+export function capText(text: string, max = MAX_CONTEXT_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 15)}\n[...truncated]`;
+}
+
+export function contextAnswer(event: string, additionalContext: string, systemMessage?: string): HookAnswer {
+  return {
+    ...(systemMessage ? { systemMessage: capText(systemMessage) } : {}),
+    hookSpecificOutput: { hookEventName: event, additionalContext: capText(additionalContext) },
+  };
+}

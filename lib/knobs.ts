@@ -1,0 +1,80 @@
+import * as z from "zod/mini";
+
+// One schema per knob: a bad value costs one stderr line naming the knob, and the default is used.
+// NOTE: schemas are built only for knobs that are set; the hot path pays for nothing it does not read.
+const bps = () => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000));
+const tokens = () => z.coerce.number().check(z.int(), z.gte(1000), z.lte(100_000_000));
+const days = () => z.coerce.number().check(z.gte(0), z.lte(3650));
+const count = () => z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000));
+const hours = () => z.coerce.number().check(z.gte(0), z.lte(24 * 365));
+
+const KNOB_SPECS = {
+  QUOIN_STOP_BPS: { schema: bps, fallback: 7000, expected: "an integer of basis points, 0-100000 (7000 = 70%)" },
+  QUOIN_COMPACT_FIRST_BPS: { schema: bps, fallback: 9000, expected: "an integer of basis points, 0-100000" },
+  QUOIN_BLOCK_BPS: { schema: bps, fallback: 9500, expected: "an integer of basis points, 0-100000" },
+  QUOIN_PANIC_BPS: { schema: bps, fallback: 10000, expected: "an integer of basis points, 0-100000" },
+  QUOIN_BLOCK_MODE: { schema: () => z.enum(["block", "advise"]), fallback: "block", expected: "'block' or 'advise'" },
+  QUOIN_CONTEXT_WINDOW: { schema: tokens, fallback: undefined, expected: "a whole number of tokens, e.g. 200000" },
+  QUOIN_EFFECTIVE_CONTEXT_LIMIT: { schema: tokens, fallback: undefined, expected: "a whole number of tokens" },
+  QUOIN_AUTOCOMPACT_BUFFER: {
+    schema: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000_000)),
+    fallback: 33000,
+    expected: "a whole number of tokens, e.g. 33000",
+  },
+  QUOIN_BYTES_PER_TOKEN: {
+    schema: () => z.coerce.number().check(z.gt(0), z.lte(1000)),
+    fallback: 8,
+    expected: "a positive number, e.g. 8.0",
+  },
+  QUOIN_RESTORE_SENTINEL_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_RESTORE_STALE_DAYS: { schema: days, fallback: 1, expected: "a number of days, e.g. 1" },
+  QUOIN_SESSION_FALLBACK_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_PICKER_DEDUP_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_CLEANUP_SENTINEL_WINDOW: { schema: days, fallback: 1, expected: "a number of days, e.g. 1" },
+  QUOIN_CLEANUP_CKPT_WINDOW: { schema: days, fallback: 30, expected: "a number of days, e.g. 30" },
+  QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
+  QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
+  QUOIN_1M_DISPATCH: {
+    schema: () => z.string().check(z.regex(/^(on|off|(haiku|sonnet|opus)(,(haiku|sonnet|opus))*)$/)),
+    fallback: undefined,
+    expected: "'on', 'off', or a tier list like 'sonnet,haiku'",
+  },
+} as const;
+
+type Specs = typeof KNOB_SPECS;
+export type KnobName = keyof Specs;
+export type Knobs = {
+  [K in KnobName]: z.infer<ReturnType<Specs[K]["schema"]>> | Specs[K]["fallback"];
+};
+
+export const KNOB_NAMES = Object.keys(KNOB_SPECS) as KnobName[];
+
+export function knobDefault(name: KnobName): Knobs[KnobName] {
+  return KNOB_SPECS[name].fallback;
+}
+
+export function knobExpectation(name: KnobName): string {
+  return KNOB_SPECS[name].expected;
+}
+
+/** Read every knob from the environment once. Unset or empty: the default. Invalid: warn, default. */
+export function readKnobs(env: Readonly<Record<string, string | undefined>>, warn: (line: string) => void): Knobs {
+  const out: Record<string, unknown> = {};
+  for (const name of KNOB_NAMES) {
+    const spec = KNOB_SPECS[name];
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") {
+      out[name] = spec.fallback;
+      continue;
+    }
+    const parsed = spec.schema().safeParse(raw.trim());
+    if (parsed.success) {
+      out[name] = parsed.data;
+    } else {
+      const fallback = spec.fallback === undefined ? "none (auto-detect)" : String(spec.fallback);
+      warn(`[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${spec.expected}; using the default ${fallback}`);
+      out[name] = spec.fallback;
+    }
+  }
+  return out as Knobs;
+}

@@ -1,0 +1,68 @@
+/** `## Title` sections of a checkpoint or session-state file. CRs are stripped; bodies keep their lines. */
+export interface Section {
+  title: string;
+  body: string;
+}
+
+const HEADING = /^##\s+(.+?)\s*$/;
+
+export function parseSections(text: string): Section[] {
+  const sections: Section[] = [];
+  let current: { title: string; lines: string[] } | null = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/\r$/, "");
+    const heading = HEADING.exec(line);
+    if (heading && !line.startsWith("###")) {
+      if (current) sections.push({ title: current.title, body: trimBlankLines(current.lines) });
+      current = { title: heading[1] ?? "", lines: [] };
+    } else if (current) {
+      current.lines.push(line);
+    }
+  }
+  if (current) sections.push({ title: current.title, body: trimBlankLines(current.lines) });
+  return sections;
+}
+
+function trimBlankLines(lines: string[]): string {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && (lines[start] ?? "").trim() === "") start += 1;
+  while (end > start && (lines[end - 1] ?? "").trim() === "") end -= 1;
+  return lines.slice(start, end).join("\n");
+}
+
+/** The body of the first section whose title matches (case-insensitive, trailing colon ignored). */
+export function sectionBody(sections: readonly Section[], title: string): string | undefined {
+  const want = normalizeTitle(title);
+  return sections.find((s) => normalizeTitle(s.title) === want)?.body;
+}
+
+function normalizeTitle(title: string): string {
+  return title.trim().replace(/:$/, "").toLowerCase();
+}
+
+/** The first line of a section's body, as the seed's awk reads `## Active task` (CR stripped). */
+export function firstLineOf(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  const line = body.split("\n")[0]?.trim();
+  return line ? line : undefined;
+}
+
+/** Text that goes into a section: ASCII only, and no line that could pass for a heading. */
+export function sanitizeBody(text: string): string {
+  return text
+    .replace(/\r/g, "")
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201C\u201D]/g, '"')
+    .replace(/[\u2013\u2014]/g, "-")
+    .replace(/\u2026/g, "...")
+    .replace(/[^\x09\x0A\x20-\x7E]/g, "?")
+    .split("\n")
+    .map((line) => (/^\s*#/.test(line) ? `  ${line}` : line))
+    .join("\n")
+    .trim();
+}
+
+export function renderSections(sections: readonly Section[]): string {
+  return sections.map((s) => `## ${s.title}\n${s.body.trim() === "" ? "(none)" : s.body.trim()}\n`).join("\n");
+}

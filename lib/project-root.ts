@@ -1,0 +1,56 @@
+import * as path from "node:path";
+import type { FsApi } from "./deps.ts";
+
+function isStrictlyBelow(dir: string, home: string): boolean {
+  const rel = path.relative(home, dir);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+function exists(fs: FsApi, p: string): boolean {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ancestors(start: string): string[] {
+  const out: string[] = [];
+  let dir = path.resolve(start);
+  for (;;) {
+    out.push(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) return out;
+    dir = parent;
+  }
+}
+
+/**
+ * The project root for a hook's cwd: the outermost ancestor holding `.workflow_artifacts/`
+ * strictly below $HOME; else the nearest ancestor with `.git` strictly below $HOME; else the
+ * start folder. $HOME and `/` are never returned.
+ * (Outside $HOME the same walk applies, stopping short of `/`.)
+ */
+export function resolveProjectRoot(fs: FsApi, start: string, home: string): string {
+  const startDir = path.resolve(start);
+  const homeDir = path.resolve(home);
+  const chain = ancestors(startDir);
+  // $HOME, its ancestors and `/` are never a project root; a start outside $HOME (a CI clone in
+  // /tmp, a checkout in /srv) may still walk up to any folder short of `/`.
+  const eligible = (dir: string) =>
+    dir !== homeDir && dir !== path.parse(dir).root && !isStrictlyBelow(homeDir, dir);
+
+  let outermostArtifacts: string | undefined;
+  for (const dir of chain) {
+    if (!eligible(dir)) continue;
+    if (exists(fs, path.join(dir, ".workflow_artifacts"))) outermostArtifacts = dir;
+  }
+  if (outermostArtifacts) return outermostArtifacts;
+
+  for (const dir of chain) {
+    if (!eligible(dir)) continue;
+    if (exists(fs, path.join(dir, ".git"))) return dir;
+  }
+  return startDir;
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { nodeDeps } from "../../lib/node-deps.ts";
+import type { Command } from "./command.ts";
+import { runCli } from "./run-cli.ts";
+import { statusCommand } from "./commands/status.ts";
+import { statuslineCommand } from "./commands/statusline.ts";
+
+/** Every engine subcommand, in the order `--help` lists them. */
+const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand];
+
+const code = runCli(process.argv.slice(2), nodeDeps(), {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  readStdin: () => {
+    try {
+      return readFileSync(0, "utf8");
+    } catch {
+      return "";
+    }
+  },
+}, COMMANDS);
+process.exitCode = code;
