@@ -89,3 +89,11 @@ export function measure(job: Job, runs: number, prepare?: () => void): Timing {
 export function formatRow(label: string, t: Timing): string {
   return `${label.padEnd(34)} median ${t.medianMs.toFixed(1).padStart(6)} ms   node -e 0 ${t.floorMs.toFixed(1).padStart(6)} ms   ratio ${t.ratio.toFixed(2)}x   peak ${(t.peakKiB / 1024).toFixed(1)} MiB`;
 }
+
+/** What a bench scenario gets: the repository root, a scratch folder, the run count, the fixtures folder. */
+export interface BenchContext {
+  root: string;
+  work: string;
+  runs: number;
+  fixtures: string;
+}

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { formatRow, measure } from "./bench-lib.ts";
+import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "..", "shared", "fixtures", "transcripts");
@@ -40,7 +40,10 @@ mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.mjs");
 console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
-for (const label of sizes) {
+const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore"
+const wants = (name: string) => !only || only.split(",").includes(name);
+
+if (wants("prompt")) for (const label of sizes) {
   const bytes = BYTES[label];
   if (!bytes) throw new Error(`unknown size ${label}; expected 1MB, 100MB or 1GB`);
   const transcript = makeTranscript(bytes);
@@ -55,3 +58,8 @@ for (const label of sizes) {
   const t = measure({ args: [hook], input, cwd: project }, runs);
   console.log(formatRow(`userpromptsubmit ${label} transcript`, t));
 }
+
+// Other scenarios (save, restore, precompact, sessionstart) live in scripts/bench-<name>.ts and
+// export a function (ctx) => void that prints its rows with formatRow.
+const scenarios: Array<[string, (ctx: BenchContext) => void]> = [];
+for (const [name, scenario] of scenarios) if (wants(name)) scenario({ root, work, runs, fixtures });
