@@ -1,1 +1,0 @@
-const __t0=performance.now();process.on("exit",()=>{const n=performance.nodeTiming;process.stderr.write(`boot ${n.bootstrapComplete.toFixed(1)} start ${__t0.toFixed(1)} end ${performance.now().toFixed(1)}\n`)});
