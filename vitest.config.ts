@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    globalSetup: ["test/global-setup.ts"],
   },
 });

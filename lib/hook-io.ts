@@ -45,6 +45,11 @@ export type PreCompactInput = z.infer<ReturnType<typeof preCompactSchema>>;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
+/** Bad hook input: logged as one line, never shown to the model. */
+export class HookInputError extends Error {
+  override name = "HookInputError";
+}
+
 /** stdin text -> a validated payload, or one line saying what was wrong. */
 export function parseHookInput<T>(schema: z.ZodMiniType<T>, raw: string, event: string): ParseResult<T> {
   let json: unknown;
@@ -56,9 +61,16 @@ export function parseHookInput<T>(schema: z.ZodMiniType<T>, raw: string, event: 
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join(".") : "payload";
-    return { ok: false, reason: `${event} stdin: ${where}: ${issue?.message ?? "invalid"}` };
+    const issue = parsed.error.issues[0] as { path: PropertyKey[]; code?: string; expected?: string; values?: unknown[]; message?: string } | undefined;
+    const where = issue?.path.length ? issue.path.map(String).join(".") : "payload";
+    // NOTE: zod/mini ships no message locale; say what was expected from the issue itself.
+    const expected =
+      issue?.code === "invalid_type" && issue.expected
+        ? `expected ${issue.expected}`
+        : issue?.code === "invalid_value" && issue.values
+          ? `expected ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}`
+          : (issue?.message ?? "invalid");
+    return { ok: false, reason: `${event} stdin: ${where}: ${expected}` };
   }
   return { ok: true, value: parsed.data };
 }

@@ -78,7 +78,7 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps): 
     }
   } catch (err) {
     const e = err as Error;
-    logFailure(ctx, event, `${e.name}: ${e.message}`);
+    logFailure(ctx, event, e.name === "HookInputError" ? e.message : `${e.name}: ${e.message}`);
     out = "";
   }
   clearTimeout(deadline);

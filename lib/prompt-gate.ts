@@ -26,9 +26,16 @@ export function utilizationTier(bps: number, knobs: Knobs): Tier {
 }
 
 function windowNote(u: Utilization): string {
-  const from = u.windowSource === "env" ? "QUOIN_CONTEXT_WINDOW" : u.windowSource === "statusline" ? "status line" : u.windowSource === "model-table" ? `model ${u.model ?? "?"}` : "default";
+  const from =
+    u.windowSource === "env"
+      ? "QUOIN_CONTEXT_WINDOW"
+      : u.windowSource === "statusline"
+        ? "the status line"
+        : u.windowSource === "model-table"
+          ? `model ${u.model ?? "?"}`
+          : `default${u.model ? ` for ${u.model}` : ""}`;
   const estimate = u.source === "bytes" ? "; estimated from transcript bytes, no usage data" : "";
-  return `window ${formatTokens(u.window)} from ${from}${estimate}`;
+  return `window ${formatTokens(u.window)} (${from})${estimate}`;
 }
 
 export function advisoryText(u: Utilization, knobs: Knobs): string {

@@ -1,0 +1,25 @@
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+
+export const REPO = path.resolve(import.meta.dirname, "../..");
+export const DIST = path.join(REPO, "dist");
+export const FIXTURES = path.resolve(REPO, "..", "shared", "fixtures", "transcripts");
+
+export interface BundleRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a built bundle as Claude Code would: node <file>, stdin piped, env given. */
+export function runBundle(file: string, args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): BundleRun {
+  const res = spawnSync(process.execPath, [file, ...args], {
+    input: opts.input ?? "",
+    env: { PATH: process.env["PATH"], TZ: "UTC", ...opts.env },
+    cwd: opts.cwd,
+    encoding: "utf8",
+    timeout: 20_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}

@@ -1,0 +1,93 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST, runBundle } from "../helpers/run-bundle.ts";
+import { transcriptWithTokens } from "../helpers/transcripts.ts";
+
+let tmp: string;
+let hook: string;
+let home: string;
+let project: string;
+const SID = "0b6c8f9a-2222-4c3d-8e9f-000000000002";
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-ups-"));
+  // The bundle alone, in an empty folder: no node_modules anywhere above it.
+  hook = path.join(tmp, "bin", "userpromptsubmit.mjs");
+  fs.mkdirSync(path.dirname(hook));
+  fs.copyFileSync(path.join(DIST, "hooks", "userpromptsubmit.mjs"), hook);
+  home = path.join(tmp, "home");
+  project = path.join(home, "proj");
+  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function payload(tokens: number, prompt = "run the tests", sid = SID): string {
+  const transcript = path.join(home, ".claude", "projects", "-proj", `${sid}.jsonl`);
+  fs.mkdirSync(path.dirname(transcript), { recursive: true });
+  fs.writeFileSync(transcript, transcriptWithTokens(tokens));
+  // Field for field what Claude Code 2.1.x sends (CLAUDE-CODE.md section 2 and section 8).
+  return JSON.stringify({
+    session_id: sid,
+    prompt_id: "550e8400-e29b-41d4-a716-446655440000",
+    transcript_path: transcript,
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
+}
+
+const env = () => ({ HOME: home });
+
+describe("the built UserPromptSubmit hook", () => {
+  it("is silent below the advisory band and exits 0", () => {
+    const r = runBundle(hook, [], { input: payload(50_000), env: env() });
+    expect(r).toMatchObject({ status: 0, stdout: "" });
+    expect(fs.readFileSync(path.join(project, ".workflow_artifacts/memory/recent-sessions.md"), "utf8")).toContain(`| ${SID}`);
+  });
+
+  it("prints one JSON advisory in the band", () => {
+    const r = runBundle(hook, [], { input: payload(130_000), env: env() });
+    expect(r.status).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
+    expect(answer.hookSpecificOutput.additionalContext).toContain("context 130k of 167k (77.8%)");
+    expect(r.stdout.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("blocks at the top tier only after both files are on disk", () => {
+    const r = runBundle(hook, [], { input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000b"), env: env() });
+    const answer = JSON.parse(r.stdout);
+    expect(answer.decision).toBe("block");
+    const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map((m: RegExpMatchArray) => m[1]);
+    expect(files).toHaveLength(2);
+    for (const f of files) expect(fs.existsSync(f)).toBe(true);
+  });
+
+  it.each([
+    ["not JSON", "hello there"],
+    ["wrong types", JSON.stringify({ session_id: 12, hook_event_name: "UserPromptSubmit", prompt: ["x"] })],
+    ["missing fields", JSON.stringify({ hook_event_name: "UserPromptSubmit" })],
+    ["empty stdin", ""],
+    ["10 MB of noise", Buffer.alloc(10 * 1024 * 1024, 0x61)],
+    ["binary", Buffer.from([0, 159, 146, 150, 255, 10, 0])],
+  ])("fails open on %s: exit 0, no stdout", (_what, input) => {
+    const r = runBundle(hook, [], { input, env: env(), cwd: project });
+    expect(r).toMatchObject({ status: 0, stdout: "" });
+  });
+
+  it("logs a failure to memory/logs/hooks.log in a project that uses quoin", () => {
+    runBundle(hook, [], { input: "garbage", env: env(), cwd: project });
+    const log = fs.readFileSync(path.join(project, ".workflow_artifacts/memory/logs/hooks.log"), "utf8");
+    expect(log).toMatch(/^\S+Z UserPromptSubmit: UserPromptSubmit stdin is not JSON \(got "garbage"\); expected the hook payload object$/m);
+    expect(log).toMatch(/UserPromptSubmit stdin: session_id: expected string$/m);
+  });
+
+  it("survives a missing transcript file", () => {
+    const input = JSON.stringify({ ...JSON.parse(payload(1)), transcript_path: path.join(tmp, "gone.jsonl") });
+    expect(runBundle(hook, [], { input, env: env() })).toMatchObject({ status: 0, stdout: "" });
+  });
+});
