@@ -62,7 +62,7 @@ describe("the built UserPromptSubmit hook", () => {
     const r = runBundle(hook, [], { input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000b"), env: env() });
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBe("block");
-    const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map((m: RegExpMatchArray) => m[1]);
+    const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map((m: RegExpMatchArray) => m[1]!);
     expect(files).toHaveLength(2);
     for (const f of files) expect(fs.existsSync(f)).toBe(true);
   });
