@@ -7,11 +7,12 @@ export interface WindowChoice {
   source: WindowSource;
 }
 
-const RULES = table.rules.map((r) => ({ re: new RegExp(r.pattern, "i"), window: r.window }));
+let rules: Array<{ re: RegExp; window: number }> | undefined;
 
 export function windowFromModel(model: string | undefined): number | undefined {
   if (!model) return undefined;
-  for (const rule of RULES) if (rule.re.test(model)) return rule.window;
+  rules ??= table.rules.map((r) => ({ re: new RegExp(r.pattern, "i"), window: r.window }));
+  for (const rule of rules) if (rule.re.test(model)) return rule.window;
   return undefined;
 }
 

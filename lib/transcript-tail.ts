@@ -74,7 +74,7 @@ export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): 
   try {
     const size = fs.fstatSync(fd).size;
     const maxScan = opts.maxScanBytes ?? 32 * 1024 * 1024;
-    let chunk = opts.initialChunk ?? 64 * 1024;
+    let chunk = opts.initialChunk ?? 32 * 1024;
     let end = size;
     let carry: Buffer = Buffer.alloc(0);
     let scanned = 0;
