@@ -56,3 +56,9 @@ export function resolveProjectRoot(fs: FsApi, start: string, home: string): stri
   }
   return startDir;
 }
+
+/** $HOME and `/` are never a project: nothing may be written there. */
+export function isWritableProjectRoot(root: string, home: string): boolean {
+  const resolved = path.resolve(root);
+  return resolved !== path.resolve(home) && resolved !== path.parse(resolved).root;
+}

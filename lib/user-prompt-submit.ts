@@ -6,7 +6,7 @@ import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./ho
 import { isUsableSessionId } from "./ids.ts";
 import { memoryPaths, type MemoryPaths } from "./memory-paths.ts";
 import { appendBlockedPrompt } from "./pending-prompts.ts";
-import { resolveProjectRoot } from "./project-root.ts";
+import { isWritableProjectRoot, resolveProjectRoot } from "./project-root.ts";
 import {
   advisoryText,
   blockText,
@@ -117,8 +117,9 @@ function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserProm
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
 export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
   const now = deps.now();
-  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
+  const sid = isUsableSessionId(input.session_id) && isWritableProjectRoot(root, deps.home) ? input.session_id : null;
   const paths = memoryPaths(root);
 
   if (sid) {

@@ -179,6 +179,15 @@ describe("userpromptsubmit block tier", () => {
   });
 });
 
+describe("userpromptsubmit outside a project", () => {
+  it("writes nothing in $HOME itself, and advises instead of holding the prompt", () => {
+    const deps = world(BLOCK);
+    const answer = run(deps, prompt("go", { cwd: "/home/u" }));
+    expect(context(answer)).toContain("95.8%");
+    expect(listFiles(deps, "/home/u").filter((f) => f.includes(".workflow_artifacts"))).toEqual([]);
+  });
+});
+
 describe("userpromptsubmit idle advisory", () => {
   it("a gap over an hour leaves an idle note that the prompt then gets once", () => {
     const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n2026-11-29T11:50:00Z | other-session\n` });
