@@ -1,0 +1,91 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST } from "../helpers/run-bundle.ts";
+import { requestText, runClaude, startLoopbackModel, type LoopbackModel, type Usage } from "./loopback-model.ts";
+
+// The real Claude Code client, offline, with our built UserPromptSubmit hook in its settings:
+// the usage the scripted model reports is what the client writes to the transcript, so each
+// test sets the context size the hook will see on the next prompt.
+
+let tmp: string;
+let home: string;
+let project: string;
+let model: LoopbackModel;
+let nextUsage: Usage = { input_tokens: 1200 };
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-ups-"));
+  home = path.join(tmp, "home");
+  project = path.join(home, "proj");
+  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
+  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
+  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.mjs"))}`;
+  fs.writeFileSync(
+    path.join(home, ".claude", "settings.json"),
+    JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2),
+  );
+  model = await startLoopbackModel(() => ({ kind: "text", text: "ok", usage: nextUsage }));
+});
+afterAll(async () => {
+  await model?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const memory = () => path.join(project, ".workflow_artifacts", "memory");
+
+async function ask(prompt: string, resume?: string) {
+  const args = resume ? ["--resume", resume, prompt, "--output-format=json"] : [prompt, "--output-format=json"];
+  const before = model.messageBodies().length;
+  const run = await runClaude({ home, cwd: project, baseUrl: model.url, args });
+  const bodies = model.messageBodies().slice(before);
+  let sessionId = resume;
+  try {
+    sessionId = (JSON.parse(run.stdout) as { session_id?: string }).session_id ?? resume;
+  } catch {
+    // a blocked prompt prints no result object
+  }
+  return { run, bodies, sessionId };
+}
+
+describe("UserPromptSubmit under the real Claude Code client", () => {
+  let sid: string | undefined;
+
+  it("is quiet on a small context and records the session", async () => {
+    nextUsage = { input_tokens: 3, cache_read_input_tokens: 700_000, cache_creation_input_tokens: 100 };
+    const first = await ask("hello there");
+    expect(first.run.code).toBe(0);
+    sid = first.sessionId;
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestText(first.bodies.at(-1))).not.toContain("[quoin-checkpoint]");
+    expect(fs.readFileSync(path.join(memory(), "recent-sessions.md"), "utf8")).toContain(`| ${sid}`);
+  }, 120_000);
+
+  it("advises on the next prompt with the real token count, and the model receives it", async () => {
+    // The transcript now ends with a reply of 700,103 context tokens on claude-opus-4-8 (1M window).
+    nextUsage = { input_tokens: 3, cache_read_input_tokens: 950_000, cache_creation_input_tokens: 100 };
+    const second = await ask("next step please", sid);
+    expect(second.run.code).toBe(0);
+    const text = requestText(second.bodies.at(-1));
+    expect(text).toContain("[quoin-checkpoint] context 700k of 967k (72.4%)");
+    expect(text).toContain("next step please");
+  }, 120_000);
+
+  it("holds the prompt at the block tier: saved to disk, never sent to the model", async () => {
+    const third = await ask("deploy to production", sid);
+    expect(third.bodies.filter((b) => requestText(b).includes("deploy to production"))).toEqual([]);
+    const pending = fs.readFileSync(path.join(memory(), `pending-prompt-${sid}.txt`), "utf8");
+    expect(pending).toMatch(/^=== BLOCKED PROMPT \[\S+Z\] ===\ndeploy to production\n$/);
+    const checkpoint = fs.readFileSync(path.join(memory(), `pending-restore-${sid}.txt`), "utf8").trim();
+    expect(fs.readFileSync(checkpoint, "utf8")).toContain(`## Session ID\n${sid}`);
+    expect(`${third.run.stdout}${third.run.stderr}`).toContain("context 950k of 967k (98.3%)");
+  }, 120_000);
+
+  it("lets /compact-style exempt commands and /checkpoint through even at the block tier", async () => {
+    const fourth = await ask("/checkpoint --restore", sid);
+    expect(fs.readFileSync(path.join(memory(), `pending-prompt-${sid}.txt`), "utf8")).not.toContain("/checkpoint");
+    expect(fourth.run.code).toBe(0);
+  }, 120_000);
+});
