@@ -78,9 +78,9 @@ function text(value: string | undefined): string {
   return value && value.trim() !== "" ? sanitizeBody(value) : "(none)";
 }
 
-/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers. */
-export function renderCheckpoint(d: CheckpointData): string {
-  const sections: Section[] = [
+/** The sections every checkpoint starts with: who, what, where, when. */
+function headSections(d: CheckpointData): Section[] {
+  return [
     { title: "Status", body: sanitizeBody(d.status) },
     { title: "Current stage", body: text(d.currentStage) },
     { title: "Active task", body: sanitizeBody(d.task) },
@@ -88,6 +88,19 @@ export function renderCheckpoint(d: CheckpointData): string {
     { title: "Session ID", body: d.sessionId ?? "unknown" },
     { title: "Saved at", body: utcIso(d.savedAt) },
     { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
+  ];
+}
+
+/** Notes (when any) and the restore hint close every checkpoint. */
+function tailSections(d: CheckpointData): Section[] {
+  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${sanitizeBody(n)}`).join("\n") }] : [];
+  return [...notes, { title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) }];
+}
+
+/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers. */
+export function renderCheckpoint(d: CheckpointData): string {
+  const sections: Section[] = [
+    ...headSections(d),
     { title: "Last user intent", body: text(d.intent) },
     { title: "Plan file", body: d.planFile ? sanitizeBody(d.planFile) : NONE_FOUND },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
@@ -107,26 +120,12 @@ export function renderCheckpoint(d: CheckpointData): string {
     { title: "Decisions made", body: text(d.decisions) },
     { title: "Unfinished work", body: text(d.unfinished) },
   ];
-  if (d.notes?.length) sections.push({ title: "Notes", body: d.notes.map((n) => `- ${sanitizeBody(n)}`).join("\n") });
-  sections.push({ title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) });
-  return renderSections(sections);
+  return renderSections([...sections, ...tailSections(d)]);
 }
 
 /** The skeleton of step C2, the panic tier and precompact: cheap fields only. */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  const sections: Section[] = [
-    { title: "Status", body: sanitizeBody(d.status) },
-    { title: "Current stage", body: text(d.currentStage) },
-    { title: "Active task", body: sanitizeBody(d.task) },
-    { title: "Branch", body: sanitizeBody(d.branch) },
-    { title: "Session ID", body: d.sessionId ?? "unknown" },
-    { title: "Saved at", body: utcIso(d.savedAt) },
-    { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
-    { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-  ];
-  if (d.notes?.length) sections.push({ title: "Notes", body: d.notes.map((n) => `- ${sanitizeBody(n)}`).join("\n") });
-  sections.push({ title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) });
-  return renderSections(sections);
+  return renderSections([...headSections(d), { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...tailSections(d)]);
 }
 
 export interface ParsedCheckpoint {

@@ -1,33 +1,18 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { readRange, withOpenFile } from "./file-range.ts";
 import { utcIso } from "./time-format.ts";
 
 export const RECENT_TAIL_BYTES = 32 * 1024;
 
 /** Read at most the last `bytes` of a file (the whole file when smaller). */
 export function readTail(fs: FsApi, file: string, bytes: number): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
+  return withOpenFile(fs, file, (fd, size) => {
     const start = Math.max(0, size - bytes);
-    const buf = Buffer.allocUnsafe(size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
-      if (n <= 0) break;
-      got += n;
-    }
-    const text = buf.subarray(0, got).toString("utf8");
+    const text = readRange(fs, fd, start, size).toString("utf8");
     // Drop a partial first line when the read did not start at the beginning.
     return start > 0 ? text.slice(text.indexOf("\n") + 1) : text;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** This session's newest `<ISO> | <sid>` line in the file's tail. */

@@ -1,4 +1,5 @@
 import type { FsApi } from "./deps.ts";
+import { readRange, withOpenFile } from "./file-range.ts";
 
 export type TokenSource = "usage" | "compact" | "bytes";
 
@@ -65,14 +66,7 @@ function judgeLine(line: Buffer): LineVerdict {
  * Returns null when the file cannot be opened.
  */
 export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): TranscriptReading | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
+  return withOpenFile(fs, file, (fd, size): TranscriptReading => {
     const maxScan = opts.maxScanBytes ?? 32 * 1024 * 1024;
     let chunk = opts.initialChunk ?? 32 * 1024;
     let end = size;
@@ -82,15 +76,9 @@ export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): 
 
     while (end > 0 && scanned < maxScan) {
       const start = Math.max(0, end - chunk);
-      const piece = Buffer.allocUnsafe(end - start);
-      let got = 0;
-      while (got < piece.length) {
-        const n = fs.readSync(fd, piece, got, piece.length - got, start + got);
-        if (n <= 0) break;
-        got += n;
-      }
-      scanned += got;
-      const data = carry.length ? Buffer.concat([piece.subarray(0, got), carry]) : piece.subarray(0, got);
+      const piece = readRange(fs, fd, start, end);
+      scanned += piece.length;
+      const data = carry.length ? Buffer.concat([piece, carry]) : piece;
 
       let segEnd = data.length;
       for (;;) {
@@ -120,7 +108,5 @@ export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): 
     }
     if (boundary) return { tokens: boundary.tokens, source: "compact", sizeBytes: size, scannedBytes: scanned };
     return { tokens: Math.round(size / opts.bytesPerToken), source: "bytes", sizeBytes: size, scannedBytes: scanned };
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }

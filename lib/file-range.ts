@@ -1,0 +1,28 @@
+import type { FsApi } from "./deps.ts";
+
+/** Bytes [start, end) of an open file; shorter only if the file shrank under us. */
+export function readRange(fs: FsApi, fd: number, start: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
+    if (n <= 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/** Open `file` read-only, hand the fd and size to `use`, always close. null when it cannot be opened. */
+export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size: number) => T): T | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return null;
+  }
+  try {
+    return use(fd, fs.fstatSync(fd).size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
