@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import type { Deps } from "./deps.ts";
 import type { CommitRef, NextUp } from "./checkpoint-format.ts";
 import { renderCheckpoint } from "./checkpoint-format.ts";
@@ -29,6 +30,8 @@ export interface SaveRequest {
   sessionUnavailable?: string;
   /** --mode; null when not passed (auto-detect) */
   mode: SaveMode | null;
+  /** the deprecated --after-compact flag (step 0.5) */
+  afterCompact?: boolean;
   noCleanup: boolean;
   transcriptPath: string | null;
   knobs: Knobs;
@@ -117,7 +120,19 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
   const sid = req.sessionId;
   const warnings: string[] = [];
   if (!sid) warnings.push(`[checkpoint] WARNING: ${req.sessionUnavailable ?? "session UUID unavailable"}`);
-  const autoDetect = req.mode === null;
+  // Nested-root warning: the save goes to the resolved root, not the launch folder.
+  if (req.launchCwd !== paths.root && deps.fs.existsSync(path.join(req.launchCwd, ".workflow_artifacts"))) {
+    warnings.push(
+      `[checkpoint] WARNING: nested .workflow_artifacts/ detected at ${req.launchCwd}; writing session state to project root ${paths.root} instead. Remove ${req.launchCwd}/.workflow_artifacts/ to eliminate this confusion.`,
+    );
+  }
+  const info: string[] = [];
+  // Step 0.5: --after-compact is deprecated; it only clears the legacy marker and skips steps 1.4 and 1.45.
+  if (req.afterCompact) {
+    info.push("[checkpoint] --after-compact flag is deprecated; it now has no effect - compact-already-ran detection is automatic via the compact-happened sentinel. Proceeding to normal save.");
+    if (sid) trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-pending-compact", sid), paths.memory, deps.now());
+  }
+  const autoDetect = req.mode === null && !req.afterCompact;
 
   // Step 1.4: compact already ran (both sentinels). Only on the auto-detect path, as in the seed.
   if (autoDetect) {
@@ -130,7 +145,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
         const checkpoint = line && isInsideCheckpoints(paths, line) ? line : null;
         const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
         finish(deps, req);
-        return done({ mode: "compact-already-ran", checkpoint, sentinel: pending, warnings, ledger: led, report: compactAlreadyRanReport(checkpoint) });
+        return done({ mode: "compact-already-ran", checkpoint, sentinel: pending, warnings, info, ledger: led, report: compactAlreadyRanReport(checkpoint) });
       }
     }
   }
@@ -156,6 +171,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
     finish(deps, req);
     return done({
       mode: "panic",
+      info,
       checkpoint: saved.checkpoint,
       sentinel: saved.sentinel,
       warnings,
@@ -170,7 +186,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
   // for a mode leaves no trace; the skill calls again with --mode.
   const skills = otherActiveSkills(deps, paths, sid);
   const activeSkills = skills.map((s) => `${s.skill} (pid ${s.pid})`);
-  if (autoDetect && skills.length > 0) {
+  if (req.mode === null && skills.length > 0) {
     return {
       ok: false,
       needsMode: true,
@@ -208,7 +224,6 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
   let checkpoint: string | null = null;
   let bytes: number | null = null;
   let task: string;
-  const info: string[] = [];
   if (mode === "mid-agent") {
     // Step 4c: no gathering, no checkpoint file, session-state untouched.
     const resolved = resolveTask(req.task, undefined);
@@ -260,5 +275,6 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
     cleanupLine,
     ...saveReport({ mode, checkpoint, sentinel, sid, activeSkills: activeSkills.join(", "), highUtil, compactFirstBps: knobs.QUOIN_COMPACT_FIRST_BPS }),
   ];
+  if (req.afterCompact) report.push("Mode: --after-compact flag (deprecated; proceeded to normal save)");
   return done({ mode, checkpoint, sentinel, warnings, info, activeSkills, highUtil: highUtil !== null, utilization, cleanup, cleanupLine, ledger: led, bytes, report });
 }

@@ -342,3 +342,43 @@ describe("save: report and step 6", () => {
     expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/checkpoint-defer-${SID}.txt`)).toBe(true);
   });
 });
+
+describe("save: step 0.5 and the nested-root warning", () => {
+  it("--after-compact is accepted as deprecated: trashes the legacy marker and saves normally even after a compaction", () => {
+    const legacy = `${MEM}/checkpoint-pending-compact-${SID}.txt`;
+    const w = world({ [legacy]: "x", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    const out = ok(runSave(w.deps, request(w, { afterCompact: true, noCleanup: true })));
+    expect(out.mode).toBe("restore");
+    expect(out.info[0]).toContain("--after-compact flag is deprecated");
+    expect(out.report).toContain("Mode: --after-compact flag (deprecated; proceeded to normal save)");
+    expect(w.fs.existsSync(legacy)).toBe(false);
+  });
+
+  it("warns when launched from a folder with its own .workflow_artifacts/ below the root", () => {
+    const w = world({ [`${ROOT}/pkg/.workflow_artifacts/x`]: "" });
+    const out = ok(runSave(w.deps, request(w, { launchCwd: `${ROOT}/pkg` })));
+    expect(out.warnings).toContain(
+      `[checkpoint] WARNING: nested .workflow_artifacts/ detected at ${ROOT}/pkg; writing session state to project root ${ROOT} instead. Remove ${ROOT}/pkg/.workflow_artifacts/ to eliminate this confusion.`,
+    );
+    expect(out.checkpoint!.startsWith(CKPTS)).toBe(true);
+  });
+
+  it("keeps saving when the ledger cannot be written, and says so", () => {
+    const w = world();
+    const fs = { ...w.fs, appendFileSync: (file: string, data: string) => {
+      if (String(file).endsWith("cost-ledger.md")) throw new Error("EACCES: read-only");
+      return w.fs.appendFileSync(file, data);
+    } } as typeof w.fs;
+    const out = ok(runSave({ ...w.deps, fs }, request(w)));
+    expect(out.ledger).toBeNull();
+    expect(out.warnings).toContain("[checkpoint] WARNING: cost-ledger row not written: EACCES: read-only");
+    expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
+  });
+
+  it("mid-agent with --task uses the reduced task for the ledger and the handoff", () => {
+    const w = world();
+    const out = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
+    expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)["task_name"]).toBe("big-refactor");
+    expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
+  });
+});
