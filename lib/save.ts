@@ -90,10 +90,13 @@ function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnin
   }
 }
 
-/** Step 6: release the pidfile and expire this session's defer marker. */
-function finish(deps: Deps, req: SaveRequest): void {
+/**
+ * Step 6: release the pidfile; a full save also expires this session's defer marker (the skip and
+ * panic paths of steps 1.4 and 1.45 only release the pidfile, as in the seed).
+ */
+function finish(deps: Deps, req: SaveRequest, expireDefer: boolean): void {
   releaseCheckpointPidfile(deps, req.paths, req.sessionId);
-  if (req.sessionId) trashIfPresent(deps.fs, sentinelPath(req.paths.memory, "checkpoint-defer", req.sessionId), req.paths.memory, deps.now());
+  if (expireDefer && req.sessionId) trashIfPresent(deps.fs, sentinelPath(req.paths.memory, "checkpoint-defer", req.sessionId), req.paths.memory, deps.now());
 }
 
 function done(partial: Partial<SaveDone> & Pick<SaveDone, "mode" | "report">): SaveDone {
@@ -144,7 +147,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
         const line = readFirstLine(deps, pending);
         const checkpoint = line && isInsideCheckpoints(paths, line) ? line : null;
         const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
-        finish(deps, req);
+        finish(deps, req, false);
         return done({ mode: "compact-already-ran", checkpoint, sentinel: pending, warnings, info, ledger: led, report: compactAlreadyRanReport(checkpoint) });
       }
     }
@@ -168,7 +171,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
     });
     if (!sid) warnings.push(refusedSentinelWarning("restore"));
     const led = ledger(deps, req, saved.task, "save (panic mode)", warnings);
-    finish(deps, req);
+    finish(deps, req, false);
     return done({
       mode: "panic",
       info,
@@ -268,7 +271,7 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
   const led = ledger(deps, req, task, `save (${mode} mode)`, warnings);
 
   // Step 6.
-  finish(deps, req);
+  finish(deps, req, true);
 
   const report = [
     ...info,

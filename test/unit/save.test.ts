@@ -382,3 +382,16 @@ describe("save: step 0.5 and the nested-root warning", () => {
     expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
   });
 });
+
+describe("save: step 6 on the short paths", () => {
+  it("the compact-already-ran skip and the panic tier release the pidfile but keep the defer marker", () => {
+    const pid = `${SESSIONS}/checkpoint-${SID}.pidfile.lock`;
+    const defer = `${MEM}/checkpoint-defer-${SID}.txt`;
+    const skip = world({ [pid]: "{}", [defer]: "x", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    expect(ok(runSave(skip.deps, request(skip))).mode).toBe("compact-already-ran");
+    expect([skip.fs.existsSync(pid), skip.fs.existsSync(defer)]).toEqual([false, true]);
+    const panic = world({ [pid]: "{}", [defer]: "x", [TRANSCRIPT]: transcriptLine(200_000) });
+    expect(ok(runSave(panic.deps, request(panic, { transcriptPath: TRANSCRIPT }))).mode).toBe("panic");
+    expect([panic.fs.existsSync(pid), panic.fs.existsSync(defer)]).toEqual([false, true]);
+  });
+});
