@@ -28,7 +28,7 @@ export const cleanupCommand: Command = {
       checkpointWindowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
       dryRun,
     });
-    const line = cleanupSummary(ctx.paths, result, utcDate(now), "[cleanup]");
+    const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json) {
       printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, failed: result.failed, warnings, summary: line });
       return 0;
