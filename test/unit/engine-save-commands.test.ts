@@ -106,3 +106,14 @@ describe("engine: defer and cleanup", () => {
     expect(r.json.warnings[0]).toContain("sentinel sweep skipped");
   });
 });
+
+describe("engine: save in a broken environment", () => {
+  it("still answers --json with one ok:false object and exit 1", () => {
+    const w = memWorld();
+    const broken = { ...w.fs, linkSync: () => { throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }); } } as typeof w.fs;
+    let stdout = "";
+    const code = runCli(["save", "--session", SID, "--json", "--mode", "restore"], { ...w.deps, fs: broken }, { stdout: (t) => (stdout += t), stderr: () => {}, readStdin: () => "" }, [saveCommand]);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({ ok: false, reason: "save failed: EROFS: read-only file system" });
+  });
+});

@@ -1,7 +1,7 @@
 import { formatBps } from "../../../lib/context-window.ts";
 import { nextUpFromFlags, parseSaveDocument, type SaveDocument } from "../../../lib/save-document.ts";
 import { SAVE_MODES, type SaveMode } from "../../../lib/save-sentinel.ts";
-import { runSave, type SaveOutcome } from "../../../lib/save.ts";
+import { runSave, type SaveOutcome, type SaveRequest } from "../../../lib/save.ts";
 import { transcriptPathFor } from "../../../lib/session-id-resolve.ts";
 import { printJson, printLine, UsageError, type CliContext } from "../cli-context.ts";
 import type { Command, ParsedValues } from "../command.ts";
@@ -78,7 +78,7 @@ export const saveCommand: Command = {
     }
     const sid = session.id;
     const transcript = str(values["transcript"]) ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
-    const out = runSave(ctx.deps, {
+    const request: SaveRequest = {
       paths: ctx.paths,
       launchCwd: ctx.cwd,
       sessionId: sid,
@@ -95,7 +95,15 @@ export const saveCommand: Command = {
       nextUp: [...nextUpFromFlags(list(values["next"]), list(values["next-blocked"])), ...(doc.nextUp ?? [])],
       completed: doc.completed ?? [],
       notes: [...list(values["note"]), ...(doc.notes ?? [])],
-    });
+    };
+    let out: SaveOutcome;
+    try {
+      out = runSave(ctx.deps, request);
+    } catch (err) {
+      // A broken environment (read-only disk, no free name): still one JSON answer for the skill.
+      if (!ctx.json) throw err;
+      return refuse(ctx, `save failed: ${(err as Error).message}`);
+    }
     return print(ctx, out);
   },
 };
