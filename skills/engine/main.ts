@@ -4,9 +4,12 @@ import type { Command } from "./command.ts";
 import { runCli } from "./run-cli.ts";
 import { statusCommand } from "./commands/status.ts";
 import { statuslineCommand } from "./commands/statusline.ts";
+import { saveCommand } from "./commands/save.ts";
+import { deferCommand } from "./commands/defer.ts";
+import { cleanupCommand } from "./commands/cleanup.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand];
+const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, saveCommand, deferCommand, cleanupCommand];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
   stdout: (t) => process.stdout.write(t),

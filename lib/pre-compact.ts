@@ -1,0 +1,45 @@
+import type { Deps } from "./deps.ts";
+import type { PreCompactInput } from "./hook-io.ts";
+import { isUsableSessionId } from "./ids.ts";
+import { memoryPaths } from "./memory-paths.ts";
+import { resolveProjectRoot } from "./project-root.ts";
+import { sentinelPath } from "./sentinels.ts";
+import { writeSkeletonCheckpoint, type SkeletonResult } from "./skeleton-save.ts";
+import { describeSkills, otherActiveSkills } from "./skill-presence.ts";
+
+export type PreCompactOutcome =
+  | { saved: true; result: SkeletonResult; trigger: string; activeSkills: string }
+  | { saved: false; reason: string };
+
+/** "auto" and "manual" both save: either way the detail is about to be thrown away. */
+export function triggerLabel(trigger: string | undefined): string {
+  return trigger === "manual" ? "manual" : trigger === "auto" ? "auto" : `auto (trigger ${JSON.stringify(trigger ?? "")})`;
+}
+
+/**
+ * The automatic save before compaction: a skeleton checkpoint (<date>-<task>-precompact.md) and
+ * pending-restore-<sid>, unless that sentinel already exists (an earlier save of this session is
+ * still waiting to be restored, and its checkpoint holds more than a skeleton would).
+ */
+export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
+  const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
+  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  if (sid && deps.fs.existsSync(sentinelPath(paths.memory, "pending-restore", sid))) {
+    return { saved: false, reason: `pending-restore-${sid}.txt already exists; kept as is` };
+  }
+  const trigger = triggerLabel(input.trigger);
+  const skills = otherActiveSkills(deps, paths, sid);
+  const notes = [`compaction trigger: ${trigger}`];
+  // Still save while other skills run, but say so: their own state may be mid-write.
+  if (skills.length) notes.push(`skills active at compaction: ${describeSkills(skills)}; their output may be incomplete`);
+  const result = writeSkeletonCheckpoint(deps, {
+    paths,
+    sessionId: sid,
+    launchCwd: input.cwd ?? deps.cwd,
+    status: `checkpoint save (precompact, ${trigger} trigger)`,
+    shape: "precompact",
+    notes,
+    writeSentinel: true,
+  });
+  return { saved: true, result, trigger, activeSkills: describeSkills(skills) };
+}

@@ -1,0 +1,110 @@
+import * as path from "node:path";
+import type { Deps } from "./deps.ts";
+import { listByMtime } from "./artifact-scan.ts";
+import { parseCheckpointName } from "./checkpoint-names.ts";
+import { checkSessionId, reduceTaskName } from "./ids.ts";
+import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
+import { parseKeyValues, parseSentinelName, type SentinelFamily } from "./sentinels.ts";
+
+export type BannerKind = "own-restore" | "other-restore" | "reference" | "mid-agent";
+
+export interface Banner {
+  kind: BannerKind;
+  text: string;
+  checkpoint: string | null;
+  sentinel: string;
+}
+
+const SAFE_FILE = /^[A-Za-z0-9._-]{1,200}\.md$/;
+
+function readSmall(deps: Deps, file: string): string | null {
+  try {
+    return (deps.fs.readFileSync(file, "utf8") as string).slice(0, 4096);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A path read from a sentinel is used only if it resolves inside this project's checkpoints/
+ * folder, has a plain file name (no text that could pass for an instruction), and exists.
+ */
+export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: string | undefined): string | null {
+  if (!candidate) return null;
+  const p = candidate.trim();
+  if (!isInsideCheckpoints(paths, p) || !SAFE_FILE.test(path.basename(p))) return null;
+  return deps.fs.existsSync(p) ? path.resolve(p) : null;
+}
+
+/** The task a checkpoint is for, from its file name only (never its content). */
+function taskOf(checkpoint: string): string {
+  const shape = parseCheckpointName(path.basename(checkpoint));
+  return reduceTaskName(shape?.rest ?? "unknown");
+}
+
+function sentinelsOf(deps: Deps, paths: MemoryPaths, family: SentinelFamily): Array<{ file: string; sid: string }> {
+  return listByMtime(deps.fs, paths.memory, (n) => parseSentinelName(n)?.family === family).map((f) => ({
+    file: f.path,
+    sid: parseSentinelName(path.basename(f.path))?.sid ?? "",
+  }));
+}
+
+/**
+ * At most one banner, in DESIGN.md's order: this session's pending restore; else the newest other
+ * session's (marked as such); else a load-as-reference checkpoint; else a mid-agent handoff.
+ * Paths and task names only.
+ */
+export function chooseBanner(deps: Deps, paths: MemoryPaths, sid: string | null): Banner | null {
+  const restores = sentinelsOf(deps, paths, "pending-restore").filter((s) => s.sid !== "");
+  const ordered = sid ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)] : restores;
+  for (const s of ordered) {
+    const checkpoint = trustedCheckpoint(deps, paths, readSmall(deps, s.file)?.split("\n")[0]);
+    if (!checkpoint) continue;
+    const task = taskOf(checkpoint);
+    if (s.sid === sid) {
+      return {
+        kind: "own-restore",
+        checkpoint,
+        sentinel: s.file,
+        text: `[quoin-checkpoint] A checkpoint for this session is waiting: ${checkpoint} (task '${task}'). Run /checkpoint --restore to resume from it.`,
+      };
+    }
+    return {
+      kind: "other-restore",
+      checkpoint,
+      sentinel: s.file,
+      text:
+        `[quoin-checkpoint] Another session (${s.sid}) left a checkpoint waiting: ${checkpoint} (task '${task}'). ` +
+        "It belongs to that session, not this one. Run /checkpoint --restore to pick it up, or ignore it.",
+    };
+  }
+  for (const s of sentinelsOf(deps, paths, "pending-resume-ref")) {
+    const kv = parseKeyValues(readSmall(deps, s.file) ?? "");
+    const checkpoint = trustedCheckpoint(deps, paths, kv["checkpoint_path"]);
+    const prior = checkSessionId(kv["prior_session_uuid"]);
+    if (!checkpoint || !prior.ok) continue;
+    return {
+      kind: "reference",
+      checkpoint,
+      sentinel: s.file,
+      text:
+        `[quoin-checkpoint] Reference checkpoint from session ${prior.id}: ${checkpoint} (task '${taskOf(checkpoint)}'). ` +
+        "Treat it as read-only background; open it only if the user's work needs it.",
+    };
+  }
+  for (const s of sentinelsOf(deps, paths, "mid-agent-handoff")) {
+    const kv = parseKeyValues(readSmall(deps, s.file) ?? "");
+    const prior = checkSessionId(kv["prior_session_uuid"]);
+    if (!prior.ok) continue;
+    const skills = (kv["active_skills"] ?? "").replace(/[^A-Za-z0-9_ (),-]/g, "").slice(0, 200) || "(none)";
+    return {
+      kind: "mid-agent",
+      checkpoint: null,
+      sentinel: s.file,
+      text:
+        `[quoin-checkpoint] Mid-agent handoff from session ${prior.id}: task '${reduceTaskName(kv["task_name"])}', skills active then: ${skills}. ` +
+        "Run /checkpoint --restore to reload it.",
+    };
+  }
+  return null;
+}

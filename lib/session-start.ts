@@ -1,0 +1,52 @@
+import type { Deps } from "./deps.ts";
+import { writeAtomic } from "./atomic-write.ts";
+import { runCleanup } from "./cleanup-sweep.ts";
+import { contextAnswer, type HookAnswer, type SessionStartInput } from "./hook-io.ts";
+import { isUsableSessionId } from "./ids.ts";
+import type { Knobs } from "./knobs.ts";
+import { memoryPaths, type MemoryPaths } from "./memory-paths.ts";
+import { resolveProjectRoot } from "./project-root.ts";
+import { chooseBanner } from "./restore-banner.ts";
+import { renderKeyValues, sentinelPath } from "./sentinels.ts";
+import { utcIso } from "./time-format.ts";
+
+const EVENT = "SessionStart";
+
+/** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
+export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
+  const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
+  return (["compact-happened", "postcompact-reset"] as const).map((family) => {
+    const file = sentinelPath(paths.memory, family, sid);
+    writeAtomic(deps.fs, file, body, { pid: deps.pid });
+    return file;
+  });
+}
+
+export const REENTRY_NOTE =
+  "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
+  "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
+
+/**
+ * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;
+ * the restore picker looks that far back, so a shorter window would hide its candidates), then
+ * at most one banner.
+ */
+export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
+  const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
+  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  const notes: string[] = [];
+  if (input.source === "compact" && sid) {
+    markCompaction(deps, paths, sid);
+    notes.push(REENTRY_NOTE);
+  }
+  if (!deps.fs.existsSync(paths.memory)) return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  runCleanup(deps.fs, paths, deps.now(), {
+    currentSessionId: sid,
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    checkpointWindowDays: null,
+    dryRun: false,
+  });
+  const banner = chooseBanner(deps, paths, sid);
+  if (banner) notes.push(banner.text);
+  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+}
