@@ -1,6 +1,6 @@
 import { nodeDeps } from "../lib/node-deps.ts";
 import { runHook } from "../lib/hook-runner.ts";
-import { parseHookInput, preCompactSchema } from "../lib/hook-io.ts";
+import { HookInputError, parseHookInput, preCompactSchema } from "../lib/hook-io.ts";
 import { runPreCompact } from "../lib/pre-compact.ts";
 
 // NOTE: PreCompact can block compaction since v2.1.105; this hook never prints a decision.
@@ -9,7 +9,7 @@ await runHook(
   "PreCompact",
   (raw, ctx) => {
     const parsed = parseHookInput(preCompactSchema(), raw, "PreCompact");
-    if (!parsed.ok) throw new Error(parsed.reason);
+    if (!parsed.ok) throw new HookInputError(parsed.reason);
     ctx.logCwd = parsed.value.cwd;
     runPreCompact(deps, parsed.value);
     return null;

@@ -10,13 +10,12 @@ export const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-const PidfileSchema = z.object({
-  skill: z.string(),
-  session: z.string(),
-  pid: z.number(),
-  acquired_at: z.string(),
-});
-export type Pidfile = z.infer<typeof PidfileSchema>;
+// Built on first use: the precompact hook loads this file on the hot side of a compaction.
+let pidfileSchema: ReturnType<typeof buildPidfileSchema> | undefined;
+function buildPidfileSchema() {
+  return z.object({ skill: z.string(), session: z.string(), pid: z.number(), acquired_at: z.string() });
+}
+export type Pidfile = z.infer<ReturnType<typeof buildPidfileSchema>>;
 
 export function pidfilePath(sessionsDir: string, skill: string, sid: string): string {
   if (!SKILL_NAME.test(skill)) throw new Error(`skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`);
@@ -49,7 +48,7 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     if (!name.endsWith(".pidfile.lock")) continue;
     const file = path.join(sessionsDir, name);
     try {
-      const parsed = PidfileSchema.safeParse(JSON.parse(deps.fs.readFileSync(file, "utf8") as string));
+      const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(deps.fs.readFileSync(file, "utf8") as string));
       if (!parsed.success) continue;
       const age = now - Date.parse(parsed.data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;
