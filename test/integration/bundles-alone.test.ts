@@ -1,0 +1,54 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST, runBundle } from "../helpers/run-bundle.ts";
+
+// Every bundle must run copied alone into an empty folder, with no node_modules anywhere above
+// it, and every hook must fail open: exit 0, nothing on stdout, whatever arrives on stdin.
+
+let alone: string;
+const hooks = fs.readdirSync(path.join(DIST, "hooks")).filter((f) => f.endsWith(".mjs"));
+
+beforeAll(() => {
+  alone = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-alone-"));
+  for (const f of hooks) fs.copyFileSync(path.join(DIST, "hooks", f), path.join(alone, f));
+  fs.copyFileSync(path.join(DIST, "quoin-checkpoint.mjs"), path.join(alone, "quoin-checkpoint.mjs"));
+});
+afterAll(() => fs.rmSync(alone, { recursive: true, force: true }));
+
+function hasNodeModulesAbove(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "node_modules"))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+describe("bundles copied alone", () => {
+  it("builds the three hooks and the engine", () => {
+    expect(hooks.sort()).toEqual(["precompact.mjs", "sessionstart.mjs", "userpromptsubmit.mjs"]);
+    expect(hasNodeModulesAbove(alone)).toBe(false);
+  });
+
+  it("the engine prints its help from an empty folder", () => {
+    const r = runBundle(path.join(alone, "quoin-checkpoint.mjs"), ["--help"], { cwd: alone, env: { HOME: alone } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("usage: quoin-checkpoint <command>");
+    expect(fs.readFileSync(path.join(alone, "quoin-checkpoint.mjs"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  const inputs: Array<[string, string | Buffer]> = [
+    ["not JSON", "{{{"],
+    ["an array", "[1,2,3]"],
+    ["wrong types", JSON.stringify({ session_id: 1, hook_event_name: 2, cwd: [] })],
+    ["missing fields", "{}"],
+    ["empty stdin", ""],
+    ["10 MB of noise", Buffer.alloc(10 * 1024 * 1024, 0x7b)],
+  ];
+  for (const hook of hooks) {
+    it.each(inputs)(`${hook} fails open on %s`, (_what, input) => {
+      const r = runBundle(path.join(alone, hook), [], { input, cwd: alone, env: { HOME: alone } });
+      expect(r).toMatchObject({ status: 0, stdout: "" });
+    });
+  }
+});
