@@ -1,6 +1,7 @@
 import { read } from "node:fs";
 import type { Deps } from "./deps.ts";
-import type { HookAnswer } from "./hook-io.ts";
+import type * as z from "zod/mini";
+import { HookInputError, parseHookInput, type HookAnswer } from "./hook-io.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { memoryPaths } from "./memory-paths.ts";
 import { resolveProjectRoot } from "./project-root.ts";
@@ -84,4 +85,26 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps): 
   clearTimeout(deadline);
   if (out) process.stdout.write(out);
   process.exitCode = 0;
+}
+
+/**
+ * A whole hook entry point: validate stdin with `schema`, remember its cwd for the log, and hand
+ * the payload to `handle`. Bad input is logged as one line and answered with nothing.
+ */
+export function runValidatedHook<T extends { cwd?: string }>(
+  event: string,
+  schema: () => z.ZodMiniType<T>,
+  handle: (input: T) => HookAnswer | null,
+  deps: Deps,
+): Promise<void> {
+  return runHook(
+    event,
+    (raw, ctx) => {
+      const parsed = parseHookInput(schema(), raw, event);
+      if (!parsed.ok) throw new HookInputError(parsed.reason);
+      ctx.logCwd = parsed.value.cwd;
+      return handle(parsed.value);
+    },
+    deps,
+  );
 }

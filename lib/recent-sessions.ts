@@ -15,17 +15,24 @@ export function readTail(fs: FsApi, file: string, bytes: number): string | null 
   });
 }
 
-/** This session's newest `<ISO> | <sid>` line in the file's tail. */
-export function lastSeen(fs: FsApi, file: string, sid: string): Date | null {
+/** `<ISO> | <sid>` -> when, for this sid; null for another session's line or a malformed one. */
+function seenAt(raw: string, sid: string): Date | null {
+  const line = raw.replace(/\r$/, "");
+  const bar = line.indexOf(" | ");
+  if (bar < 0 || line.slice(bar + 3).trim() !== sid) return null;
+  const when = Date.parse(line.slice(0, bar).trim());
+  return Number.isFinite(when) ? new Date(when) : null;
+}
+
+/** This session's newest (or, with `oldest`, oldest) line in the file's tail. */
+export function lastSeen(fs: FsApi, file: string, sid: string, oldest = false): Date | null {
   const tail = readTail(fs, file, RECENT_TAIL_BYTES);
   if (!tail) return null;
   const lines = tail.split("\n");
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = (lines[i] ?? "").replace(/\r$/, "");
-    const bar = line.indexOf(" | ");
-    if (bar < 0 || line.slice(bar + 3).trim() !== sid) continue;
-    const when = Date.parse(line.slice(0, bar).trim());
-    if (Number.isFinite(when)) return new Date(when);
+  if (!oldest) lines.reverse();
+  for (const line of lines) {
+    const when = seenAt(line, sid);
+    if (when) return when;
   }
   return null;
 }

@@ -10,7 +10,7 @@ import { createUnique } from "./atomic-write.ts";
 import type { Knobs } from "./knobs.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { appendRecentSession } from "./recent-sessions.ts";
-import { gatherCheckpoint, resolveTask } from "./save-gather.ts";
+import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
 import { sentinelPath } from "./sentinels.ts";
@@ -21,11 +21,7 @@ import { trashIfPresent } from "./trash.ts";
 
 export const SOFT_CAP_BYTES = 4096;
 
-export interface SaveRequest {
-  paths: MemoryPaths;
-  launchCwd: string;
-  /** a usable session id, or null when it is empty, `unknown`, or could not be found */
-  sessionId: string | null;
+export interface SaveRequest extends GatherInput {
   /** why sessionId is null, for the warning */
   sessionUnavailable?: string;
   /** --mode; null when not passed (auto-detect) */
@@ -33,15 +29,7 @@ export interface SaveRequest {
   /** the deprecated --after-compact flag (step 0.5) */
   afterCompact?: boolean;
   noCleanup: boolean;
-  transcriptPath: string | null;
   knobs: Knobs;
-  task?: string;
-  intent?: string;
-  inProgress?: string;
-  blockers: readonly string[];
-  nextUp: readonly NextUp[];
-  completed: readonly CommitRef[];
-  notes: readonly string[];
 }
 
 export type SaveKind = SaveMode | "panic" | "compact-already-ran";
