@@ -4,9 +4,13 @@ import type { Command } from "./command.ts";
 import { runCli } from "./run-cli.ts";
 import { statusCommand } from "./commands/status.ts";
 import { statuslineCommand } from "./commands/statusline.ts";
+import { restoreCommand } from "./commands/restore.ts";
+import { listCommand } from "./commands/list.ts";
+import { showCommand } from "./commands/show.ts";
+import { successorCommand } from "./commands/successor.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand];
+const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, restoreCommand, successorCommand, listCommand, showCommand];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
   stdout: (t) => process.stdout.write(t),

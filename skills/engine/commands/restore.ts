@@ -1,0 +1,37 @@
+import { runRestore } from "../../../lib/restore-run.ts";
+import { restoreJson, restoreText } from "../../../lib/restore-render.ts";
+import { printJson, printLine, UsageError } from "../cli-context.ts";
+import type { Command } from "../command.ts";
+
+export const restoreCommand: Command = {
+  name: "restore",
+  summary: "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
+  usage: "restore [--pick N] [--synthesize] [--replay all|N,M|none|edit N|delete] [--proceed] [--session ID] [--cwd DIR] [--json]",
+  options: {
+    pick: { type: "string" },
+    synthesize: { type: "boolean", default: false },
+    replay: { type: "string" },
+    proceed: { type: "boolean", default: false },
+  },
+  run(ctx, values) {
+    const rawPick = values["pick"];
+    let pick: number | undefined;
+    if (typeof rawPick === "string") {
+      if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) throw new UsageError(`restore: --pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
+      pick = Number(rawPick);
+    }
+    const session = ctx.session();
+    if (!session.ok) ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
+    const outcome = runRestore(ctx.deps, ctx.knobs, {
+      paths: ctx.paths,
+      sessionId: session.ok ? session.id : "",
+      pick,
+      synthesize: values["synthesize"] === true,
+      replay: typeof values["replay"] === "string" ? values["replay"] : undefined,
+      proceed: values["proceed"] === true,
+    });
+    if (ctx.json) printJson(ctx, restoreJson(outcome));
+    else printLine(ctx, restoreText(outcome));
+    return outcome.action === "invalid" ? 2 : 0;
+  },
+};
