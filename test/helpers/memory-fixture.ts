@@ -54,7 +54,7 @@ export class MemoryFixture {
       currentStage: "implementing",
       task: spec.task,
       branch: spec.branch ?? "main",
-      sessionId: spec.sessionId === "legacy" ? "x" : (spec.sessionId ?? "ffff0000-0000-0000-0000-000000000000"),
+      sessionId: spec.sessionId === "legacy" ? "x" : spec.sessionId === undefined ? "ffff0000-0000-0000-0000-000000000000" : spec.sessionId,
       projectHash: "-home-dev-proj",
       savedAt: new Date(this.now.getTime() - (spec.ageDays ?? 0) * DAY),
       intent: "keep going",
