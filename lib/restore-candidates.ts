@@ -1,7 +1,5 @@
 import * as path from "node:path";
-import { parseActiveTask } from "./checkpoint-format.ts";
 import { parseCheckpointName, savedTimeLabel } from "./checkpoint-names.ts";
-import { firstLineOf, parseSections, sectionBody } from "./markdown-sections.ts";
 import { isInsideCheckpoints } from "./memory-paths.ts";
 import { MIN_CHECKPOINT_BYTES, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
 import { utcHuman } from "./time-format.ts";
@@ -33,16 +31,54 @@ export interface HeadFields {
   sessionId?: string | null;
 }
 
-/** The fields the picker needs from a checkpoint's first sections. */
+function normalTitle(line: string): string {
+  return line.slice(3).trim().replace(/:$/, "").toLowerCase();
+}
+
+/**
+ * The fields the picker needs from a checkpoint's first sections, in one pass over the lines.
+ * NOTE: runs on up to thousands of heads per restore, so it stops once it has all three; the
+ * results equal parseSections + firstLineOf (and parseActiveTask for the task).
+ */
 export function headFields(head: string): HeadFields {
-  const sections = parseSections(head);
-  const sidBody = sectionBody(sections, "Session ID");
-  const sid = firstLineOf(sidBody);
+  let task: string | undefined;
+  let branch: string | null | undefined;
+  let sid: string | null | undefined;
+  // which field the next non-blank line fills: 1 branch, 2 session id
+  let want = 0;
+  let taskNext = false;
+  let at = 0;
+  while (at <= head.length) {
+    const end = head.indexOf("\n", at);
+    const raw = head.slice(at, end < 0 ? head.length : end);
+    at = end < 0 ? head.length + 1 : end + 1;
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (taskNext) {
+      // The seed's awk: the line right after `## Active task`, CR stripped.
+      task = line.trim() || undefined;
+      taskNext = false;
+    }
+    if (line.startsWith("## ")) {
+      if (want === 1) branch = null;
+      if (want === 2) sid = null;
+      want = 0;
+      if (/^## Active task\s*$/.test(line) && task === undefined) taskNext = true;
+      const title = normalTitle(line);
+      if (title === "branch" && branch === undefined) want = 1;
+      else if (title === "session id" && sid === undefined) want = 2;
+    } else if (want !== 0 && line.trim() !== "") {
+      if (want === 1) branch = line.trim();
+      else sid = line.trim();
+      want = 0;
+    }
+    if (task !== undefined && branch !== undefined && sid !== undefined && want === 0) break;
+  }
+  if (want === 1) branch = null;
+  if (want === 2) sid = null;
   return {
-    // The seed's awk: the line after `## Active task`, CR stripped.
-    task: parseActiveTask(head),
-    branch: firstLineOf(sectionBody(sections, "Branch")),
-    sessionId: sidBody === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
+    task,
+    branch: branch ?? undefined,
+    sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
   };
 }
 
@@ -52,8 +88,16 @@ export function savedLabel(name: string, mtimeMs: number): string {
   return shape ? savedTimeLabel(shape) : `${utcHuman(new Date(mtimeMs))} (mtime)`;
 }
 
+const indexes = new WeakMap<RestoreSnapshot, Map<string, CheckpointFile>>();
+
+/** Checkpoints by resolved path, built once per snapshot. */
 export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFile> {
-  return new Map(snap.checkpoints.map((c) => [path.resolve(c.path), c]));
+  let index = indexes.get(snap);
+  if (!index) {
+    index = new Map(snap.checkpoints.map((c) => [path.resolve(c.path), c]));
+    indexes.set(snap, index);
+  }
+  return index;
 }
 
 /**
@@ -125,7 +169,7 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   for (const s of [...sentinels].sort((a, b) => b.mtimeMs - a.mtimeMs)) {
     const target = sentinelTarget(snap, index, s);
     if (!target || target.size < MIN_CHECKPOINT_BYTES) continue;
-    const key = path.resolve(target.path);
+    const key = target.path;
     if (byPath.has(key)) continue;
     const c = toCandidate(target, s.path);
     if (c) byPath.set(key, c);
@@ -135,10 +179,10 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   for (const file of snap.checkpoints) {
     if (snap.nowMs - file.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS) continue;
     if (file.size < MIN_CHECKPOINT_BYTES) continue;
-    const key = path.resolve(file.path);
-    if (byPath.has(key)) continue;
+    // Snapshot paths are already absolute and normal (path.join), the same keys as the index.
+    if (byPath.has(file.path)) continue;
     const c = toCandidate(file, null);
-    if (c) byPath.set(key, c);
+    if (c) byPath.set(file.path, c);
   }
 
   const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));

@@ -39,11 +39,20 @@ export interface GateResult {
  * auto-picked only if it passes both. Staleness only counts when a session-state file exists.
  */
 export function applyGate(snap: RestoreSnapshot, c: Candidate, anchorTask: string, staleDays: number): GateResult {
+  return gateFor(snap, anchorTask, staleDays)(c);
+}
+
+/** The gate with its inputs resolved once, for a whole list of candidates. */
+export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: number): (c: Candidate) => GateResult {
   const task = freshestTask(snap, anchorTask);
-  const ageDays = Math.floor((snap.nowMs - c.mtimeMs) / DAY_MS);
-  const stale = freshestSessionState(snap) !== null && ageDays > staleDays;
-  const crossTask = task !== "" && !sameTask(c.task, task);
-  return { stale, crossTask, ageDays, suppressed: stale || crossTask, freshestTask: task };
+  const reduced = task === "" ? "" : reduceTaskName(task);
+  const hasSessionState = freshestSessionState(snap) !== null;
+  return (c) => {
+    const ageDays = Math.floor((snap.nowMs - c.mtimeMs) / DAY_MS);
+    const stale = hasSessionState && ageDays > staleDays;
+    const crossTask = task !== "" && c.task !== task && reduceTaskName(c.task) !== reduced;
+    return { stale, crossTask, ageDays, suppressed: stale || crossTask, freshestTask: task };
+  };
 }
 
 /** The loud warning printed when the gate suppresses an auto-pick. */

@@ -8,7 +8,7 @@ import {
   toCandidate,
   type Candidate,
 } from "./restore-candidates.ts";
-import { applyGate, b3Trigger, freshestSessionState, freshestTask, gateNote, gateWarning, sameTask, type GateResult } from "./restore-gate.ts";
+import { b3Trigger, gateFor, freshestSessionState, freshestTask, gateNote, gateWarning, sameTask, type GateResult } from "./restore-gate.ts";
 import type { RestoreSnapshot } from "./restore-snapshot.ts";
 import { mentionsSessionUuid, taskFromSessionFileName } from "./session-state.ts";
 
@@ -72,8 +72,9 @@ export type PickerDecision =
 export const PICKER_LIST_CAP = 10;
 
 function listed(snap: RestoreSnapshot, candidates: readonly Candidate[], anchorTask: string, s: PickerSettings): ListedCandidate[] {
+  const gateOf = gateFor(snap, anchorTask, s.staleDays);
   return candidates.map((c, i) => {
-    const gate = applyGate(snap, c, anchorTask, s.staleDays);
+    const gate = gateOf(c);
     return { ...c, n: i + 1, gate, note: gateNote(gate) };
   });
 }

@@ -49,8 +49,8 @@ export interface SnapshotOptions {
 }
 
 const DAY_MS = 86_400_000;
-/** Enough for Status, Current stage, Active task, Branch and Session ID of any checkpoint this tool writes. */
-export const HEAD_BYTES = 4096;
+/** Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool writes (else the whole file is read). */
+export const HEAD_BYTES = 1024;
 export const MIN_CHECKPOINT_BYTES = 100;
 
 function listDir(fs: FsApi, dir: string): string[] {
@@ -71,11 +71,15 @@ function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
   }
 }
 
+// One scratch buffer for every prefix read: a restore reads up to thousands of them.
+let scratch = Buffer.alloc(HEAD_BYTES);
+
 function readPrefix(fs: FsApi, file: string, bytes: number): string | null {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, "r");
-    const buf = Buffer.alloc(bytes);
+    if (scratch.length < bytes) scratch = Buffer.alloc(bytes);
+    const buf = scratch;
     const n = fs.readSync(fd, buf, 0, bytes, 0);
     return buf.subarray(0, n).toString("utf8");
   } catch {
@@ -102,7 +106,7 @@ function readAll(fs: FsApi, file: string): string | null {
 const hasHeading = (text: string, title: string) => new RegExp(`^## ${title}\\s*$`, "m").test(text);
 
 /**
- * The first sections of a checkpoint, read cheaply: a 4 KB prefix cut back to whole sections;
+ * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
  * the whole file only when a section the picker needs is not in the prefix.
  */
 export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {

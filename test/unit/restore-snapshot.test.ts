@@ -51,3 +51,21 @@ describe("headFields", () => {
     expect(headFields("## Active task\r\nalpha\r\n\r\n## Branch\r\nmain\r\n\r\n## Session ID\r\nunknown\r\n")).toEqual({ task: "alpha", branch: "main", sessionId: null });
   });
 });
+
+describe("headFields agrees with the full parser", () => {
+  const variants = [
+    "## Active task\nalpha\n\n## Branch\nmain\n\n## Session ID\nabc-1\n",
+    "## Status\nx\n\n## Active task\r\nalpha\r\n## Branch:\r\n\r\n  feat/y  \r\n## Session ID\r\nunknown\r\n",
+    "## Active task\n\n## Branch\n## Session ID\n",
+    "## branch\ndev\n### not a heading\n## Active task\nlate\n",
+    "no headings at all\n",
+    "## Session ID\n\n\nlast-one",
+  ];
+  for (const text of variants) {
+    it(`for ${JSON.stringify(text.slice(0, 40))}`, async () => {
+      const { parseCheckpoint } = await import("../../lib/checkpoint-format.ts");
+      const full = parseCheckpoint(text);
+      expect(headFields(text)).toEqual({ task: full.task, branch: full.branch, sessionId: full.sessionId });
+    });
+  }
+});
