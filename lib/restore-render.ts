@@ -69,6 +69,7 @@ function restoredJson(r: Restored) {
       : null,
     cleanup: r.cleanup,
     ledger: r.ledger,
+    rerun: r.rerun,
     ...(r.corrupt ? { corrupt: r.corrupt } : {}),
   };
 }
@@ -79,7 +80,14 @@ export function restoreJson(o: RestoreOutcome): unknown {
     case "restore":
       return restoredJson(o);
     case "choose":
-      return { action: o.action, reason: o.reason, warnings: o.warnings, candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), more: o.more };
+      return {
+        action: o.action,
+        reason: o.reason,
+        warnings: o.warnings,
+        candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
+        more: o.more,
+        menu: chooseLines(o),
+      };
     case "synthesize":
       return {
         action: o.action,
@@ -89,6 +97,7 @@ export function restoreJson(o: RestoreOutcome): unknown {
         sessionState: o.synthesis,
         candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
         more: Math.max(0, o.list.length - PICKER_LIST_CAP),
+        menu: synthesizeLines(o),
       };
     case "none":
       return { action: o.action, reason: o.reason, warnings: o.warnings };
@@ -129,7 +138,30 @@ function restoredText(r: Restored): string[] {
     }
   }
   if (r.cleanup) for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
+  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: quoin-checkpoint restore ${[...r.rerun, ...r.needs.map(needFlag)].join(" ")}`);
   return lines;
+}
+
+function needFlag(n: Restored["needs"][number]): string {
+  return n === "same-session" ? "--proceed" : n === "replay" ? "--replay <answer>" : "";
+}
+
+type Choose = Extract<RestoreOutcome, { action: "choose" }>;
+type Synthesize = Extract<RestoreOutcome, { action: "synthesize" }>;
+
+function chooseLines(o: Choose): string[] {
+  const head =
+    o.reason === "multiple"
+      ? "Multiple recent checkpoints found. Which session do you want to restore?"
+      : "Auto-pick suppressed and no recent session-state to synthesize from. Pick one explicitly, or skip:";
+  return [head, ...pickerLines(o.list), "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice."];
+}
+
+function synthesizeLines(o: Synthesize): string[] {
+  return [
+    "Synthesize from the session-state: rerun with --synthesize.",
+    ...(o.list.length ? ["Or restore a checkpoint explicitly (rerun with --pick N):", ...pickerLines(o.list)] : []),
+  ];
 }
 
 /** Readable text for a person at a terminal. */
@@ -138,16 +170,9 @@ export function restoreText(o: RestoreOutcome): string {
     case "restore":
       return restoredText(o).join("\n");
     case "choose":
-      return [
-        ...o.warnings,
-        "Multiple recent checkpoints found. Which session do you want to restore?",
-        ...pickerLines(o.list),
-        "Rerun with --pick N (the gate notes do not stop an explicit choice).",
-      ].join("\n");
+      return [...o.warnings, ...chooseLines(o)].join("\n");
     case "synthesize":
-      return [...o.warnings, ...(o.list.length ? ["Or pick a checkpoint explicitly:", ...pickerLines(o.list)] : []), "Rerun with --synthesize (y) or --pick N."].join(
-        "\n",
-      );
+      return [...o.warnings, ...synthesizeLines(o)].join("\n");
     case "none":
       return [...o.warnings, `[checkpoint] ${o.reason}.`].join("\n");
     case "invalid":

@@ -73,6 +73,8 @@ export interface Restored {
   cleanup: CleanupReport | null;
   ledger: string | null;
   corrupt?: { file: string; reason: string; raw: string; hint: string };
+  /** flags that reach this same checkpoint again, to repeat with the answers to `needs` */
+  rerun: string[];
 }
 
 export type RestoreOutcome =
@@ -161,6 +163,7 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
     replay: null,
     cleanup: null,
     ledger: null,
+    rerun: [],
   };
 }
 
@@ -174,10 +177,12 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
 
   let out: Restored;
   let preferSid: string | null = null;
+  const rerun = req.synthesize ? ["--synthesize"] : req.pick !== undefined ? ["--pick", String(req.pick)] : [];
   if (decision.action === "synthesize") {
     // Path 5: B3 synthesis consumes no sentinel; current-session cleanup still runs.
     out = base(decision.path, decision.warnings, { case: "A" });
     out.summary = synthesisSummary(decision.synthesis);
+    out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
   } else {
     out = base(decision.path, decision.warnings, { case: "A" });
     out.consumedSentinel = decision.consumedSentinelPath;
@@ -204,6 +209,7 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
     out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
     preferSid = checked.parsed.sessionId ?? decision.candidate.sentinel?.match(/pending-restore-([A-Za-z0-9-]+)\.txt$/)?.[1] ?? null;
   }
+  out.rerun = rerun;
   if (out.sameSession && !req.proceed) out.needs.push("same-session");
 
   // Step 4: pending-prompt rehydration.

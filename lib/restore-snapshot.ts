@@ -61,10 +61,12 @@ function listDir(fs: FsApi, dir: string): string[] {
   }
 }
 
+// NOTE: lstat, not stat: a symlink in checkpoints/ could point at any file on the machine, and a
+// restore may show a checkpoint raw; only regular files are ever read.
 function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
   const full = path.join(dir, name);
   try {
-    const st = fs.statSync(full);
+    const st = fs.lstatSync(full);
     return st.isFile() ? { name, path: full, mtimeMs: st.mtimeMs, size: st.size } : null;
   } catch {
     return null;

@@ -66,6 +66,41 @@ describe("restore --json", () => {
   });
 });
 
+describe("restore hints for the skill", () => {
+  it("names the flags to rerun with when a question is open", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.prompt(CUR, "blocked prompt");
+    const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
+    expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
+    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay <answer>");
+  });
+
+  it("explains a suppressed single candidate when there is nothing to synthesize from", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-10T1100-alpha.md", { task: "alpha", ageDays: 19 });
+    f.sessionState("2026-11-19-beta.md", undefined, 10);
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.action).toBe("choose");
+    expect(j.menu[0]).toContain("Auto-pick suppressed and no recent session-state");
+  });
+
+  it("mentions a mid-agent handoff of this session (names only)", () => {
+    const f = new MemoryFixture();
+    f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, `prior_session_uuid=${CUR}\ntask_name=alpha\nactive_skills=implement\ntimestamp=2026-11-29T10:00:00Z\n`);
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.midAgentHandoff).toMatchObject({ prior_session_uuid: CUR, task_name: "alpha", active_skills: "implement" });
+    expect(cli(f, ["restore", "--session", CUR]).out).toContain(`mid-agent handoff from session ${CUR} (task alpha); skills active then: implement`);
+  });
+
+  it("ignores a handoff whose content does not validate", () => {
+    const f = new MemoryFixture();
+    f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, "prior_session_uuid=../../etc\n");
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).midAgentHandoff).toBeNull();
+  });
+});
+
 describe("list and show", () => {
   it("lists every checkpoint newest first, and shows one by number, name or path", () => {
     const f = new MemoryFixture();

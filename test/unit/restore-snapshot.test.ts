@@ -46,6 +46,18 @@ describe("buildRestoreSnapshot", () => {
   });
 });
 
+describe("symlinks", () => {
+  it("never reads a symlink in checkpoints/, even when a sentinel names it", () => {
+    const f = new MemoryFixture();
+    f.write("/home/dev/.ssh/id_rsa.md", "## Active task\nsecret\n\n## Branch\nmain\n".padEnd(300, "k"));
+    const link = `${f.paths.checkpoints}/2026-11-29T1100-alpha.md`;
+    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync("/home/dev/.ssh/id_rsa.md", link);
+    f.sentinel("cur", link);
+    const snap = f.snapshot("cur");
+    expect(snap.checkpoints).toEqual([]);
+  });
+});
+
 describe("headFields", () => {
   it("reads the value on the line after the heading, CR stripped", () => {
     expect(headFields("## Active task\r\nalpha\r\n\r\n## Branch\r\nmain\r\n\r\n## Session ID\r\nunknown\r\n")).toEqual({ task: "alpha", branch: "main", sessionId: null });

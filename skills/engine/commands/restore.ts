@@ -1,3 +1,4 @@
+import { findMidAgentHandoff, handoffLine } from "../../../lib/mid-agent-handoff.ts";
 import { runRestore } from "../../../lib/restore-run.ts";
 import { restoreJson, restoreText } from "../../../lib/restore-render.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
@@ -30,8 +31,10 @@ export const restoreCommand: Command = {
       replay: typeof values["replay"] === "string" ? values["replay"] : undefined,
       proceed: values["proceed"] === true,
     });
-    if (ctx.json) printJson(ctx, restoreJson(outcome));
-    else printLine(ctx, restoreText(outcome));
+    const sid = session.ok ? session.id : "";
+    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number);
+    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });
+    else printLine(ctx, [restoreText(outcome), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
     return outcome.action === "invalid" ? 2 : 0;
   },
 };
