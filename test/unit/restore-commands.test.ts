@@ -9,10 +9,10 @@ import { MemoryFixture } from "../helpers/memory-fixture.ts";
 const COMMANDS = [restoreCommand, successorCommand, listCommand, showCommand];
 const CUR = "cccc0000-0000-0000-0000-000000000001";
 
-function cli(f: MemoryFixture, argv: string[]) {
+function cli(f: MemoryFixture, argv: string[], env: Record<string, string> = {}) {
   let out = "";
   let err = "";
-  const code = runCli(argv, f.deps(), { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, COMMANDS);
+  const code = runCli(argv, f.deps(env), { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, COMMANDS);
   return { code, out, err };
 }
 
@@ -63,6 +63,20 @@ describe("restore --json", () => {
     const r = cli(f, ["restore", "--json"]);
     expect(JSON.parse(r.out)).toMatchObject({ action: "restore", path: "3a" });
     expect(f.warnings.join("\n")).toContain("fast path is skipped");
+  });
+});
+
+describe("restore knobs", () => {
+  it("reads the windows from QUOIN_ env knobs, and warns on a bad value", () => {
+    const f = new MemoryFixture();
+    f.sentinel("s-1", f.checkpoint("2026-11-20T1100-alpha.md", { task: "alpha", ageDays: 9 }), 9);
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).path).toBe("3a");
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_SENTINEL_WINDOW: "10" }).out).path).toBe("3");
+  });
+  it("uses the default and says so for an invalid knob", () => {
+    const f = new MemoryFixture();
+    cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_STALE_DAYS: "soon" });
+    expect(f.warnings.join("\n")).toContain("QUOIN_RESTORE_STALE_DAYS");
   });
 });
 
