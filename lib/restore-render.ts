@@ -131,19 +131,21 @@ function restoredText(r: Restored): string[] {
   if (r.reconcile) lines.push(...reconcileLines(r.reconcile));
   if (r.needs.includes("same-session")) lines.push(...SAME_SESSION);
   if (r.prompts.case !== "A") {
-    if (!r.replay) lines.push(...replayMenu(r.prompts), "Answer with --replay all|N,M|none|edit N" + (r.prompts.case === "C" ? "|delete" : ""));
+    if (!r.replay) lines.push(...replayMenu(r.prompts));
     else {
       for (const p of r.replay.replay) lines.push(`----- replay ${p.n} [${p.timestamp}] -----`, p.text);
       if (r.replay.edit) lines.push(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`, r.replay.edit.text, "Paste the edited prompt to submit it.");
     }
   }
   if (r.cleanup) for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
-  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: quoin-checkpoint restore ${[...r.rerun, ...r.needs.map(needFlag)].join(" ")}`);
+  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: quoin-checkpoint restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
   return lines;
 }
 
-function needFlag(n: Restored["needs"][number]): string {
-  return n === "same-session" ? "--proceed" : n === "replay" ? "--replay <answer>" : "";
+function needFlag(r: Restored, n: Restored["needs"][number]): string {
+  if (n === "same-session") return "--proceed";
+  if (n === "replay") return `--replay all|N,M|none|edit N${r.prompts.case === "C" ? "|delete" : ""}`;
+  return "";
 }
 
 type Choose = Extract<RestoreOutcome, { action: "choose" }>;

@@ -88,7 +88,7 @@ describe("restore hints for the skill", () => {
     f.prompt(CUR, "blocked prompt");
     const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
     expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
-    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay <answer>");
+    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay all|N,M|none|edit N");
   });
 
   it("explains a suppressed single candidate when there is nothing to synthesize from", () => {
