@@ -105,7 +105,7 @@ function readAll(fs: FsApi, file: string): string | null {
   }
 }
 
-const hasHeading = (text: string, title: string) => new RegExp(`^## ${title}\\s*$`, "m").test(text);
+const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
 
 /**
  * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
@@ -117,7 +117,7 @@ export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefine
   if (file.size <= HEAD_BYTES) return prefix;
   const lastHeading = prefix.lastIndexOf("\n## ");
   const whole = lastHeading > 0 ? prefix.slice(0, lastHeading + 1) : prefix;
-  if (hasHeading(whole, "Active task") && hasHeading(whole, "Branch") && hasHeading(whole, "Session ID")) return whole;
+  if (NEEDED_HEADINGS.every((h) => h.test(whole))) return whole;
   return readAll(fs, file.path) ?? undefined;
 }
 
