@@ -57,6 +57,13 @@ describe("restore --json", () => {
     expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
   });
 
+  it("refuses a malformed --session, but takes '' and 'unknown' as 'no id'", () => {
+    const f = new MemoryFixture();
+    expect(cli(f, ["restore", "--session", "../../etc"]).code).toBe(2);
+    expect(cli(f, ["restore", "--json", "--session", "unknown"]).code).toBe(0);
+    expect(cli(f, ["restore", "--json", "--session", ""]).code).toBe(0);
+  });
+
   it("runs without a session id: skips the fast path with a warning", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });

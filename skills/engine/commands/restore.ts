@@ -22,6 +22,8 @@ export const restoreCommand: Command = {
       pick = Number(rawPick);
     }
     const session = ctx.session();
+    // "" and "unknown" are what a harness passes when it has no id: Tier 1 is skipped, as the seed says.
+    if (!session.ok && ctx.sessionFlag !== undefined && ctx.sessionFlag !== "" && ctx.sessionFlag !== "unknown") throw new UsageError(`restore: ${session.reason}`);
     if (!session.ok) ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
     const outcome = runRestore(ctx.deps, ctx.knobs, {
       paths: ctx.paths,
