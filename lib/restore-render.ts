@@ -106,8 +106,8 @@ export function restoreJson(o: RestoreOutcome): unknown {
   }
 }
 
-const SAME_SESSION = [
-  "Same-session restore detected: this checkpoint was saved in your current session.",
+const sameSessionLines = (sid: string) => [
+  `Same-session restore detected: this checkpoint was saved in your current session (ID: ${sid.slice(0, 8)}...).`,
   "Restoring here loads prior work into an already-used context window. For the cleanest restore,",
   "open a new Claude Code session (Cmd+N / Ctrl+N, or close this terminal and run: claude),",
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
@@ -129,7 +129,7 @@ function restoredText(r: Restored): string[] {
   lines.push(`Open questions: ${s.openQuestions.length} items.`);
   for (const q of s.openQuestions) lines.push(`  - ${q}`);
   if (r.reconcile) lines.push(...reconcileLines(r.reconcile));
-  if (r.needs.includes("same-session")) lines.push(...SAME_SESSION);
+  if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? ""));
   if (r.prompts.case !== "A") {
     if (!r.replay) lines.push(...replayMenu(r.prompts));
     else {
