@@ -171,6 +171,26 @@ describe("Tier 2: pending-prompt cross-reference", () => {
   });
 });
 
+describe("sentinel paths are trusted only inside checkpoints/", () => {
+  function outside(f: MemoryFixture): string {
+    return f.write("/home/dev/proj/notes/2026-11-29T1100-alpha.md", "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(300, " "), 0.01);
+  }
+  it("Tier 2 does not anchor on a sentinel naming a file elsewhere", () => {
+    const f = new MemoryFixture();
+    f.sentinel(OLD, outside(f), 0.01);
+    f.prompt(OLD, "p", 0.01);
+    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none", path: "2" });
+  });
+  it("Tier 3 does not list a sentinel naming a file elsewhere, or a relative path", () => {
+    const f = new MemoryFixture();
+    f.sentinel(OLD, outside(f), 0.01);
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.02 });
+    f.sentinel(OTHER, ".workflow_artifacts/memory/checkpoints/2026-11-29T1100-alpha.md", 0.01);
+    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    check(d, { action: "restore", path: "3a", consumed: "" });
+  });
+});
+
 describe("Tier 3: enumeration", () => {
   it("counts sentinels outside QUOIN_RESTORE_SENTINEL_WINDOW and says so", () => {
     const f = new MemoryFixture();
