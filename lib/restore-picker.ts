@@ -138,6 +138,40 @@ function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | 
   return { anchor: null, anchorTask };
 }
 
+type Tier1 = { passed: true; decision: PickerDecision } | { passed: false; warnings: string[] } | null;
+
+/** Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown". */
+function tier1(snap: RestoreSnapshot): Tier1 {
+  if (!isUsableSessionId(snap.sessionId)) return null;
+  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
+  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
+  const candidate = target && own ? toCandidate(target, own.path) : null;
+  // Missing file, untrusted path or unparseable `## Active task`: fall through to Tier 2/3.
+  if (!candidate) return null;
+  // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
+  const task = freshestTask(snap, "");
+  if (task !== "" && !sameTask(candidate.task, task)) {
+    return {
+      passed: false,
+      warnings: [
+        "[checkpoint] WARNING: auto-pick suppressed.",
+        `  Cross-task: fast-path candidate task='${candidate.task}' vs freshest session task='${task}'.`,
+        "  Routing to session-state synthesis (B3).",
+      ],
+    };
+  }
+  return { passed: true, decision: { action: "restore", path: "1", candidate, consumedSentinelPath: "", warnings: [], list: [] } };
+}
+
+/**
+ * Tier 1 alone, for a snapshot without enumeration: the restore when the current-session
+ * sentinel passes the cross-task guard, else null (run the full picker).
+ */
+export function pickFastPath(snap: RestoreSnapshot): PickerDecision | null {
+  const t1 = tier1(snap);
+  return t1?.passed ? t1.decision : null;
+}
+
 /** The restore picker (seed Step 1): a pure decision over a snapshot of the memory folder. */
 export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: PickerAnswers = {}): PickerDecision {
   const enumerate = (anchorTask: string) => {
@@ -165,26 +199,9 @@ export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: P
     };
   }
 
-  // Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown".
-  if (isUsableSessionId(snap.sessionId)) {
-    const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
-    const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
-    const candidate = target && own ? toCandidate(target, own.path) : null;
-    if (candidate) {
-      // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
-      const task = freshestTask(snap, "");
-      if (task !== "" && !sameTask(candidate.task, task)) {
-        const warnings = [
-          "[checkpoint] WARNING: auto-pick suppressed.",
-          `  Cross-task: fast-path candidate task='${candidate.task}' vs freshest session task='${task}'.`,
-          "  Routing to session-state synthesis (B3).",
-        ];
-        return routeToB3(snap, s, "tier1-cross-task", answers, warnings, enumerate("").list);
-      }
-      return { action: "restore", path: "1", candidate, consumedSentinelPath: "", warnings: [], list: [] };
-    }
-    // Missing file, untrusted path or unparseable `## Active task`: fall through to Tier 2/3.
-  }
+  const t1 = tier1(snap);
+  if (t1?.passed) return t1.decision;
+  if (t1) return routeToB3(snap, s, "tier1-cross-task", answers, t1.warnings, enumerate("").list);
 
   // Tier 2: pending-prompt cross-reference.
   const t2 = tier2(snap, s);

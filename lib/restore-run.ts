@@ -14,9 +14,10 @@ import {
 } from "./prompt-replay.ts";
 import { reconcile, type Reconciliation } from "./reconcile.ts";
 import { CHECKPOINT_WINDOW_DAYS } from "./restore-candidates.ts";
-import { isSameSession, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
+import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
+import { sentinelPath } from "./sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 
 export interface RestoreRequest {
@@ -170,8 +171,20 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
 /** Restore mode end to end: picker, Step 1.5, Step 2, reconciliation, Step 4 replay, Step 5 cleanup, Step 6 ledger. */
 export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
   const now = deps.now();
-  const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
-  const decision = pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize });
+  const answered = req.pick !== undefined || req.synthesize === true;
+  // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
+  // a first snapshot reads only the checkpoint it names; the full one is built only if Tier 1 fails.
+  const ownSentinel = isUsableSessionId(req.sessionId) && deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
+  let decision: PickerDecision | null = null;
+  let snap: RestoreSnapshot | null = null;
+  if (ownSentinel && !answered) {
+    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: 0, ownSentinelOnly: true });
+    decision = pickFastPath(snap);
+  }
+  if (!decision || !snap) {
+    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
+    decision = pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize });
+  }
   if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none") return decision;
   if (decision.action === "synthesize" && !decision.confirmed) return decision;
 

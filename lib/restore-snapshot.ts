@@ -46,6 +46,8 @@ export interface RestoreSnapshot {
 export interface SnapshotOptions {
   /** checkpoints within this many days get their head read (Tier 3 needs them) */
   checkpointWindowDays: number;
+  /** read the head of only the checkpoint this session's own sentinel names (Tier 1 alone) */
+  ownSentinelOnly?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -147,7 +149,10 @@ export function buildRestoreSnapshot(
   }
 
   const wanted = new Set<string>();
-  for (const s of pendingRestores) if (isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
+  for (const s of pendingRestores) {
+    if (opts.ownSentinelOnly && s.sid !== sessionId) continue;
+    if (isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
+  }
   const checkpoints: CheckpointFile[] = [];
   for (const name of listDir(fs, paths.checkpoints)) {
     if (!name.endsWith(".md") || name.startsWith(".")) continue;

@@ -286,3 +286,22 @@ describe("Step 4 pending-prompt rehydration through restore", () => {
     expect(restore(f, { replay: "9" }).action).toBe("invalid");
   });
 });
+
+describe("Tier 1 fast path cost", () => {
+  it("reads no checkpoint but the one its sentinel names", () => {
+    const f = new MemoryFixture();
+    for (let i = 0; i < 30; i += 1) f.checkpoint(`2026-11-29T10${String(i).padStart(2, "0")}-alpha.md`, { task: "alpha", ageDays: 0.1 });
+    const own = f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.sentinel(CUR, own);
+    for (let i = 0; i < 5; i += 1) f.sentinel(`other-${i}`, `${f.paths.checkpoints}/2026-11-29T100${i}-alpha.md`);
+    const opened: string[] = [];
+    const { openSync, readFileSync } = f.fs;
+    Object.assign(f.fs, {
+      openSync: (p: string, ...rest: unknown[]) => (opened.push(String(p)), (openSync as (...a: unknown[]) => number)(p, ...rest)),
+      readFileSync: (p: string, ...rest: unknown[]) => (opened.push(String(p)), (readFileSync as (...a: unknown[]) => unknown)(p, ...rest)),
+    });
+    const r = restored(restore(f));
+    expect(r.path).toBe("1");
+    expect(new Set(opened.filter((p) => p.startsWith(f.paths.checkpoints)))).toEqual(new Set([own]));
+  });
+});
