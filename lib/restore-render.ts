@@ -74,7 +74,18 @@ function restoredJson(r: Restored) {
   };
 }
 
-/** The one JSON object `restore --json` prints. */
+/**
+ * The one JSON object `restore --json` prints; `action` says what the skill does next:
+ * - `restore`: `done` true means finished (sentinels moved to trash, ledger row written). With
+ *   `done` false, ask about each of `needs` (`same-session`: proceed or open a fresh session;
+ *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: show `corrupt.raw` and `corrupt.hint`),
+ *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: task, branch,
+ *   intent, resume, artifacts (re-read these), openQuestions, reconcile; `replay.prompts` are the
+ *   prompts to submit, `replay.edit` the one to offer for editing.
+ * - `choose`: show `menu` (or `candidates`); rerun with `--pick N`, or stop on skip.
+ * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
+ * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
+ */
 export function restoreJson(o: RestoreOutcome): unknown {
   switch (o.action) {
     case "restore":
