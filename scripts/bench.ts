@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import * as os from "node:os";
 import * as path from "node:path";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { benchRestore } from "./bench-restore.ts";
 import { benchSave } from "./bench-save.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -62,5 +63,8 @@ if (wants("prompt")) for (const label of sizes) {
 
 // Other scenarios (save, restore, precompact, sessionstart) live in scripts/bench-<name>.ts and
 // export a function (ctx) => void that prints its rows with formatRow.
-const scenarios: Array<[string, (ctx: BenchContext) => void]> = [["save", benchSave]];
+const scenarios: Array<[string, (ctx: BenchContext) => void]> = [
+  ["save", benchSave],
+  ["restore", benchRestore],
+];
 for (const [name, scenario] of scenarios) if (wants(name)) scenario({ root, work, runs, fixtures });

@@ -7,9 +7,23 @@ import { statuslineCommand } from "./commands/statusline.ts";
 import { saveCommand } from "./commands/save.ts";
 import { deferCommand } from "./commands/defer.ts";
 import { cleanupCommand } from "./commands/cleanup.ts";
+import { restoreCommand } from "./commands/restore.ts";
+import { listCommand } from "./commands/list.ts";
+import { showCommand } from "./commands/show.ts";
+import { successorCommand } from "./commands/successor.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, saveCommand, deferCommand, cleanupCommand];
+const COMMANDS: readonly Command[] = [
+  saveCommand,
+  restoreCommand,
+  deferCommand,
+  cleanupCommand,
+  statusCommand,
+  statuslineCommand,
+  successorCommand,
+  listCommand,
+  showCommand,
+];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
   stdout: (t) => process.stdout.write(t),
