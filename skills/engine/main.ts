@@ -4,9 +4,11 @@ import type { Command } from "./command.ts";
 import { runCli } from "./run-cli.ts";
 import { statusCommand } from "./commands/status.ts";
 import { statuslineCommand } from "./commands/statusline.ts";
+import { dispatchCommand } from "./commands/dispatch.ts";
+import { pidfileCommand } from "./commands/pidfile.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand];
+const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, dispatchCommand, pidfileCommand];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
   stdout: (t) => process.stdout.write(t),
