@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runInstall, type InstallOptions } from "../../lib/installer.ts";
+import { runInstall, type InstallOptions, type InstallOutcome } from "../../lib/installer.ts";
 import { memDeps, snapshot } from "../helpers/memfs-deps.ts";
 
 const DIST = "/repo/dist";
@@ -25,8 +25,8 @@ const THEIRS = `{
 }
 `;
 
-function must<T extends { ok: boolean }>(r: T): T {
-  if (!r.ok) throw new Error((r as unknown as { reason: string }).reason);
+function must(r: InstallOutcome): Extract<InstallOutcome, { ok: true }> {
+  if (!r.ok) throw new Error(r.reason);
   return r;
 }
 
