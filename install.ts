@@ -51,7 +51,6 @@ function main(argv: string[]): number {
     console.error(`[quoin] refused: ${outcome.reason}`);
     return 1;
   }
-  if (!values.uninstall && !values["dry-run"]) console.log("[quoin] done. Check it with: node ~/.claude/quoin-checkpoint/quoin-checkpoint.mjs doctor");
   return 0;
 }
 

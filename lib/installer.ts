@@ -140,6 +140,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     }
     writeAtomic(deps.fs, layout.settingsFile, merged.text, { pid: deps.pid });
   }
+  lines.push(`[quoin] check it with: node "${path.join(layout.bundleDir, ENGINE_BUNDLE)}" doctor`);
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
 }
 

@@ -6,9 +6,10 @@ import { statusCommand } from "./commands/status.ts";
 import { statuslineCommand } from "./commands/statusline.ts";
 import { dispatchCommand } from "./commands/dispatch.ts";
 import { pidfileCommand } from "./commands/pidfile.ts";
+import { doctorCommand } from "./commands/doctor.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, dispatchCommand, pidfileCommand];
+const COMMANDS: readonly Command[] = [statusCommand, statuslineCommand, dispatchCommand, pidfileCommand, doctorCommand];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
   stdout: (t) => process.stdout.write(t),
