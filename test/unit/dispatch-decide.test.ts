@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideDispatch, dispatchCachePath, dispatchSettingAllows, writeDispatchCache } from "../../lib/dispatch-decide.ts";
 import { sessionProcessPid, type ProcessInfo } from "../../lib/session-process.ts";
-import { memDeps } from "../helpers/memfs-deps.ts";
+import { memDeps } from "../helpers/mem-install-deps.ts";
 
 describe("dispatch decide", () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDoctor, runDoctorChecks } from "../../lib/doctor-checks.ts";
 import { runInstall } from "../../lib/installer.ts";
 import type { RunResult } from "../../lib/deps.ts";
-import { memDeps } from "../helpers/memfs-deps.ts";
+import { memDeps } from "../helpers/mem-install-deps.ts";
 
 const DIST = "/repo/dist";
 const BUILT = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dispatchCommand } from "../../skills/engine/commands/dispatch.ts";
 import { pidfileCommand } from "../../skills/engine/commands/pidfile.ts";
 import { runCli } from "../../skills/engine/run-cli.ts";
-import { memDeps } from "../helpers/memfs-deps.ts";
+import { memDeps } from "../helpers/mem-install-deps.ts";
 
 const SID = "3670272e-fd63-4588-a644-97824dbda25f";
 
