@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildPluginFiles, folderDifferences, marketplaceText } from "../../scripts/build-plugin.ts";
+import { buildPluginFiles, folderDifferences, marketplaceText, writeFolder } from "../../scripts/build-plugin.ts";
 import { CLAUDE_BIN } from "../e2e/loopback-model.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -20,7 +20,8 @@ describe("the committed plugin folder", () => {
   it("the freshness check notices a stale copy", () => {
     const expected = buildPluginFiles(ROOT, path.join(ROOT, "dist"));
     const tmp = mkdtempSync(path.join(os.tmpdir(), "quoin-plugin-"));
-    cpSync(path.join(ROOT, "plugin"), tmp, { recursive: true });
+    writeFolder(tmp, expected);
+    expect(folderDifferences(tmp, expected)).toEqual([]);
     writeFileSync(path.join(tmp, "skills", "cleanup", "SKILL.md"), "old\n");
     writeFileSync(path.join(tmp, "leftover.txt"), "x\n");
     expect(folderDifferences(tmp, expected)).toEqual(["leftover.txt (not built any more)", "skills/cleanup/SKILL.md"]);

@@ -9,9 +9,10 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const PREAMBLE = readFileSync(path.join(ROOT, "skills/_preamble/model-dispatch.md"), "utf8");
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? (d.name === "node_modules" || d.name.startsWith(".") || d.name === "dist" ? [] : filesUnder(path.join(dir, d.name))) : [path.join(dir, d.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    if (d.isSymbolicLink() || d.name === "node_modules" || d.name === "dist" || d.name.startsWith(".")) return [];
+    return d.isDirectory() ? filesUnder(path.join(dir, d.name)) : d.isFile() ? [path.join(dir, d.name)] : [];
+  });
 }
 
 describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (target) => {
