@@ -1,0 +1,86 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInstall } from "../../lib/installer.ts";
+import { nodeDeps } from "../../lib/node-deps.ts";
+import { lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type ScriptedReply } from "./loopback-model.ts";
+
+// The skill's save and defer paths through the real client, with the engine commands the other
+// branches provide. Each test runs only when the built engine has the command it needs.
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const ENGINE = path.join(ROOT, "dist", "quoin-checkpoint.mjs");
+const help = existsSync(ENGINE) ? spawnSync(process.execPath, [ENGINE, "--help"], { encoding: "utf8" }).stdout : "";
+const engineHas = (cmd: string) => new RegExp(`^  ${cmd} `, "m").test(help);
+
+function engineFrom(text: string): { engine: string; session: string } {
+  const engine = /`E` below stands for `(node "[^"]+")`/.exec(text)?.[1];
+  const session = /--session ([0-9a-f-]{36})/.exec(text)?.[1];
+  if (!engine || !session) throw new Error("the skill text did not reach the model");
+  return { engine, session };
+}
+
+/** A model that runs the given engine commands in order (after the pidfile acquire), then answers with the last result. */
+function scripted(steps: (engine: string, session: string) => string[]) {
+  return (body: Parameters<Parameters<typeof startLoopbackModel>[0]>[0]): ScriptedReply => {
+    const all = requestText(body);
+    if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
+    const { engine, session } = engineFrom(all);
+    const commands = [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)];
+    const done = (body.messages ?? []).filter((m) => m.role === "assistant" && JSON.stringify(m.content).includes("tool_use")).length;
+    const next = commands[done];
+    if (next) return { kind: "tool_use", name: "Bash", input: { command: next } };
+    return { kind: "text", text: `RELAY ${lastUserText(body).slice(0, 2000)}` };
+  };
+}
+
+describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
+  const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-save-"));
+  const home = path.join(base, "home");
+  const project = path.join(base, "proj");
+  let model: LoopbackModel | undefined;
+
+  beforeAll(() => {
+    mkdirSync(home, { recursive: true });
+    mkdirSync(project, { recursive: true });
+    spawnSync("git", ["init", "-q", project]);
+    const outcome = runInstall(nodeDeps({ home, cwd: project, env: {} }), {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: path.join(ROOT, "dist"),
+    });
+    if (!outcome.ok) throw new Error(outcome.reason);
+  });
+  afterAll(async () => model?.close());
+
+  it.skipIf(!engineHas("save"))("/checkpoint <note> saves in restore mode and relays the report", async () => {
+    model = await startLoopbackModel(scripted((engine, sid) => [`${engine} save --json --intent 'wire the installer' --session ${sid}`]));
+    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint wire the installer"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("RELAY");
+    expect(run.stdout).toContain("Checkpoint saved to:");
+    expect(run.stdout).toContain("Mode: restore");
+    const memory = path.join(project, ".workflow_artifacts", "memory");
+    const checkpoints = readdirSync(path.join(memory, "checkpoints"));
+    expect(checkpoints).toHaveLength(1);
+    expect(readFileSync(path.join(memory, "checkpoints", checkpoints[0] as string), "utf8")).toContain("wire the installer");
+    expect(readdirSync(memory).some((f) => f.startsWith("pending-restore-"))).toBe(true);
+    await model.close();
+    model = undefined;
+  });
+
+  it.skipIf(!engineHas("defer"))("/checkpoint --defer writes the defer marker", async () => {
+    model = await startLoopbackModel(scripted((engine, sid) => [`${engine} defer --json --session ${sid}`]));
+    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --defer"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("RELAY");
+    const memory = path.join(project, ".workflow_artifacts", "memory");
+    expect(readdirSync(memory).some((f) => f.startsWith("checkpoint-defer-"))).toBe(true);
+    await model.close();
+    model = undefined;
+  });
+});
