@@ -153,3 +153,35 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
     }
   });
 });
+
+describe("e2e: a project-scope install", { timeout: 90_000 }, () => {
+  it("loads the skill from <repo>/.claude/skills and runs the ${CLAUDE_PROJECT_DIR} hook command", async () => {
+    const env = setupProject();
+    const outcome = runInstall(nodeDeps({ home: env.home, cwd: env.project, env: {} }), {
+      scope: "project",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: path.join(ROOT, "dist"),
+    });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(existsSync(path.join(env.home, ".claude", "settings.json"))).toBe(false);
+    let engine = "";
+    const model = await startLoopbackModel((body): ScriptedReply => {
+      const all = requestText(body);
+      if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
+      const found = engineFrom(all);
+      engine = found.engine;
+      if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: "project ok" };
+      return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
+    });
+    try {
+      const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/checkpoint"] });
+      expect(run.stdout).toContain("project ok");
+    } finally {
+      await model.close();
+    }
+    expect(engine).toContain(path.join(env.project, ".claude", "skills", "checkpoint"));
+    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
+  });
+});
