@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,5 +82,39 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
     expect(readdirSync(memory).some((f) => f.startsWith("checkpoint-defer-"))).toBe(true);
     await model.close();
     model = undefined;
+  });
+});
+
+describe("e2e: /checkpoint --restore", { timeout: 90_000 }, () => {
+  it.skipIf(!engineHas("restore"))("a fresh session finds the other session's checkpoint through the engine", async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-restore-"));
+    const home = path.join(base, "home");
+    const project = path.join(base, "proj");
+    mkdirSync(home, { recursive: true });
+    spawnSync("git", ["init", "-q", project]);
+    const outcome = runInstall(nodeDeps({ home, cwd: project, env: {} }), { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: path.join(ROOT, "dist") });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    // A checkpoint in the seed's format, saved by an earlier session, with its pending-restore sentinel.
+    const memory = path.join(project, ".workflow_artifacts", "memory");
+    const earlier = "11111111-2222-4333-8444-555555555555";
+    const file = path.join(memory, "checkpoints", "2026-11-29T2100-wire-installer.md");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      ["## Status", "checkpoint save (voluntary)", "", "## Active task", "wire-installer", "", "## Branch", "main", "", "## Session ID", earlier, "",
+        "## Last user intent", "wire the installer", "", "## In-flight artifacts", "- current-plan.md: (none found)", "", "## Restore hint",
+        "Run /checkpoint --restore in a fresh session.", ""].join("\n"),
+    );
+    writeFileSync(path.join(memory, `pending-restore-${earlier}.txt`), `${file}\n`);
+    const model = await startLoopbackModel(scripted((engine, sid) => [`${engine} restore --json --session ${sid}`]));
+    try {
+      const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --restore"] });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("RELAY");
+      expect(run.stdout).toMatch(/"action":"(restore|choose)"/);
+      expect(run.stdout).toContain("wire-installer");
+    } finally {
+      await model.close();
+    }
   });
 });
