@@ -31,8 +31,10 @@ export interface InstallLayout {
   /** settings backups and uninstalled files; never inside bundleDir, which uninstall moves */
   backupsDir: string;
   stateFile: string;
-  /** how a hook or status-line command names the bundle folder */
+  /** how a hook command names the bundle folder */
   bundleDirInCommands: string;
+  /** how the status-line command names it (no documented ${CLAUDE_PROJECT_DIR} substitution there: the shell falls back to the cwd) */
+  bundleDirInStatusLine: string;
 }
 
 export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, scope: InstallScope): InstallLayout {
@@ -51,6 +53,7 @@ export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, s
     stateFile: path.join(bundleDir, "install-state.json"),
     // NOTE: a project install is committed and shared: Claude Code substitutes ${CLAUDE_PROJECT_DIR}.
     bundleDirInCommands: scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint",
+    bundleDirInStatusLine: scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR:-.}/.claude/quoin-checkpoint",
   };
 }
 

@@ -114,7 +114,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const before = readText(deps, layout.settingsFile);
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInCommands) } : {}) },
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);

@@ -137,12 +137,13 @@ describe("installer, user scope", () => {
 describe("installer, project scope", () => {
   it("installs into <repo>/.claude with ${CLAUDE_PROJECT_DIR} commands, and uninstalls cleanly", () => {
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/proj/.git/HEAD": "ref: refs/heads/main\n" }, { cwd: "/home/u/proj/src" });
-    must(runInstall(deps, opts({ scope: "project" })));
+    must(runInstall(deps, opts({ scope: "project", statusLine: true })));
     const settings = JSON.parse(vol.readFileSync("/home/u/proj/.claude/settings.json", "utf8") as string);
+    expect(settings.statusLine.command).toBe('node "${CLAUDE_PROJECT_DIR:-.}/.claude/quoin-checkpoint/quoin-checkpoint.mjs" statusline');
     expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/userpromptsubmit.mjs"');
     expect(vol.existsSync("/home/u/proj/.claude/skills/checkpoint/SKILL.md")).toBe(true);
     expect(vol.existsSync("/home/u/.claude")).toBe(false);
-    must(runInstall(deps, opts({ scope: "project", uninstall: true })));
+    must(runInstall(deps, opts({ scope: "project", statusLine: true, uninstall: true })));
     expect(vol.existsSync("/home/u/proj/.claude/settings.json")).toBe(false);
   });
 });
