@@ -12,8 +12,18 @@ export interface ProcessInfo {
   comm: string;
 }
 
-/** `ps -o ppid=,comm= -p PID` works on Linux and macOS alike. */
-export function readProcessInfo(deps: Pick<Deps, "run">, pid: number): ProcessInfo | null {
+/** `/proc/<pid>/stat` on Linux (no child process, works without procps); else `ps`, as on macOS. */
+export function readProcessInfo(deps: Pick<Deps, "run" | "fs">, pid: number): ProcessInfo | null {
+  try {
+    const stat = deps.fs.readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    // NOTE: comm sits in parentheses and may itself hold spaces or ')': split at the last ')'.
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+    if (Number.isInteger(ppid)) return { ppid, comm };
+  } catch {
+    // not Linux, or the process is gone: ask ps
+  }
   const res = deps.run("ps", ["-o", "ppid=,comm=", "-p", String(pid)], { timeoutMs: 2000 });
   if (res.status !== 0) return null;
   const match = /^\s*(\d+)\s+(.*?)\s*$/.exec(res.stdout.split("\n")[0] ?? "");
