@@ -77,6 +77,17 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
   return out;
 }
 
+/** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
+function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
+  try {
+    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8") as string) as { enabledPlugins?: Record<string, unknown> };
+    const hit = Object.entries(parsed.enabledPlugins ?? {}).find(([id, on]) => id.startsWith("quoin-checkpoint@") && on === true);
+    return hit ? hit[0] : null;
+  } catch {
+    return null;
+  }
+}
+
 export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   const slowMs = input.slowHookMs ?? 1000;
   const checks: DoctorCheck[] = [];
@@ -100,6 +111,15 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
     checks.push({ name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude (a plugin install is not checked here)", fix: SETUP_FIX });
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
+  const plugin = layouts.length ? enabledPluginIn(deps, installLayout(deps, "user").settingsFile) : null;
+  if (plugin) {
+    checks.push({
+      name: "one install only",
+      ok: false,
+      detail: `the plugin ${plugin} is enabled as well as a settings install: every hook runs twice`,
+      fix: "keep one: `npm run setup -- --uninstall`, or `/plugin uninstall quoin-checkpoint`",
+    });
+  }
   return checks;
 }
 

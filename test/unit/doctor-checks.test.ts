@@ -63,4 +63,13 @@ describe("doctor", () => {
     expect(checks.find((c) => c.name.endsWith("settings.json"))).toMatchObject({ ok: false, detail: expect.stringContaining("line 1, column 3") });
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe("{ nope");
   });
+
+  it("flags a settings install next to the enabled plugin", () => {
+    const { deps, vol } = depsWithClock(10);
+    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    const settings = JSON.parse(vol.readFileSync("/home/u/.claude/settings.json", "utf8") as string);
+    vol.writeFileSync("/home/u/.claude/settings.json", JSON.stringify({ ...settings, enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }));
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name === "one install only")).toMatchObject({ ok: false, detail: expect.stringContaining("every hook runs twice") });
+  });
 });
