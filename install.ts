@@ -5,9 +5,10 @@ import { runInstall } from "./lib/installer.ts";
 import { nodeDeps } from "./lib/node-deps.ts";
 
 // npm run setup = build + gen-skills + this. Options: --scope user|project, --uninstall, --dry-run,
-// --statusline, --no-build (use dist/ as it is).
+// --statusline, --no-build (use dist/ as it is), --project DIR (the repository for --scope project;
+// default: the folder npm was started from).
 
-const USAGE = "usage: npm run setup -- [--scope user|project] [--statusline] [--dry-run] [--uninstall]";
+const USAGE = "usage: npm run setup -- [--scope user|project] [--project DIR] [--statusline] [--dry-run] [--uninstall]";
 
 function main(argv: string[]): number {
   let values;
@@ -20,6 +21,7 @@ function main(argv: string[]): number {
         "dry-run": { type: "boolean", default: false },
         statusline: { type: "boolean", default: false },
         "no-build": { type: "boolean", default: false },
+        project: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -39,7 +41,9 @@ function main(argv: string[]): number {
   if (!values.uninstall && !values["no-build"]) {
     execFileSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "build.ts")], { stdio: "inherit" });
   }
-  const outcome = runInstall(nodeDeps(), {
+  // NOTE: npm runs scripts in the package folder; INIT_CWD is where the user typed `npm run setup`.
+  const cwd = path.resolve(values.project ?? process.env["INIT_CWD"] ?? process.cwd());
+  const outcome = runInstall(nodeDeps({ cwd }), {
     scope: values.scope,
     uninstall: values.uninstall,
     dryRun: values["dry-run"],
