@@ -51,6 +51,15 @@ function readState(deps: Deps, file: string): InstallState | null {
   }
 }
 
+/** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
+function writeTarget(deps: Deps, file: string): string {
+  try {
+    return deps.fs.lstatSync(file).isSymbolicLink() ? (deps.fs.realpathSync(file) as string) : file;
+  } catch {
+    return file;
+  }
+}
+
 function stamp(deps: Deps): string {
   return utcIso(deps.now()).replace(/:/g, "");
 }
@@ -138,7 +147,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
       writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid });
       lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
     }
-    writeAtomic(deps.fs, layout.settingsFile, merged.text, { pid: deps.pid });
+    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid });
   }
   lines.push(`[quoin] check it with: node "${path.join(layout.bundleDir, ENGINE_BUNDLE)}" doctor`);
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
@@ -185,7 +194,7 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
     if (removeSettings) deps.fs.renameSync(layout.settingsFile, path.join(dir, "settings.json"));
     else {
       writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid });
-      writeAtomic(deps.fs, layout.settingsFile, after as string, { pid: deps.pid });
+      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, { pid: deps.pid });
     }
     lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
   }

@@ -50,7 +50,8 @@ class JsonSyntaxError extends Error {
 export function locateJson(text: string): JsonLocateResult {
   let i = 0;
   const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i] as string)) i += 1;
+    // A leading byte-order mark is kept as it is, like whitespace.
+    while (i < text.length && (" \t\n\r".includes(text[i] as string) || (i === 0 && text[i] === "\ufeff"))) i += 1;
   };
   const fail = (what: string): never => {
     const found = i < text.length ? JSON.stringify(text[i]) : "end of file";

@@ -147,3 +147,25 @@ describe("installer, project scope", () => {
     expect(vol.existsSync("/home/u/proj/.claude/settings.json")).toBe(false);
   });
 });
+
+describe("installer and unusual settings files", () => {
+  it("writes through a symlinked settings.json (dotfile managers) and keeps the link", () => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/dotfiles/claude-settings.json": THEIRS });
+    vol.mkdirSync("/home/u/.claude", { recursive: true });
+    vol.symlinkSync("/home/u/dotfiles/claude-settings.json", "/home/u/.claude/settings.json");
+    must(runInstall(deps, opts()));
+    expect(vol.lstatSync("/home/u/.claude/settings.json").isSymbolicLink()).toBe(true);
+    expect(vol.readFileSync("/home/u/dotfiles/claude-settings.json", "utf8")).toContain("userpromptsubmit.mjs");
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(vol.lstatSync("/home/u/.claude/settings.json").isSymbolicLink()).toBe(true);
+    expect(vol.readFileSync("/home/u/dotfiles/claude-settings.json", "utf8")).toBe(THEIRS);
+  });
+
+  it("keeps a leading byte-order mark", () => {
+    const withBom = `\ufeff${THEIRS}`;
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": withBom });
+    must(runInstall(deps, opts()));
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(withBom);
+  });
+});
