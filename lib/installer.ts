@@ -60,6 +60,15 @@ function writeTarget(deps: Deps, file: string): string {
   }
 }
 
+/** Keep the file's permission bits (a private settings.json stays private). */
+function modeOf(deps: Deps, file: string): number {
+  try {
+    return Number(deps.fs.statSync(file).mode) & 0o777;
+  } catch {
+    return 0o644;
+  }
+}
+
 function stamp(deps: Deps): string {
   return utcIso(deps.now()).replace(/:/g, "");
 }
@@ -144,10 +153,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (merged.changed) {
     if (before !== null) {
       const dir = freshBackupDir(deps, layout, "install");
-      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid });
+      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
       lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
     }
-    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid });
+    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
   }
   lines.push(`[quoin] check it with: node "${path.join(layout.bundleDir, ENGINE_BUNDLE)}" doctor`);
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
@@ -193,8 +202,8 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (before !== null && (settingsChanged || removeSettings)) {
     if (removeSettings) deps.fs.renameSync(layout.settingsFile, path.join(dir, "settings.json"));
     else {
-      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid });
-      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, { pid: deps.pid });
+      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
+      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
     }
     lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
   }

@@ -169,3 +169,14 @@ describe("installer and unusual settings files", () => {
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(withBom);
   });
 });
+
+describe("installer and file modes", () => {
+  it("keeps a private settings.json private; backups are 0600", () => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": THEIRS });
+    vol.chmodSync("/home/u/.claude/settings.json", 0o600);
+    must(runInstall(deps, opts()));
+    expect(Number(vol.statSync("/home/u/.claude/settings.json").mode) & 0o777).toBe(0o600);
+    const backup = Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint-backups")).find((f) => f.endsWith("settings.json")) as string;
+    expect(Number(vol.statSync(backup).mode) & 0o777).toBe(0o600);
+  });
+});
