@@ -129,12 +129,18 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
 });
 
 describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
-  it("loads with --plugin-dir: the namespaced skill's injection runs from ${CLAUDE_PLUGIN_ROOT}, its hook fires", async () => {
+  it("loads with --plugin-dir: the namespaced skill's injection and allowed-tools work from ${CLAUDE_PLUGIN_ROOT}, its hook fires", async () => {
     const env = setupProject();
     const seen: MessagesBody[] = [];
-    const model = await startLoopbackModel((body) => {
+    const model = await startLoopbackModel((body): ScriptedReply => {
       seen.push(body);
-      return { kind: "text", text: "plugin ok" };
+      const all = requestText(body);
+      if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
+      const { engine, session } = engineFrom(all);
+      // the plugin's allowed-tools (with ${CLAUDE_PLUGIN_ROOT}) must let the model's command through
+      if (lastUserText(body).includes("cleanup active")) return { kind: "text", text: "plugin ok" };
+      if (lastUserText(body).includes("requires approval")) return { kind: "text", text: "plugin command refused" };
+      return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire cleanup --session ${session}` } };
     });
     try {
       const run = await runClaude({
@@ -144,6 +150,7 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
         args: ["/quoin-checkpoint:cleanup --dry-run", "--plugin-dir", path.join(ROOT, "plugin")],
       });
       expect(run.stdout + run.stderr).toContain("plugin ok");
+      expect(engineFrom(seen.map((b) => requestText(b)).join("\n")).engine).toBe(`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`);
       const text = seen.map((b) => requestText(b)).join("\n");
       expect(text).toContain("# /cleanup");
       expect(text).toMatch(/line 2 config\|cache\|probe\):\n\ndispatch\nprobe\n/);
