@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
 import { nodeDeps } from "../../lib/node-deps.ts";
-import { lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
+import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
 
 // The real client (node_modules/.bin/claude) loads the installed /checkpoint skill offline: the
 // `!` injection runs, the frontmatter's allowed-tools let the model's engine commands through, and
@@ -189,6 +189,41 @@ describe("e2e: a project-scope install", { timeout: 90_000 }, () => {
       await model.close();
     }
     expect(engine).toContain(path.join(env.project, ".claude", "skills", "checkpoint"));
+    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
+  });
+});
+
+describe("e2e: installed from the marketplace", { timeout: 120_000 }, () => {
+  it("claude plugin marketplace add + install: .claude-plugin/marketplace.json leads to plugin/, whose skill and hook run", async () => {
+    const env = setupProject();
+    const cli = (args: string[]) =>
+      spawnSync(CLAUDE_BIN, args, {
+        cwd: env.project,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { PATH: process.env["PATH"] ?? "", HOME: env.home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+      });
+    const added = cli(["plugin", "marketplace", "add", ROOT]);
+    expect(added.stdout + added.stderr).toContain("Successfully added marketplace");
+    const installed = cli(["plugin", "install", "quoin-checkpoint@quoin-checkpoint", "--scope", "user"]);
+    expect(installed.stdout + installed.stderr).toContain("Successfully installed plugin");
+    let engine = "";
+    const model = await startLoopbackModel((body): ScriptedReply => {
+      const all = requestText(body);
+      if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
+      const found = engineFrom(all);
+      engine = found.engine;
+      if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: "marketplace ok" };
+      return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
+    });
+    try {
+      const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/quoin-checkpoint:checkpoint --defer"] });
+      expect(run.stdout).toContain("marketplace ok");
+    } finally {
+      await model.close();
+    }
+    // NOTE: a local-directory marketplace runs the plugin in place; a git marketplace would run a cached clone.
+    expect([`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`]).toContain(engine.replace(/"[^"]*\/plugins\/cache\/[^"]*\/quoin-checkpoint\.mjs"/, `"${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`));
     expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
   });
 });
