@@ -1,7 +1,6 @@
 import { build, type BuildOptions } from "esbuild";
-import { readdirSync, statSync, mkdirSync } from "node:fs";
+import { readdirSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { writeFileSync } from "node:fs";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
 import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
 
