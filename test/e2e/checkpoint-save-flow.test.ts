@@ -5,7 +5,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
 import { nodeDeps } from "../../lib/node-deps.ts";
-import { lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type ScriptedReply } from "./loopback-model.ts";
+import { runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
+import { scriptedCommands } from "./skill-driver.ts";
 
 // The skill's save and defer paths through the real client, with the engine commands the other
 // branches provide. Each test runs only when the built engine has the command it needs.
@@ -15,26 +16,9 @@ const ENGINE = path.join(ROOT, "dist", "quoin-checkpoint.mjs");
 const help = existsSync(ENGINE) ? spawnSync(process.execPath, [ENGINE, "--help"], { encoding: "utf8" }).stdout : "";
 const engineHas = (cmd: string) => new RegExp(`^  ${cmd} `, "m").test(help);
 
-function engineFrom(text: string): { engine: string; session: string } {
-  const engine = /`E` below stands for `(node "[^"]+")`/.exec(text)?.[1];
-  const session = /--session ([0-9a-f-]{36})/.exec(text)?.[1];
-  if (!engine || !session) throw new Error("the skill text did not reach the model");
-  return { engine, session };
-}
-
-/** A model that runs the given engine commands in order (after the pidfile acquire), then answers with the last result. */
-function scripted(steps: (engine: string, session: string) => string[]) {
-  return (body: Parameters<Parameters<typeof startLoopbackModel>[0]>[0]): ScriptedReply => {
-    const all = requestText(body);
-    if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
-    const { engine, session } = engineFrom(all);
-    const commands = [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)];
-    const done = (body.messages ?? []).filter((m) => m.role === "assistant" && JSON.stringify(m.content).includes("tool_use")).length;
-    const next = commands[done];
-    if (next) return { kind: "tool_use", name: "Bash", input: { command: next } };
-    return { kind: "text", text: `RELAY ${lastUserText(body).slice(0, 2000)}` };
-  };
-}
+/** The pidfile acquire, then the given commands. */
+const scripted = (steps: (engine: string, session: string) => string[]) =>
+  scriptedCommands((engine, session) => [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)]);
 
 describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
   const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-save-"));

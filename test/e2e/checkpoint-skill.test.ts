@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
 import { nodeDeps } from "../../lib/node-deps.ts";
+import { engineFrom } from "./skill-driver.ts";
 import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
 
 // The real client (node_modules/.bin/claude) loads the installed /checkpoint skill offline: the
@@ -12,14 +13,6 @@ import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, t
 // the installed hooks fire. Needs dist/ (npm test builds first).
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-
-/** What a model would do with the skill text: copy the engine command and the session flag from it. */
-function engineFrom(text: string): { engine: string; session: string } {
-  const engine = /`E` below stands for `(node "[^"]+")`/.exec(text)?.[1];
-  const session = /--session ([0-9a-f-]{36})/.exec(text)?.[1];
-  if (!engine || !session) throw new Error("the skill text did not reach the model");
-  return { engine, session };
-}
 
 function setupProject(): { home: string; project: string } {
   const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-"));
