@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
 import { nodeDeps } from "../../lib/node-deps.ts";
 import { runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
 import { scriptedCommands } from "./skill-driver.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 // The skill's save and defer paths through the real client, with the engine commands the other
 // branches provide. Each test runs only when the built engine has the command it needs.
@@ -21,7 +21,7 @@ const scripted = (steps: (engine: string, session: string) => string[]) =>
   scriptedCommands((engine, session) => [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)]);
 
 describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
-  const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-save-"));
+  const base = tempDir("quoin-e2e-save-");
   const home = path.join(base, "home");
   const project = path.join(base, "proj");
   let model: LoopbackModel | undefined;
@@ -71,7 +71,7 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
 
 describe("e2e: /checkpoint --restore", { timeout: 90_000 }, () => {
   it.skipIf(!engineHas("restore"))("a fresh session finds the other session's checkpoint through the engine", async () => {
-    const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-restore-"));
+    const base = tempDir("quoin-e2e-restore-");
     const home = path.join(base, "home");
     const project = path.join(base, "proj");
     mkdirSync(home, { recursive: true });

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import * as os from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
 import { nodeDeps } from "../../lib/node-deps.ts";
 import { engineFrom } from "./skill-driver.ts";
 import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 // The real client (node_modules/.bin/claude) loads the installed /checkpoint skill offline: the
 // `!` injection runs, the frontmatter's allowed-tools let the model's engine commands through, and
@@ -15,7 +15,7 @@ import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, t
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 function setupProject(): { home: string; project: string } {
-  const base = mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-"));
+  const base = tempDir("quoin-e2e-");
   const home = path.join(base, "home");
   const project = path.join(base, "proj");
   mkdirSync(home, { recursive: true });

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -20,7 +20,7 @@ describe("gen-skills --check", () => {
   });
 
   it("passes on a fresh copy, then fails after a template edit and after a preamble edit", () => {
-    const tmp = mkdtempSync(path.join(os.tmpdir(), "quoin-gen-"));
+    const tmp = tempDir("quoin-gen-");
     cpSync(path.join(ROOT, "skills"), path.join(tmp, "skills"), { recursive: true, filter: (src) => !src.includes(`${path.sep}engine`) });
     expect(genSkills(["--root", tmp]).code).toBe(0);
     expect(genSkills(["--root", tmp, "--check"]).code).toBe(0);
@@ -42,7 +42,7 @@ describe("gen-skills --check", () => {
   });
 
   it("fails loudly on a template whose frontmatter is wrong", () => {
-    const tmp = mkdtempSync(path.join(os.tmpdir(), "quoin-gen-"));
+    const tmp = tempDir("quoin-gen-");
     cpSync(path.join(ROOT, "skills"), path.join(tmp, "skills"), { recursive: true });
     const template = path.join(tmp, "skills", "cleanup", "SKILL.template.md");
     writeFileSync(template, readFileSync(template, "utf8").replace("model: haiku", "model: gpt-9"));

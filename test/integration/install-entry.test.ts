@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 // install.ts on the real file system (the memfs tests cover the cases; this covers the entry point).
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -29,7 +29,7 @@ describe("install.ts in a temp home", () => {
   const settings = '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "true" }] }]\n  }\n}\n';
 
   it("installs, is idempotent, uninstalls to the original bytes, refuses malformed settings", () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), "quoin-home-"));
+    const home = tempDir("quoin-home-");
     mkdirSync(path.join(home, ".claude"));
     writeFileSync(path.join(home, ".claude", "settings.json"), settings);
 
@@ -65,8 +65,8 @@ describe("install.ts in a temp home", () => {
   });
 
   it("--scope project writes into the repository's .claude", () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), "quoin-home-"));
-    const repo = mkdtempSync(path.join(os.tmpdir(), "quoin-repo-"));
+    const home = tempDir("quoin-home-");
+    const repo = tempDir("quoin-repo-");
     spawnSync("git", ["init", "-q", repo]);
     const r = install(home, ["--scope", "project"], repo);
     expect(r.code).toBe(0);

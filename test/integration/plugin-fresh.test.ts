@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildPluginFiles, folderDifferences, marketplaceText, writeFolder } from "../../scripts/build-plugin.ts";
 import { CLAUDE_BIN } from "../e2e/loopback-model.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -19,7 +19,7 @@ describe("the committed plugin folder", () => {
 
   it("the freshness check notices a stale copy", () => {
     const expected = buildPluginFiles(ROOT, path.join(ROOT, "dist"));
-    const tmp = mkdtempSync(path.join(os.tmpdir(), "quoin-plugin-"));
+    const tmp = tempDir("quoin-plugin-");
     writeFolder(tmp, expected);
     expect(folderDifferences(tmp, expected)).toEqual([]);
     writeFileSync(path.join(tmp, "skills", "cleanup", "SKILL.md"), "old\n");
