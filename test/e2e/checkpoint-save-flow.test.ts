@@ -21,12 +21,14 @@ const scripted = (steps: (engine: string, session: string) => string[]) =>
   scriptedCommands((engine, session) => [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)]);
 
 describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
-  const base = tempDir("quoin-e2e-save-");
-  const home = path.join(base, "home");
-  const project = path.join(base, "proj");
+  let home = "";
+  let project = "";
   let model: LoopbackModel | undefined;
 
   beforeAll(() => {
+    const base = tempDir("quoin-e2e-save-");
+    home = path.join(base, "home");
+    project = path.join(base, "proj");
     mkdirSync(home, { recursive: true });
     mkdirSync(project, { recursive: true });
     spawnSync("git", ["init", "-q", project]);
