@@ -19,6 +19,7 @@ export type FsApi = Pick<
   | "closeSync"
   | "fstatSync"
   | "chmodSync"
+  | "realpathSync"
 >;
 
 export interface RunResult {

@@ -1,6 +1,8 @@
 import { build, type BuildOptions } from "esbuild";
-import { readdirSync, statSync, mkdirSync } from "node:fs";
+import { readdirSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { renderAllSkills, writeSkills } from "./gen-skills.ts";
+import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "dist");
@@ -45,4 +47,20 @@ outputs.push(engine);
 for (const file of outputs) {
   const kb = (statSync(file).size / 1024).toFixed(1);
   console.log(`built ${path.relative(root, file)}  ${kb} KB`);
+}
+
+// The skills (dist/skills, for settings installs) and the plugin folder (dist/plugin). With
+// --write-plugin the plugin also goes to plugin/ and .claude-plugin/marketplace.json, the committed
+// copy a git install uses (test/integration/plugin-fresh.test.ts fails when it is stale).
+for (const file of writeSkills(path.join(outDir, "skills"), renderAllSkills(root, "settings"))) {
+  console.log(`rendered ${path.relative(root, file)}  ${statSync(file).size} B`);
+}
+const plugin = buildPluginFiles(root, outDir);
+writeFolder(path.join(outDir, "plugin"), plugin);
+console.log(`built dist/plugin  ${Object.keys(plugin).length} files`);
+if (process.argv.includes("--write-plugin")) {
+  writeFolder(path.join(root, "plugin"), plugin);
+  mkdirSync(path.join(root, ".claude-plugin"), { recursive: true });
+  writeFileSync(path.join(root, ".claude-plugin", "marketplace.json"), marketplaceText(root));
+  console.log("wrote plugin/ and .claude-plugin/marketplace.json");
 }

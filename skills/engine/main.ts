@@ -11,6 +11,9 @@ import { restoreCommand } from "./commands/restore.ts";
 import { listCommand } from "./commands/list.ts";
 import { showCommand } from "./commands/show.ts";
 import { successorCommand } from "./commands/successor.ts";
+import { dispatchCommand } from "./commands/dispatch.ts";
+import { pidfileCommand } from "./commands/pidfile.ts";
+import { doctorCommand } from "./commands/doctor.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
 const COMMANDS: readonly Command[] = [
@@ -23,6 +26,9 @@ const COMMANDS: readonly Command[] = [
   successorCommand,
   listCommand,
   showCommand,
+  dispatchCommand,
+  pidfileCommand,
+  doctorCommand,
 ];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
