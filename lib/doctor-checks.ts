@@ -124,7 +124,7 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
 }
 
 export function formatDoctor(checks: readonly DoctorCheck[]): string {
-  const lines = checks.map((c) => (c.ok ? `ok    ${c.name}: ${c.detail}` : `FAIL  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see docs/INSTALL.md"}`));
+  const lines = checks.map((c) => (c.ok ? `ok    ${c.name}: ${c.detail}` : `FAIL  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see README.md (Install)"}`));
   const bad = checks.filter((c) => !c.ok).length;
   lines.push(bad ? `${bad} problem(s) found` : "all checks passed");
   return `${lines.join("\n")}\n`;

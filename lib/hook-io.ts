@@ -1,15 +1,14 @@
 import * as z from "zod/mini";
 
-/** Fields every hook payload carries (CLAUDE-CODE.md section 2). Extra fields are kept. */
-function commonFields() {
-  return {
-    session_id: z.string(),
-    transcript_path: z.optional(z.string()),
-    cwd: z.optional(z.string()),
-    hook_event_name: z.string(),
-    permission_mode: z.optional(z.string()),
-    prompt_id: z.optional(z.string()),
-  };
+/**
+ * The fields every hook payload carries that the hooks read (CLAUDE-CODE.md section 2). Others
+ * (permission_mode, prompt_id, effort ...) are kept untouched by the loose objects below.
+ * NOTE: one string schema serves every field: each schema zod builds is paid on every prompt.
+ */
+function commonFields(event: string) {
+  const str = z.string();
+  const optionalStr = z.optional(str);
+  return { str, optionalStr, fields: { session_id: str, transcript_path: optionalStr, cwd: optionalStr, hook_event_name: z.literal(event) } };
 }
 
 // NOTE: each schema is built on first use: a hook pays only for the one payload it reads.
@@ -18,29 +17,22 @@ function lazy<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
-export const userPromptSubmitSchema = lazy(() =>
-  z.looseObject({ ...commonFields(), hook_event_name: z.literal("UserPromptSubmit"), prompt: z.string() }),
-);
+export const userPromptSubmitSchema = lazy(() => {
+  const { str, fields } = commonFields("UserPromptSubmit");
+  return z.looseObject({ ...fields, prompt: str });
+});
 export type UserPromptSubmitInput = z.infer<ReturnType<typeof userPromptSubmitSchema>>;
 
-export const sessionStartSchema = lazy(() =>
-  z.looseObject({
-    ...commonFields(),
-    hook_event_name: z.literal("SessionStart"),
-    source: z.optional(z.string()),
-    model: z.optional(z.string()),
-  }),
-);
+export const sessionStartSchema = lazy(() => {
+  const { optionalStr, fields } = commonFields("SessionStart");
+  return z.looseObject({ ...fields, source: optionalStr, model: optionalStr });
+});
 export type SessionStartInput = z.infer<ReturnType<typeof sessionStartSchema>>;
 
-export const preCompactSchema = lazy(() =>
-  z.looseObject({
-    ...commonFields(),
-    hook_event_name: z.literal("PreCompact"),
-    trigger: z.optional(z.string()),
-    custom_instructions: z.optional(z.nullable(z.string())),
-  }),
-);
+export const preCompactSchema = lazy(() => {
+  const { str, optionalStr, fields } = commonFields("PreCompact");
+  return z.looseObject({ ...fields, trigger: optionalStr, custom_instructions: z.optional(z.nullable(str)) });
+});
 export type PreCompactInput = z.infer<ReturnType<typeof preCompactSchema>>;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
