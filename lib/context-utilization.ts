@@ -18,8 +18,11 @@ export interface Utilization {
 /** The window the status-line command recorded for this session, if any. */
 export function recordedWindow(fs: FsApi, memoryDir: string, sid: string | undefined): number | undefined {
   if (!isUsableSessionId(sid)) return undefined;
+  const file = sentinelPath(memoryDir, "context-window", sid);
+  // Most sessions never ran the status line: ask first rather than pay for a thrown ENOENT.
+  if (!fs.existsSync(file)) return undefined;
   try {
-    const text = fs.readFileSync(sentinelPath(memoryDir, "context-window", sid), "utf8") as string;
+    const text = fs.readFileSync(file, "utf8") as string;
     const value = Number(parseKeyValues(text)["context_window_size"]);
     return Number.isInteger(value) && value >= 1000 ? value : undefined;
   } catch {

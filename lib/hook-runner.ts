@@ -1,8 +1,8 @@
-import { read } from "node:fs";
 import type { Deps } from "./deps.ts";
 import type * as z from "zod/mini";
 import { HookInputError, parseHookInput, type HookAnswer } from "./hook-io.ts";
 import { appendHookLog } from "./hook-log.ts";
+import { nodeFs } from "./node-deps.ts";
 import { memoryPaths } from "./memory-paths.ts";
 import { resolveProjectRoot } from "./project-root.ts";
 
@@ -28,7 +28,7 @@ function readStdin(cap: number): Promise<string | null> {
     let size = 0;
     const next = () => {
       const buf = Buffer.allocUnsafe(64 * 1024);
-      read(0, buf, 0, buf.length, null, (err, n) => {
+      nodeFs.read(0, buf, 0, buf.length, null, (err, n) => {
         if (err) {
           // EAGAIN: a non-blocking stdin with nothing yet; try again shortly.
           if ((err as NodeJS.ErrnoException).code === "EAGAIN") return void setTimeout(next, 5);

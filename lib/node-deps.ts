@@ -1,5 +1,3 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
 import { createRequire } from "node:module";
 import type { Deps, RunOptions, RunResult } from "./deps.ts";
 
@@ -14,11 +12,15 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-// NOTE: child_process pulls in net and stream (~2 ms); hooks on the hot path rarely spawn, so load it on first use.
+// NOTE: builtins come through require, not ESM imports. An ESM import of node:fs builds a
+// facade that reads every export, and its lazy getters (ReadStream, promises) load the whole
+// stream stack: about 1.5 ms on every prompt. child_process (net, stream) loads on first use.
+const require = createRequire(import.meta.url);
+export const nodeFs = require("node:fs") as typeof import("node:fs");
 let childProcess: typeof import("node:child_process") | undefined;
 
 function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunResult {
-  childProcess ??= createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+  childProcess ??= require("node:child_process") as typeof import("node:child_process");
   const res = childProcess.spawnSync(cmd, args, {
     cwd: opts.cwd,
     input: opts.input,
@@ -33,11 +35,11 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
 /** The real world, for entry points only. */
 export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
   return {
-    fs,
+    fs: nodeFs,
     now: () => new Date(),
     env: process.env,
     pid: process.pid,
-    home: process.env["HOME"] || os.homedir(),
+    home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),
     cwd: process.cwd(),
     isProcessAlive,
     run,

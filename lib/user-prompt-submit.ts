@@ -27,6 +27,8 @@ export const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 function readText(deps: Deps, file: string): string | null {
+  // The usual answer is "no such file": existsSync says so without building an exception.
+  if (!deps.fs.existsSync(file)) return null;
   try {
     return deps.fs.readFileSync(file, "utf8") as string;
   } catch {
