@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInstall } from "../../lib/installer.ts";
@@ -8,13 +8,10 @@ import { runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-mo
 import { scriptedCommands } from "./skill-driver.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 
-// The skill's save and defer paths through the real client, with the engine commands the other
-// branches provide. Each test runs only when the built engine has the command it needs.
+// The skill's save, defer and restore paths through the real client: one session saves with
+// /checkpoint, a fresh session finds that checkpoint with /checkpoint --restore.
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const ENGINE = path.join(ROOT, "dist", "quoin-checkpoint.mjs");
-const help = existsSync(ENGINE) ? spawnSync(process.execPath, [ENGINE, "--help"], { encoding: "utf8" }).stdout : "";
-const engineHas = (cmd: string) => new RegExp(`^  ${cmd} `, "m").test(help);
 
 /** The pidfile acquire, then the given commands. */
 const scripted = (steps: (engine: string, session: string) => string[]) =>
@@ -43,7 +40,7 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
   });
   afterAll(async () => model?.close());
 
-  it.skipIf(!engineHas("save"))("/checkpoint <note> saves in restore mode and relays the report", async () => {
+  it("/checkpoint <note> saves in restore mode and relays the report", async () => {
     model = await startLoopbackModel(scripted((engine, sid) => [`${engine} save --json --intent 'wire the installer' --session ${sid}`]));
     const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint wire the installer"] });
     expect(run.code).toBe(0);
@@ -59,7 +56,7 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
     model = undefined;
   });
 
-  it.skipIf(!engineHas("defer"))("/checkpoint --defer writes the defer marker", async () => {
+  it("/checkpoint --defer writes the defer marker", async () => {
     model = await startLoopbackModel(scripted((engine, sid) => [`${engine} defer --json --session ${sid}`]));
     const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --defer"] });
     expect(run.code).toBe(0);
@@ -69,38 +66,23 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
     await model.close();
     model = undefined;
   });
-});
 
-describe("e2e: /checkpoint --restore", { timeout: 90_000 }, () => {
-  it.skipIf(!engineHas("restore"))("a fresh session finds the other session's checkpoint through the engine", async () => {
-    const base = tempDir("quoin-e2e-restore-");
-    const home = path.join(base, "home");
-    const project = path.join(base, "proj");
-    mkdirSync(home, { recursive: true });
-    spawnSync("git", ["init", "-q", project]);
-    const outcome = runInstall(nodeDeps({ home, cwd: project, env: {} }), { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: path.join(ROOT, "dist") });
-    if (!outcome.ok) throw new Error(outcome.reason);
-    // A checkpoint in the seed's format, saved by an earlier session, with its pending-restore sentinel.
+  it("a fresh session resumes that checkpoint with /checkpoint --restore, and the sentinel moves to trash", async () => {
     const memory = path.join(project, ".workflow_artifacts", "memory");
-    const earlier = "11111111-2222-4333-8444-555555555555";
-    const file = path.join(memory, "checkpoints", "2026-11-29T2100-wire-installer.md");
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(
-      file,
-      ["## Status", "checkpoint save (voluntary)", "", "## Active task", "wire-installer", "", "## Branch", "main", "", "## Session ID", earlier, "",
-        "## Last user intent", "wire the installer", "", "## In-flight artifacts", "- current-plan.md: (none found)", "", "## Restore hint",
-        "Run /checkpoint --restore in a fresh session.", ""].join("\n"),
-    );
-    writeFileSync(path.join(memory, `pending-restore-${earlier}.txt`), `${file}\n`);
-    const model = await startLoopbackModel(scripted((engine, sid) => [`${engine} restore --json --session ${sid}`]));
-    try {
-      const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --restore"] });
-      expect(run.code).toBe(0);
-      expect(run.stdout).toContain("RELAY");
-      expect(run.stdout).toMatch(/"action":"(restore|choose)"/);
-      expect(run.stdout).toContain("wire-installer");
-    } finally {
-      await model.close();
-    }
+    const sentinel = readdirSync(memory).find((f) => f.startsWith("pending-restore-"));
+    expect(sentinel).toBeDefined();
+    const saved = readFileSync(path.join(memory, sentinel as string), "utf8").trim();
+    const savedBy = (sentinel as string).slice("pending-restore-".length, -".txt".length);
+    model = await startLoopbackModel(scripted((engine, sid) => [`${engine} restore --json --session ${sid}`]));
+    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --restore"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("RELAY");
+    expect(run.stdout).toContain('"action":"restore"');
+    expect(run.stdout).toContain(saved);
+    expect(run.stdout).toContain(`claude --resume ${savedBy}`);
+    expect(existsSync(path.join(memory, sentinel as string))).toBe(false);
+    expect(readdirSync(path.join(memory, "trash"), { recursive: true }).map(String)).toContainEqual(expect.stringContaining(sentinel as string));
+    await model.close();
+    model = undefined;
   });
 });
