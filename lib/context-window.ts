@@ -28,10 +28,14 @@ export function chooseWindow(opts: { envWindow?: number; recorded?: number; mode
   return { window: table.default, source: "default" };
 }
 
-/** 100 % = QUOIN_EFFECTIVE_CONTEXT_LIMIT, else window minus the autocompact buffer. */
+/**
+ * 100 % = QUOIN_EFFECTIVE_CONTEXT_LIMIT, else window minus the autocompact buffer. A buffer
+ * larger than half a (small, hand-set) window would make every figure absurd: the limit never
+ * drops below half the window.
+ */
 export function effectiveLimit(window: number, buffer: number, override?: number): number {
   if (override) return override;
-  return Math.max(1, window - buffer);
+  return Math.max(Math.ceil(window / 2), window - buffer);
 }
 
 /** Integer basis points, not clamped: over 10000 is real. */

@@ -153,6 +153,7 @@ describe("window and limit", () => {
     expect(effectiveLimit(200000, 33000)).toBe(167000);
     expect(effectiveLimit(1000000, 33000)).toBe(967000);
     expect(effectiveLimit(200000, 33000, 150000)).toBe(150000);
+    expect(effectiveLimit(30000, 33000)).toBe(15000);
     expect(basisPoints(106060, 167000)).toBe(6350);
     expect(basisPoints(200000, 167000)).toBe(11976);
   });
