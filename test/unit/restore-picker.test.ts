@@ -349,6 +349,20 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     expect(text).toContain("Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.");
   });
 
+  it("is not auto-picked through Tier 2 when its blocked session left a pending-prompt and a pending-restore", () => {
+    const f = new MemoryFixture();
+    // The block tier five days ago wrote both hook sentinels for OLD; today's work is another task.
+    f.sentinel(OLD, f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }), 5);
+    f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-24T10:00:00Z] ===\nship the mvp\n", 5);
+    f.sessionState("2026-11-29-dgp-price-interactions.md", "## Unfinished work\n- wire the price table\n", 0.05);
+    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    expect(d.action).not.toBe("restore");
+    check(d, { action: "synthesize", consumed: "" });
+    const text = d.action === "synthesize" ? d.warnings.join("\n") : "";
+    expect(text).toContain("WARNING: auto-pick suppressed.");
+    expect(text).toContain("Tier 2 anchor task='pep-mvp' vs freshest session task='dgp-price-interactions'");
+  });
+
   it("is suppressed as stale too when the task matches but five days passed", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5 });
