@@ -15,6 +15,18 @@ function restored(o: RestoreOutcome): Restored {
   return o;
 }
 
+/** Paths 4 and 4a: a sentinel-backed alpha (newest, 1) and a disk-only beta (2). */
+function twoCandidates(f: MemoryFixture): { other: string } {
+  f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
+  return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
+}
+
+/** Paths 1a and 5: this session's sentinel names alpha while today's session-state is beta. */
+function crossTaskOwnSentinel(f: MemoryFixture): { own: string } {
+  f.sessionState("2026-11-29-beta.md", undefined, 0);
+  return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
+}
+
 describe("consumed_sentinel_path: the six-path contract, end to end", () => {
   interface Row {
     path: string;
@@ -36,10 +48,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "1a",
-      setup: (f) => {
-        f.sessionState("2026-11-29-beta.md", undefined, 0);
-        return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: crossTaskOwnSentinel,
       action: "synthesize",
       ownKept: true,
     },
@@ -62,10 +71,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "4",
-      setup: (f) => {
-        f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
-        return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: twoCandidates,
       req: { pick: 1 },
       action: "restore",
       consumed: "other",
@@ -73,10 +79,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "4a",
-      setup: (f) => {
-        f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
-        return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: twoCandidates,
       req: { pick: 2 },
       action: "restore",
       consumed: "",
@@ -84,10 +87,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "5",
-      setup: (f) => {
-        f.sessionState("2026-11-29-beta.md", undefined, 0);
-        return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: crossTaskOwnSentinel,
       req: { synthesize: true },
       action: "restore",
       consumed: "",
