@@ -48,6 +48,19 @@ describe("restore --json", () => {
     expect(r.err).toContain("--pick");
   });
 
+  it("answers a refused --pick or --session with one invalid object under --json (exit 2)", () => {
+    const f = new MemoryFixture();
+    for (const argv of [
+      ["restore", "--json", "--pick", "two", "--session", CUR],
+      ["restore", "--json", "--session", "not a session id"],
+    ]) {
+      const r = cli(f, argv);
+      expect(r.code).toBe(2);
+      expect(r.out.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
+    }
+  });
+
   it("exits 2 with an invalid --replay, printing the reason as JSON", () => {
     const f = new MemoryFixture();
     f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
