@@ -305,3 +305,29 @@ describe("Tier 1 fast path cost", () => {
     expect(new Set(opened.filter((p) => p.startsWith(f.paths.checkpoints)))).toEqual(new Set([own]));
   });
 });
+
+describe("work over many checkpoints", () => {
+  it("stats each checkpoint once (only the one Tier 1 looked at twice) when the fast path falls through", () => {
+    const f = new MemoryFixture();
+    for (let i = 0; i < 40; i++) f.checkpoint(`2026-11-2${i % 9}T10${String(i).padStart(2, "0")}-t${i}.md`, { task: `t${i}`, ageDays: 1 + i / 100 });
+    f.sessionState("2026-11-29-beta.md", undefined, 0);
+    const named = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.sentinel(CUR, named);
+    const stats = new Map<string, number>();
+    const fs = new Proxy(f.fs, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "lstatSync" && key !== "statSync") return typeof value === "function" ? value.bind(target) : value;
+        return (file: string, ...rest: unknown[]) => {
+          if (file.startsWith(f.paths.checkpoints)) stats.set(file, (stats.get(file) ?? 0) + 1);
+          return (value as (...a: unknown[]) => unknown).call(target, file, ...rest);
+        };
+      },
+    });
+    // Cross-task own sentinel: Tier 1 is refused, the full snapshot is built.
+    const o = runRestore({ ...f.deps(), fs }, f.knobs(), { paths: f.paths, sessionId: CUR });
+    expect(o.action).toBe("synthesize");
+    expect(stats.size).toBe(41);
+    expect([...stats].filter(([, n]) => n > 1)).toEqual([[named, 2]]);
+  });
+});
