@@ -13,7 +13,7 @@ import {
   type ReplayResult,
 } from "./prompt-replay.ts";
 import { reconcile, type Reconciliation } from "./reconcile.ts";
-import { CHECKPOINT_WINDOW_DAYS } from "./restore-candidates.ts";
+import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } from "./restore-candidates.ts";
 import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
@@ -168,6 +168,18 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
   };
 }
 
+/**
+ * The checkpoint this session's own pending-restore names when it exists but Tier 1 could not parse
+ * it (it fell through, so the user never saw it). NOTE: deviation: the seed's Step 5 trashes this
+ * session's sentinel on every successful restore; here it survives, as on the corrupt-file path.
+ */
+function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
+  if (!isUsableSessionId(snap.sessionId)) return null;
+  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
+  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
+  return target && toCandidate(target, own!.path) === null ? target.path : null;
+}
+
 /** Restore mode end to end: picker, Step 1.5, Step 2, reconciliation, Step 4 replay, Step 5 cleanup, Step 6 ledger. */
 export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
   const now = deps.now();
@@ -241,8 +253,11 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
 
   // Step 5: sentinel cleanup (six-path contract), then Step 6: the ledger row.
   out.done = true;
+  const unparsed = ownSentinelUnparsed(snap);
+  if (unparsed) out.warnings.push(`[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`);
   out.cleanup = cleanupAfterRestore(deps, req.paths, {
     sessionId: req.sessionId,
+    keepOwn: unparsed !== null,
     consumedSentinelPath: out.consumedSentinel,
     pendingPromptFile: out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
   });

@@ -331,3 +331,16 @@ describe("work over many checkpoints", () => {
     expect([...stats].filter(([, n]) => n > 1)).toEqual([[named, 2]]);
   });
 });
+
+describe("a corrupt checkpoint's sentinel", () => {
+  it("is kept when this session's sentinel names an unparseable checkpoint and another one is restored", () => {
+    const f = new MemoryFixture();
+    const broken = f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", raw: "## Status\nsaved\n\n## Branch\nmain\n".padEnd(300, "x"), ageDays: 0.01 });
+    const own = f.sentinel(CUR, broken);
+    f.checkpoint("2026-11-29T1000-alpha.md", { task: "alpha", ageDays: 0.1 });
+    const o = restored(restore(f));
+    expect([o.path, o.done]).toEqual(["3a", true]);
+    expect(f.exists(own)).toBe(true);
+    expect(o.warnings.join("\n")).toContain(`pending-restore names ${broken}, which could not be parsed; the sentinel is kept`);
+  });
+});
