@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "./checkpoint-format.ts";
 import { appendLedgerRow, ledgerRow } from "./cost-ledger.ts";
 import type { Deps } from "./deps.ts";
@@ -17,7 +18,7 @@ import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } 
 import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
-import { sentinelPath } from "./sentinels.ts";
+import { parseSentinelName, sentinelPath } from "./sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 
 export interface RestoreRequest {
@@ -232,7 +233,8 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
     // Step 1.5, for every tier that resolved a checkpoint.
     out.sameSession = isSameSession(snap, checked.parsed.sessionId);
     out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
-    preferSid = checked.parsed.sessionId ?? decision.candidate.sentinel?.match(/pending-restore-([A-Za-z0-9-]+)\.txt$/)?.[1] ?? null;
+    const sentinel = decision.candidate.sentinel;
+    preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
   }
   out.rerun = rerun;
   if (out.sameSession && !req.proceed) out.needs.push("same-session");

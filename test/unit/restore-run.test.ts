@@ -344,3 +344,14 @@ describe("a corrupt checkpoint's sentinel", () => {
     expect(o.warnings.join("\n")).toContain(`pending-restore names ${broken}, which could not be parsed; the sentinel is kept`);
   });
 });
+
+describe("CASE C source for a legacy checkpoint", () => {
+  it("is the pending-prompt of the session whose sentinel named the checkpoint, not the newest one", () => {
+    const f = new MemoryFixture();
+    f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.05, sessionId: "legacy" }), 0.05);
+    const mine = f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\nfrom old\n", 0.06);
+    f.prompt("dddd0000-0000-0000-0000-000000000004", "=== BLOCKED PROMPT [2026-11-29T11:00:00Z] ===\nnewer, unrelated\n", 0.01);
+    const o = restored(restore(f));
+    expect(o.prompts.case === "C" && o.prompts.source.file).toBe(mine);
+  });
+});
