@@ -62,12 +62,17 @@ export function planDrift(plan: string, cp: ParsedCheckpoint, confirmed: readonl
   return [...new Set(out)];
 }
 
+function isInside(root: string, full: string): boolean {
+  const rel = path.relative(root, full);
+  return !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
 function readInside(deps: Deps, root: string, file: string): { path: string; text: string; mtimeMs: number } | null {
   const full = path.resolve(root, file);
-  const rel = path.relative(root, full);
-  // A plan path comes from a file on disk: read it only inside the project.
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return null;
+  // A plan path comes from a file on disk: read it only inside the project, symlinks resolved.
+  if (!isInside(root, full)) return null;
   try {
+    if (!isInside(deps.fs.realpathSync(root) as string, deps.fs.realpathSync(full) as string)) return null;
     const text = deps.fs.readFileSync(full, "utf8") as string;
     return { path: full, text, mtimeMs: deps.fs.statSync(full).mtimeMs };
   } catch {

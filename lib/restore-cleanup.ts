@@ -11,6 +11,8 @@ export interface CleanupRequest {
   consumedSentinelPath: string;
   /** CASE B (any answer) or CASE C with delete */
   pendingPromptFile: string | null;
+  /** keep this session's pending-restore: it names a checkpoint that could not be parsed, never shown */
+  keepOwn?: boolean;
 }
 
 export interface CleanupReport {
@@ -45,7 +47,7 @@ export function cleanupAfterRestore(deps: Deps, paths: MemoryPaths, req: Cleanup
   };
   // 1. Current-session cleanup: keys off the session id, not consumed_sentinel_path.
   const own = isUsableSessionId(req.sessionId) ? sentinelPath(paths.memory, "pending-restore", req.sessionId) : null;
-  if (own) move(own);
+  if (own && !req.keepOwn) move(own);
   // 2. The actually-consumed orphan sentinel of another session (B2), if different.
   const consumed = req.consumedSentinelPath;
   if (consumed !== "" && (own === null || path.resolve(consumed) !== path.resolve(own)) && isOwnSentinel(paths, consumed, "pending-restore")) {

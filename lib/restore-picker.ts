@@ -84,6 +84,11 @@ function sessionMismatch(snap: RestoreSnapshot, c: Candidate): string[] {
   return [`[checkpoint] note: checkpoint saved in session ${c.sessionId.slice(0, 8)}; this is session ${snap.sessionId.slice(0, 8)}`];
 }
 
+/** Restore a listed candidate (paths 3/3a and 4/4a): its sentinel, if any, is the consumed one. */
+function restoreListed(snap: RestoreSnapshot, c: Candidate, path: ContractPath, warnings: string[], list: ListedCandidate[]): PickerDecision {
+  return { action: "restore", path, candidate: c, consumedSentinelPath: c.sentinel ?? "", warnings: [...warnings, ...sessionMismatch(snap, c)], list };
+}
+
 /** Tier 4: B3 synthesis from the freshest session-state within the fallback window; else the list, else nothing. */
 function routeToB3(
   snap: RestoreSnapshot,
@@ -114,20 +119,33 @@ function routeToB3(
   return { action: "none", path: "2", reason: "no checkpoints found", warnings, list };
 }
 
-/** Tier 2: pending-prompt cross-reference, freshest first. Returns an anchor or the task to seed the gate. */
-function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | null; anchorTask: string } {
+/**
+ * Tier 2: pending-prompt cross-reference, freshest first. Returns an anchor or the task to seed the gate.
+ * NOTE: deviation: the seed returns the anchor unchecked. The block tier writes both sentinels, so a
+ * days-old blocked session of another task would be auto-picked (the incident); the anchor gets
+ * Tier 1's cross-task guard (no staleness check) and, when it fails, is left to Tier 3's gate.
+ */
+function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
   const index = checkpointIndex(snap);
   const prompts = snap.pendingPrompts
     .filter((p) => snap.nowMs - p.mtimeMs < s.sentinelWindowDays * DAY_MS)
     .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
   const statesByMtime = [...snap.sessionStates].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  const currentTask = freshestTask(snap, "");
+  const warnings: string[] = [];
   let anchorTask = "";
   for (const prompt of prompts) {
     const restore = prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
     const target = restore ? sentinelTarget(snap, index, restore) : null;
     const anchor = target && restore ? toCandidate(target, restore.path) : null;
     // Strongest: both hook sentinels present for this session id.
-    if (anchor) return { anchor, anchorTask };
+    if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask))) return { anchor, anchorTask, warnings };
+    if (anchor) {
+      warnings.push(
+        "[checkpoint] WARNING: auto-pick suppressed.",
+        `  Cross-task: Tier 2 anchor task='${anchor.task}' vs freshest session task='${currentTask}'.`,
+      );
+    }
     if (anchorTask === "" && statesByMtime.length > 0) {
       // Session UUID grep, else the newest session-state file (mtime heuristic).
       const implied = (prompt.sid !== "" && statesByMtime.find((st) => mentionsSessionUuid(st.text, prompt.sid))) || statesByMtime[0]!;
@@ -135,7 +153,7 @@ function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | 
     }
     // Do not stop: keep scanning for a stronger (anchor) candidate.
   }
-  return { anchor: null, anchorTask };
+  return { anchor: null, anchorTask, warnings };
 }
 
 type Tier1 = { passed: true; decision: PickerDecision } | { passed: false; warnings: string[] } | null;
@@ -189,14 +207,7 @@ export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: P
       return { action: "invalid", reason: `--pick ${answers.pick}: expected a number from 1 to ${list.length} (see the list)` };
     }
     const warnings = [...messages, ...(chosen.note ? [`[checkpoint] picked despite: ${chosen.note}`] : [])];
-    return {
-      action: "restore",
-      path: chosen.source === "sentinel" ? "4" : "4a",
-      candidate: chosen,
-      consumedSentinelPath: chosen.sentinel ?? "",
-      warnings: [...warnings, ...sessionMismatch(snap, chosen)],
-      list,
-    };
+    return restoreListed(snap, chosen, chosen.source === "sentinel" ? "4" : "4a", warnings, list);
   }
 
   const t1 = tier1(snap);
@@ -211,21 +222,14 @@ export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: P
 
   // Tier 3: full enumeration, then the B3 trigger (clause A or B), then the normal picker.
   const { list, messages } = enumerate(t2.anchorTask);
-  const warnings = [...messages];
+  const warnings = [...t2.warnings, ...messages];
   const trigger = b3Trigger(snap, list, s.fallbackWindowDays);
   if (trigger.fires) return routeToB3(snap, s, trigger.clause === "A" ? "clause-A" : "clause-B", answers, warnings, list);
 
   if (list.length === 1) {
     const only = list[0]!;
     if (only.gate.suppressed) return routeToB3(snap, s, "gate", answers, [...warnings, ...gateWarning(only, only.gate, s.staleDays)], list);
-    return {
-      action: "restore",
-      path: only.source === "sentinel" ? "3" : "3a",
-      candidate: only,
-      consumedSentinelPath: only.sentinel ?? "",
-      warnings: [...warnings, ...sessionMismatch(snap, only)],
-      list,
-    };
+    return restoreListed(snap, only, only.source === "sentinel" ? "3" : "3a", warnings, list);
   }
   return { action: "choose", reason: "multiple", list, more: Math.max(0, list.length - PICKER_LIST_CAP), warnings };
 }

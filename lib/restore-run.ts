@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "./checkpoint-format.ts";
 import { appendLedgerRow, ledgerRow } from "./cost-ledger.ts";
 import type { Deps } from "./deps.ts";
@@ -13,11 +14,11 @@ import {
   type ReplayResult,
 } from "./prompt-replay.ts";
 import { reconcile, type Reconciliation } from "./reconcile.ts";
-import { CHECKPOINT_WINDOW_DAYS } from "./restore-candidates.ts";
+import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } from "./restore-candidates.ts";
 import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
-import { sentinelPath } from "./sentinels.ts";
+import { parseSentinelName, sentinelPath } from "./sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 
 export interface RestoreRequest {
@@ -168,6 +169,18 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
   };
 }
 
+/**
+ * The checkpoint this session's own pending-restore names when it exists but Tier 1 could not parse
+ * it (it fell through, so the user never saw it). NOTE: deviation: the seed's Step 5 trashes this
+ * session's sentinel on every successful restore; here it survives, as on the corrupt-file path.
+ */
+function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
+  if (!isUsableSessionId(snap.sessionId)) return null;
+  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
+  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
+  return target && toCandidate(target, own!.path) === null ? target.path : null;
+}
+
 /** Restore mode end to end: picker, Step 1.5, Step 2, reconciliation, Step 4 replay, Step 5 cleanup, Step 6 ledger. */
 export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
   const now = deps.now();
@@ -220,7 +233,8 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
     // Step 1.5, for every tier that resolved a checkpoint.
     out.sameSession = isSameSession(snap, checked.parsed.sessionId);
     out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
-    preferSid = checked.parsed.sessionId ?? decision.candidate.sentinel?.match(/pending-restore-([A-Za-z0-9-]+)\.txt$/)?.[1] ?? null;
+    const sentinel = decision.candidate.sentinel;
+    preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
   }
   out.rerun = rerun;
   if (out.sameSession && !req.proceed) out.needs.push("same-session");
@@ -241,8 +255,11 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
 
   // Step 5: sentinel cleanup (six-path contract), then Step 6: the ledger row.
   out.done = true;
+  const unparsed = ownSentinelUnparsed(snap);
+  if (unparsed) out.warnings.push(`[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`);
   out.cleanup = cleanupAfterRestore(deps, req.paths, {
     sessionId: req.sessionId,
+    keepOwn: unparsed !== null,
     consumedSentinelPath: out.consumedSentinel,
     pendingPromptFile: out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
   });

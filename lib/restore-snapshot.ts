@@ -46,7 +46,7 @@ export interface RestoreSnapshot {
 export interface SnapshotOptions {
   /** checkpoints within this many days get their head read (Tier 3 needs them) */
   checkpointWindowDays: number;
-  /** read the head of only the checkpoint this session's own sentinel names (Tier 1 alone) */
+  /** list and read only the checkpoint this session's own sentinel names (Tier 1 alone) */
   ownSentinelOnly?: boolean;
 }
 
@@ -154,7 +154,10 @@ export function buildRestoreSnapshot(
     if (isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
   }
   const checkpoints: CheckpointFile[] = [];
-  for (const name of listDir(fs, paths.checkpoints)) {
+  // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
+  // to the full snapshot does not stat every checkpoint twice.
+  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : listDir(fs, paths.checkpoints);
+  for (const name of names) {
     if (!name.endsWith(".md") || name.startsWith(".")) continue;
     const file = statFile(fs, paths.checkpoints, name);
     if (!file) continue;

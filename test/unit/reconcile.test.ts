@@ -64,6 +64,14 @@ describe("reconcile (seed 001)", () => {
     const cp = { ...fixtureCheckpoint(f), planFile: "../../../etc/plan.md" };
     expect(reconcile(f.deps(), ROOT, cp).drift[0]).toContain("not found (or outside the project)");
   });
+
+  it("never follows a plan symlink out of the project", () => {
+    const f = new MemoryFixture();
+    f.write("/etc/plan.md", "- [x] T-03 elsewhere\n");
+    f.fs.mkdirSync(`${ROOT}/docs`, { recursive: true });
+    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync("/etc/plan.md", `${ROOT}/docs/plan.md`);
+    expect(reconcile(f.deps(), ROOT, fixtureCheckpoint(f)).drift).toEqual(["plan file docs/plan.md not found (or outside the project)"]);
+  });
 });
 
 describe("planTaskStates and planDrift", () => {

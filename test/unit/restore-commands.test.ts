@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../skills/engine/run-cli.ts";
 import { restoreCommand } from "../../skills/engine/commands/restore.ts";
@@ -46,6 +47,19 @@ describe("restore --json", () => {
     const r = cli(f, ["restore", "--pick", "two", "--session", CUR]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("--pick");
+  });
+
+  it("answers a refused --pick or --session with one invalid object under --json (exit 2)", () => {
+    const f = new MemoryFixture();
+    for (const argv of [
+      ["restore", "--json", "--pick", "two", "--session", CUR],
+      ["restore", "--json", "--session", "not a session id"],
+    ]) {
+      const r = cli(f, argv);
+      expect(r.code).toBe(2);
+      expect(r.out.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
+    }
   });
 
   it("exits 2 with an invalid --replay, printing the reason as JSON", () => {
@@ -145,6 +159,16 @@ describe("list and show", () => {
     expect(cli(f, ["show", "/etc/passwd.md"]).code).toBe(2);
     expect(cli(f, ["show", "5"]).err).toContain("no checkpoint number 5");
   });
+
+  it("show --json answers a refusal with one object (exit 2)", () => {
+    const f = new MemoryFixture();
+    for (const argv of [["show", "--json", "5"], ["show", "--json"], ["show", "--json", "/etc/passwd.md"]]) {
+      const r = cli(f, argv);
+      expect(r.code).toBe(2);
+      expect(r.out.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(r.out)).toMatchObject({ ok: false });
+    }
+  });
 });
 
 describe("successor", () => {
@@ -167,6 +191,17 @@ describe("successor", () => {
     expect(launched[0]!.args[0]).toBe("-p");
     expect(launched[0]!.args[1]).toContain(`--- ${cp} ---`);
     expect(JSON.parse(r.out)).toMatchObject({ ok: true, launched: true, stdout: "successor done" });
+  });
+
+  it("prints a command that sh runs as one claude -p argument, whatever the checkpoint holds", () => {
+    const f = new MemoryFixture();
+    const nasty = "$(touch /tmp/quoin-pwned) `id` it's \"q\" \\ ${HOME}\nline two; rm -rf x\n";
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, extra: { intent: nasty } });
+    const j = JSON.parse(cli(f, ["successor", "--json"]).out) as { argv: string[]; command: string };
+    // A stand-in claude that prints its second argument; nothing in the prompt may run.
+    const res = spawnSync("sh", ["-c", `claude() { printf %s "$2"; }\n${j.command}`], { encoding: "utf8" });
+    expect(res.stdout).toBe(j.argv[2]);
+    expect(j.argv[2]).toContain("$(touch /tmp/quoin-pwned)");
   });
 
   it("stops early when there is no checkpoint", () => {

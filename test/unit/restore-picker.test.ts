@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickRestore, isSameSession, type PickerDecision } from "../../lib/restore-picker.ts";
+import { pickRestore, isSameSession, type B3Route, type PickerDecision } from "../../lib/restore-picker.ts";
 import { MemoryFixture, SETTINGS } from "../helpers/memory-fixture.ts";
 
 const CUR = "cccc0000-0000-0000-0000-000000000001";
@@ -129,6 +129,14 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     check(d, { action: "restore", path: "tier2", consumed: "sentinel" }, sentinel);
     expect(d.action === "restore" && d.candidate.file).toBe(cp);
+  });
+
+  it("anchors on a days-old blocked session of the same task as today's session-state (no staleness check)", () => {
+    const f = new MemoryFixture();
+    const sentinel = f.sentinel(OLD, f.checkpoint("2026-11-25T0800-alpha.md", { task: "alpha", ageDays: 4 }), 4);
+    f.prompt(OLD, "a prompt", 4);
+    f.sessionState("2026-11-29-alpha.md", undefined, 0.1);
+    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "tier2", consumed: "sentinel" }, sentinel);
   });
 
   it("tries the freshest pending-prompt first (mtime order)", () => {
@@ -326,6 +334,14 @@ describe("combined auto-pick gate", () => {
   });
 });
 
+/** Routed to B3 by the gate, nothing consumed, with the loud warning and the given reason. */
+function expectSuppressedLoudly(d: PickerDecision, reason: string, route: B3Route) {
+  check(d, { action: "synthesize", route, consumed: "" });
+  const text = d.action === "synthesize" ? d.warnings.join("\n") : "";
+  expect(text).toContain("WARNING: auto-pick suppressed.");
+  expect(text).toContain(reason);
+}
+
 describe("the incident: a five-day-old checkpoint of another task", () => {
   it("is not auto-picked when today's session-state belongs to a different task, even as the single candidate", () => {
     const f = new MemoryFixture();
@@ -342,11 +358,17 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     // Saved five days ago (file name), touched today after the session-state.
     f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 0.01, sessionId: OLD });
     f.sessionState("2026-11-29-dgp-price-interactions.md", undefined, 0.05);
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
-    check(d, { action: "synthesize", route: "gate" });
-    const text = d.action === "synthesize" ? d.warnings.join("\n") : "";
-    expect(text).toContain("WARNING: auto-pick suppressed.");
-    expect(text).toContain("Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.");
+    expectSuppressedLoudly(pickRestore(f.snapshot(CUR), SETTINGS), "Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.", "gate");
+  });
+
+  it("is not auto-picked through Tier 2 when its blocked session left a pending-prompt and a pending-restore", () => {
+    const f = new MemoryFixture();
+    // The block tier five days ago wrote both hook sentinels for OLD; today's work is another task.
+    f.sentinel(OLD, f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }), 5);
+    f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-24T10:00:00Z] ===\nship the mvp\n", 5);
+    f.sessionState("2026-11-29-dgp-price-interactions.md", "## Unfinished work\n- wire the price table\n", 0.05);
+    // Tier 2 does not anchor on it; in Tier 3 the session-state is newer than every candidate (clause B).
+    expectSuppressedLoudly(pickRestore(f.snapshot(CUR), SETTINGS), "Cross-task: Tier 2 anchor task='pep-mvp' vs freshest session task='dgp-price-interactions'.", "clause-B");
   });
 
   it("is suppressed as stale too when the task matches but five days passed", () => {

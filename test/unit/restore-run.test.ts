@@ -15,6 +15,18 @@ function restored(o: RestoreOutcome): Restored {
   return o;
 }
 
+/** Paths 4 and 4a: a sentinel-backed alpha (newest, 1) and a disk-only beta (2). */
+function twoCandidates(f: MemoryFixture): { other: string } {
+  f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
+  return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
+}
+
+/** Paths 1a and 5: this session's sentinel names alpha while today's session-state is beta. */
+function crossTaskOwnSentinel(f: MemoryFixture): { own: string } {
+  f.sessionState("2026-11-29-beta.md", undefined, 0);
+  return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
+}
+
 describe("consumed_sentinel_path: the six-path contract, end to end", () => {
   interface Row {
     path: string;
@@ -36,10 +48,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "1a",
-      setup: (f) => {
-        f.sessionState("2026-11-29-beta.md", undefined, 0);
-        return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: crossTaskOwnSentinel,
       action: "synthesize",
       ownKept: true,
     },
@@ -62,10 +71,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "4",
-      setup: (f) => {
-        f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
-        return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: twoCandidates,
       req: { pick: 1 },
       action: "restore",
       consumed: "other",
@@ -73,10 +79,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "4a",
-      setup: (f) => {
-        f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
-        return { other: f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: twoCandidates,
       req: { pick: 2 },
       action: "restore",
       consumed: "",
@@ -84,10 +87,7 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
     },
     {
       path: "5",
-      setup: (f) => {
-        f.sessionState("2026-11-29-beta.md", undefined, 0);
-        return { own: f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 })) };
-      },
+      setup: crossTaskOwnSentinel,
       req: { synthesize: true },
       action: "restore",
       consumed: "",
@@ -303,5 +303,55 @@ describe("Tier 1 fast path cost", () => {
     const r = restored(restore(f));
     expect(r.path).toBe("1");
     expect(new Set(opened.filter((p) => p.startsWith(f.paths.checkpoints)))).toEqual(new Set([own]));
+  });
+});
+
+describe("work over many checkpoints", () => {
+  it("stats each checkpoint once (only the one Tier 1 looked at twice) when the fast path falls through", () => {
+    const f = new MemoryFixture();
+    for (let i = 0; i < 40; i++) f.checkpoint(`2026-11-2${i % 9}T10${String(i).padStart(2, "0")}-t${i}.md`, { task: `t${i}`, ageDays: 1 + i / 100 });
+    f.sessionState("2026-11-29-beta.md", undefined, 0);
+    const named = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.sentinel(CUR, named);
+    const stats = new Map<string, number>();
+    const fs = new Proxy(f.fs, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "lstatSync" && key !== "statSync") return typeof value === "function" ? value.bind(target) : value;
+        return (file: string, ...rest: unknown[]) => {
+          if (file.startsWith(f.paths.checkpoints)) stats.set(file, (stats.get(file) ?? 0) + 1);
+          return (value as (...a: unknown[]) => unknown).call(target, file, ...rest);
+        };
+      },
+    });
+    // Cross-task own sentinel: Tier 1 is refused, the full snapshot is built.
+    const o = runRestore({ ...f.deps(), fs }, f.knobs(), { paths: f.paths, sessionId: CUR });
+    expect(o.action).toBe("synthesize");
+    expect(stats.size).toBe(41);
+    expect([...stats].filter(([, n]) => n > 1)).toEqual([[named, 2]]);
+  });
+});
+
+describe("a corrupt checkpoint's sentinel", () => {
+  it("is kept when this session's sentinel names an unparseable checkpoint and another one is restored", () => {
+    const f = new MemoryFixture();
+    const broken = f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", raw: "## Status\nsaved\n\n## Branch\nmain\n".padEnd(300, "x"), ageDays: 0.01 });
+    const own = f.sentinel(CUR, broken);
+    f.checkpoint("2026-11-29T1000-alpha.md", { task: "alpha", ageDays: 0.1 });
+    const o = restored(restore(f));
+    expect([o.path, o.done]).toEqual(["3a", true]);
+    expect(f.exists(own)).toBe(true);
+    expect(o.warnings.join("\n")).toContain(`pending-restore names ${broken}, which could not be parsed; the sentinel is kept`);
+  });
+});
+
+describe("CASE C source for a legacy checkpoint", () => {
+  it("is the pending-prompt of the session whose sentinel named the checkpoint, not the newest one", () => {
+    const f = new MemoryFixture();
+    f.sentinel(OLD, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.05, sessionId: "legacy" }), 0.05);
+    const mine = f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\nfrom old\n", 0.06);
+    f.prompt("dddd0000-0000-0000-0000-000000000004", "=== BLOCKED PROMPT [2026-11-29T11:00:00Z] ===\nnewer, unrelated\n", 0.01);
+    const o = restored(restore(f));
+    expect(o.prompts.case === "C" && o.prompts.source.file).toBe(mine);
   });
 });

@@ -15,15 +15,21 @@ export const restoreCommand: Command = {
     proceed: { type: "boolean", default: false },
   },
   run(ctx, values) {
+    // With --json the answer is always one object, a refused answer included (as for --replay).
+    const refuse = (reason: string): number => {
+      if (!ctx.json) throw new UsageError(`restore: ${reason}`);
+      printJson(ctx, restoreJson({ action: "invalid", reason }) as object);
+      return 2;
+    };
     const rawPick = values["pick"];
     let pick: number | undefined;
     if (typeof rawPick === "string") {
-      if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) throw new UsageError(`restore: --pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
+      if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) return refuse(`--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
       pick = Number(rawPick);
     }
     const session = ctx.session();
     // "" and "unknown" are what a harness passes when it has no id: Tier 1 is skipped, as the seed says.
-    if (!session.ok && ctx.sessionFlag !== undefined && ctx.sessionFlag !== "" && ctx.sessionFlag !== "unknown") throw new UsageError(`restore: ${session.reason}`);
+    if (!session.ok && ctx.sessionFlag !== undefined && ctx.sessionFlag !== "" && ctx.sessionFlag !== "unknown") return refuse(session.reason);
     if (!session.ok) ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
     const outcome = runRestore(ctx.deps, ctx.knobs, {
       paths: ctx.paths,

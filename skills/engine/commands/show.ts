@@ -10,13 +10,19 @@ export const showCommand: Command = {
   options: {},
   positionals: true,
   run(ctx, _values, positionals) {
+    // With --json the answer is always one object, a refusal included.
+    const refuse = (reason: string): number => {
+      if (!ctx.json) throw new UsageError(`show: ${reason}`);
+      printJson(ctx, { ok: false, reason });
+      return 2;
+    };
     const [arg] = positionals;
-    if (!arg || positionals.length > 1) throw new UsageError("show: expected one checkpoint: a number from list, a file name, or a path");
+    if (!arg || positionals.length > 1) return refuse("expected one checkpoint: a number from list, a file name, or a path");
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
     const target = resolveShowTarget(snap, arg);
-    if (!target.ok) throw new UsageError(`show: ${target.reason}`);
+    if (!target.ok) return refuse(target.reason);
     const text = ctx.deps.fs.readFileSync(target.file, "utf8") as string;
-    if (ctx.json) printJson(ctx, { file: target.file, content: text });
+    if (ctx.json) printJson(ctx, { ok: true, file: target.file, content: text });
     else {
       printLine(ctx, `--- ${target.file} ---`);
       printLine(ctx, text.trimEnd());
