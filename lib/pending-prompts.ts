@@ -20,7 +20,8 @@ export function blockedPromptHeader(iso: string, prompt: string): string {
   return `=== BLOCKED PROMPT [${iso}]${tag} ===`;
 }
 
-function hasHeader(text: string): boolean {
+/** True when the file is in the multi-entry format (at least one header line). */
+export function hasHeader(text: string): boolean {
   return text.split("\n").some((l) => HEADER.test(l.replace(/\r$/, "")));
 }
 

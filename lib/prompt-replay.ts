@@ -1,4 +1,4 @@
-import { parseBlockedPrompts, type BlockedPrompt } from "./pending-prompts.ts";
+import { hasHeader, parseBlockedPrompts, type BlockedPrompt } from "./pending-prompts.ts";
 
 /** A pending-prompt-<sid>.txt file with its text. */
 export interface PendingPromptSource {
@@ -57,9 +57,6 @@ export function parseReplaySelection(raw: string): ParsedSelection {
   return { ok: false, reason: `--replay ${JSON.stringify(raw)}: ${SELECTION_HELP}` };
 }
 
-function hasHeaders(text: string): boolean {
-  return /^=== BLOCKED PROMPT \[[^\]]*\].*===\s*$/m.test(text.replace(/\r/g, ""));
-}
 
 function numbered(text: string): NumberedPrompt[] {
   return parseBlockedPrompts(text)
@@ -79,13 +76,13 @@ export function classifyPendingPrompts(
   const usable = files.filter((f) => f.text.trim() !== "");
   if (usable.length === 0) return { case: "A" };
   const own = currentSid !== "" && currentSid !== "unknown" ? usable.find((f) => f.sid === currentSid) : undefined;
-  if (own) return { case: "B", source: own, legacy: !hasHeaders(own.text), entries: numbered(own.text), others: 0 };
+  if (own) return { case: "B", source: own, legacy: !hasHeader(own.text), entries: numbered(own.text), others: 0 };
   const sorted = [...usable].sort((a, b) => b.mtimeMs - a.mtimeMs || b.file.localeCompare(a.file));
   const source = (preferSid ? sorted.find((f) => f.sid === preferSid) : undefined) ?? sorted[0]!;
   return {
     case: "C",
     source,
-    legacy: !hasHeaders(source.text),
+    legacy: !hasHeader(source.text),
     entries: numbered(source.text),
     warning: `Stale pending-prompt sentinel detected (session-id MISMATCH: was ${source.sid || "(none)"}, current ${currentSid || "unknown"}).`,
     others: usable.length - 1,

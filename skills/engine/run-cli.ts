@@ -29,6 +29,18 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
     return name ? 0 : 2;
   }
   const command = commands.find((c) => c.name === name);
+  // Under --json every outcome is exactly one object on stdout, refusals included.
+  const wantsJson = rest.includes("--json");
+  let printed = false;
+  const stdout = (text: string) => {
+    printed = true;
+    io.stdout(text);
+  };
+  const refuse = (message: string, code: number): number => {
+    io.stderr(`quoin-checkpoint: ${message}\n`);
+    if (wantsJson && !printed) io.stdout(`${JSON.stringify({ ok: false, reason: message })}\n`);
+    return code;
+  };
   try {
     if (!command) throw new UsageError(`unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`);
     const { values, positionals } = parseArgs({
@@ -47,16 +59,12 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
     const ctx = buildContext(
       deps,
       { cwd: values.cwd as string | undefined, session: values.session as string | undefined, json: Boolean(values.json) },
-      { stdout: io.stdout, readStdin: io.readStdin },
+      { stdout, readStdin: io.readStdin },
     );
     return command.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS")) {
-      io.stderr(`quoin-checkpoint: ${e.message}\n`);
-      return 2;
-    }
-    io.stderr(`quoin-checkpoint: ${name}: ${e.message}\n`);
-    return 1;
+    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS")) return refuse(e.message, 2);
+    return refuse(`${name}: ${e.message}`, 1);
   }
 }

@@ -100,3 +100,15 @@ describe("quoin-checkpoint statusline", () => {
     expect(runBundle(engine, ["statusline"], { input: "nope", env: { HOME: home } })).toMatchObject({ status: 0, stdout: "" });
   });
 });
+
+describe("engine refusals under --json", () => {
+  it("answer with exactly one object on stdout, and the same line on stderr", () => {
+    const bad = runBundle(engine, ["status", "--session", "../../etc/x", "--cwd", path.join(home, "proj"), "--json"], { env: { HOME: home } });
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stdout)).toEqual({ ok: false, reason: expect.stringContaining("expected 1-128 characters") });
+    const flag = runBundle(engine, ["save", "--bogus", "--json"], { env: { HOME: home } });
+    expect(flag.status).toBe(2);
+    expect(flag.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(flag.stdout)).toMatchObject({ ok: false, reason: expect.stringContaining("--bogus") });
+  });
+});
