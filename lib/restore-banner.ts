@@ -4,7 +4,7 @@ import { listByMtime } from "./artifact-scan.ts";
 import { parseCheckpointName } from "./checkpoint-names.ts";
 import { checkSessionId, reduceTaskName } from "./ids.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
-import { parseKeyValues, parseSentinelName, type SentinelFamily } from "./sentinels.ts";
+import { parseKeyValues, parseSentinelName, sentinelPath, type SentinelFamily } from "./sentinels.ts";
 
 export type BannerKind = "own-restore" | "other-restore" | "reference" | "mid-agent";
 
@@ -34,6 +34,16 @@ export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: str
   const p = candidate.trim();
   if (!isInsideCheckpoints(paths, p) || !SAFE_FILE.test(path.basename(p))) return null;
   return deps.fs.existsSync(p) ? path.resolve(p) : null;
+}
+
+/**
+ * This session's pending-restore sentinel, if any, and the checkpoint it names when that one is
+ * trusted and still there (null otherwise: a sentinel naming nothing holds no place).
+ */
+export function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): { sentinel: string; checkpoint: string | null } | null {
+  const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
+  if (!deps.fs.existsSync(sentinel)) return null;
+  return { sentinel, checkpoint: trustedCheckpoint(deps, paths, readSmall(deps, sentinel)?.split("\n")[0]) };
 }
 
 /** The task a checkpoint is for, from its file name only (never its content). */

@@ -8,8 +8,8 @@ import { measureUtilization, type Utilization } from "./context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "./cost-ledger.ts";
 import { createUnique } from "./atomic-write.ts";
 import type { Knobs } from "./knobs.ts";
-import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { appendRecentSession } from "./recent-sessions.ts";
+import { ownPendingRestore } from "./restore-banner.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
@@ -60,14 +60,6 @@ export interface SaveRefused {
 }
 
 export type SaveOutcome = SaveDone | SaveRefused;
-
-function readFirstLine(deps: Deps, file: string): string | null {
-  try {
-    return ((deps.fs.readFileSync(file, "utf8") as string).split("\n")[0] ?? "").trim();
-  } catch {
-    return null;
-  }
-}
 
 function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnings: string[]): string | null {
   try {
@@ -130,13 +122,26 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
     if (!sid) {
       warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
     } else {
-      const pending = sentinelPath(paths.memory, "pending-restore", sid);
-      if (deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) && deps.fs.existsSync(pending)) {
-        const line = readFirstLine(deps, pending);
-        const checkpoint = line && isInsideCheckpoints(paths, line) ? line : null;
+      const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
+      if (pending?.checkpoint) {
         const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
         finish(deps, req, false);
-        return done({ mode: "compact-already-ran", checkpoint, sentinel: pending, warnings, info, ledger: led, report: compactAlreadyRanReport(checkpoint) });
+        return done({
+          mode: "compact-already-ran",
+          checkpoint: pending.checkpoint,
+          sentinel: pending.sentinel,
+          warnings,
+          info,
+          ledger: led,
+          report: compactAlreadyRanReport(pending.checkpoint),
+        });
+      }
+      // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
+      // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
+      if (pending) {
+        warnings.push(
+          `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
+        );
       }
     }
   }
