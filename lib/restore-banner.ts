@@ -46,6 +46,17 @@ export function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): 
   return { sentinel, checkpoint: trustedCheckpoint(deps, paths, readSmall(deps, sentinel)?.split("\n")[0]) };
 }
 
+const SKILL_ENTRY = /^[a-z0-9][a-z0-9_-]{0,63} \(pid [0-9]{1,10}\)$/;
+
+/**
+ * A handoff's active_skills as save wrote it ("plan (pid 412), implement (pid 977)"): only entries
+ * of that exact shape, so the banner carries skill names, never free text from the file.
+ */
+function handoffSkills(raw: string | undefined): string {
+  const entries = (raw ?? "").split(",").map((e) => e.trim()).filter((e) => SKILL_ENTRY.test(e));
+  return entries.slice(0, 10).join(", ") || "(none)";
+}
+
 /** The task a checkpoint is for, from its file name only (never its content). */
 function taskOf(checkpoint: string): string {
   const shape = parseCheckpointName(path.basename(checkpoint));
@@ -106,7 +117,7 @@ export function chooseBanner(deps: Deps, paths: MemoryPaths, sid: string | null)
     const kv = parseKeyValues(readSmall(deps, s.file) ?? "");
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!prior.ok) continue;
-    const skills = (kv["active_skills"] ?? "").replace(/[^A-Za-z0-9_ (),-]/g, "").slice(0, 200) || "(none)";
+    const skills = handoffSkills(kv["active_skills"]);
     return {
       kind: "mid-agent",
       checkpoint: null,
