@@ -1,10 +1,10 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
-import { listByMtime } from "./artifact-scan.ts";
 import { parseCheckpointName } from "./checkpoint-names.ts";
 import { checkSessionId, reduceTaskName } from "./ids.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
-import { parseKeyValues, parseSentinelName, sentinelPath, type SentinelFamily } from "./sentinels.ts";
+import { listSentinelFiles, type SentinelFile } from "./sentinel-listing.ts";
+import { parseKeyValues, sentinelPath, type SentinelFamily } from "./sentinels.ts";
 
 export type BannerKind = "own-restore" | "other-restore" | "reference" | "mid-agent";
 
@@ -63,20 +63,22 @@ function taskOf(checkpoint: string): string {
   return reduceTaskName(shape?.rest ?? "unknown");
 }
 
-function sentinelsOf(deps: Deps, paths: MemoryPaths, family: SentinelFamily): Array<{ file: string; sid: string }> {
-  return listByMtime(deps.fs, paths.memory, (n) => parseSentinelName(n)?.family === family).map((f) => ({
-    file: f.path,
-    sid: parseSentinelName(path.basename(f.path))?.sid ?? "",
-  }));
+function sentinelsOf(listing: readonly SentinelFile[], family: SentinelFamily): Array<{ file: string; sid: string }> {
+  return listing.filter((s) => s.family === family).map((s) => ({ file: s.path, sid: s.sid }));
 }
 
 /**
  * At most one banner, in DESIGN.md's order: this session's pending restore; else the newest other
  * session's (marked as such); else a load-as-reference checkpoint; else a mid-agent handoff.
- * Paths and task names only.
+ * Paths and task names only. `listing` is the memory folder's sentinels, newest first.
  */
-export function chooseBanner(deps: Deps, paths: MemoryPaths, sid: string | null): Banner | null {
-  const restores = sentinelsOf(deps, paths, "pending-restore").filter((s) => s.sid !== "");
+export function chooseBanner(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string | null,
+  listing: readonly SentinelFile[] = listSentinelFiles(deps.fs, paths.memory),
+): Banner | null {
+  const restores = sentinelsOf(listing, "pending-restore").filter((s) => s.sid !== "");
   const ordered = sid ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)] : restores;
   for (const s of ordered) {
     const checkpoint = trustedCheckpoint(deps, paths, readSmall(deps, s.file)?.split("\n")[0]);
@@ -99,7 +101,7 @@ export function chooseBanner(deps: Deps, paths: MemoryPaths, sid: string | null)
         "It belongs to that session, not this one. Run /checkpoint --restore to pick it up, or ignore it.",
     };
   }
-  for (const s of sentinelsOf(deps, paths, "pending-resume-ref")) {
+  for (const s of sentinelsOf(listing, "pending-resume-ref")) {
     const kv = parseKeyValues(readSmall(deps, s.file) ?? "");
     const checkpoint = trustedCheckpoint(deps, paths, kv["checkpoint_path"]);
     const prior = checkSessionId(kv["prior_session_uuid"]);
@@ -113,7 +115,7 @@ export function chooseBanner(deps: Deps, paths: MemoryPaths, sid: string | null)
         "Treat it as read-only background; open it only if the user's work needs it.",
     };
   }
-  for (const s of sentinelsOf(deps, paths, "mid-agent-handoff")) {
+  for (const s of sentinelsOf(listing, "mid-agent-handoff")) {
     const kv = parseKeyValues(readSmall(deps, s.file) ?? "");
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!prior.ok) continue;
