@@ -17,6 +17,15 @@ export function triggerLabel(trigger: string | undefined): string {
   return trigger === "manual" ? "manual" : trigger === "auto" ? "auto" : `auto (trigger ${JSON.stringify(trigger ?? "")})`;
 }
 
+/** The status line of a precompact checkpoint; save's step 1.4 reads it back to tell a manual /compact. */
+export function precompactStatus(trigger: string): string {
+  return `checkpoint save (precompact, ${trigger} trigger)`;
+}
+
+export function isManualPrecompactStatus(status: string | undefined): boolean {
+  return status === precompactStatus("manual");
+}
+
 /**
  * The automatic save before compaction: a skeleton checkpoint (<date>-<task>-precompact.md) and
  * pending-restore-<sid>, unless that sentinel already names an existing checkpoint (an earlier save
@@ -44,7 +53,7 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
     paths,
     sessionId: sid,
     launchCwd: input.cwd ?? deps.cwd,
-    status: `checkpoint save (precompact, ${trigger} trigger)`,
+    status: precompactStatus(trigger),
     shape: "precompact",
     notes,
     writeSentinel: true,

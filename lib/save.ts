@@ -1,13 +1,14 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
 import type { CommitRef, NextUp } from "./checkpoint-format.ts";
-import { renderCheckpoint } from "./checkpoint-format.ts";
+import { parseCheckpoint, renderCheckpoint } from "./checkpoint-format.ts";
 import { voluntaryCheckpointName } from "./checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "./context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "./cost-ledger.ts";
 import { createUnique } from "./atomic-write.ts";
 import type { Knobs } from "./knobs.ts";
+import { isManualPrecompactStatus } from "./pre-compact.ts";
 import { appendRecentSession } from "./recent-sessions.ts";
 import { ownPendingRestore } from "./restore-banner.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
@@ -60,6 +61,14 @@ export interface SaveRefused {
 }
 
 export type SaveOutcome = SaveDone | SaveRefused;
+
+function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
+  try {
+    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8") as string).status);
+  } catch {
+    return false;
+  }
+}
 
 function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnings: string[]): string | null {
   try {
@@ -123,7 +132,9 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
       warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
     } else {
       const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
-      if (pending?.checkpoint) {
+      // NOTE: the seed's precompact saved on auto only, so after a manual /compact step 1.4 let the
+      // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
+      if (pending?.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
         const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
         finish(deps, req, false);
         return done({

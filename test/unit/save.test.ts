@@ -122,6 +122,19 @@ describe("save: step 1.4, compact already ran", () => {
     expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
   });
 
+  it("saves normally after a manual /compact: its precompact skeleton does not stand in for the save the user asked for", () => {
+    const skeleton = `${CKPTS}/2026-11-29-parser-rewrite-precompact.md`;
+    const w = world({
+      [skeleton]: "## Status\ncheckpoint save (precompact, manual trigger)\n",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${skeleton}\n`,
+    });
+    const out = ok(runSave(w.deps, request(w)));
+    expect(out.mode).toBe("restore");
+    expect(out.checkpoint).not.toBe(skeleton);
+    expect(w.fs.existsSync(skeleton)).toBe(true);
+  });
+
   it("saves normally with compact-happened alone (a manual /compact) or with an explicit --mode", () => {
     const w = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x" });
     expect(ok(runSave(w.deps, request(w))).mode).toBe("restore");
