@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
 import { parseCheckpointName } from "./checkpoint-names.ts";
+import { readRange, withOpenFile } from "./file-range.ts";
 import { checkSessionId, reduceTaskName } from "./ids.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { listSentinelFiles, type SentinelFile } from "./sentinel-listing.ts";
@@ -17,9 +18,12 @@ export interface Banner {
 
 const SAFE_FILE = /^[A-Za-z0-9._-]{1,200}\.md$/;
 
+const SENTINEL_HEAD_BYTES = 4096;
+
+/** A sentinel's first 4 KB (all any sentinel needs): a huge or odd file costs the hook nothing more. */
 function readSmall(deps: Deps, file: string): string | null {
   try {
-    return (deps.fs.readFileSync(file, "utf8") as string).slice(0, 4096);
+    return withOpenFile(deps.fs, file, (fd, size) => readRange(deps.fs, fd, 0, Math.min(size, SENTINEL_HEAD_BYTES)).toString("utf8"));
   } catch {
     return null;
   }

@@ -143,6 +143,20 @@ describe("sessionstart: work done once", () => {
     expect(listed.filter((d) => d === MEM)).toHaveLength(1);
   });
 
+  it("reads only the head of a sentinel, however large the file", () => {
+    const mine = `${CKPTS}/2026-11-29T2000-mine.md`;
+    const w = memWorld({ [mine]: "x" });
+    w.write(`${MEM}/pending-restore-${SID}.txt`, `${mine}\n${"x".repeat(3 * 1024 * 1024)}`);
+    const fs = new Proxy(w.fs, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (key === "readFileSync") throw new Error("whole-file read on the SessionStart path");
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    expect(context(handleSessionStart({ ...w.deps, fs }, payload(), knobs()))).toContain(`waiting: ${mine}`);
+  });
+
   it("never names a sentinel the sweep just moved to trash", () => {
     const theirs = `${CKPTS}/2026-11-20T2000-theirs.md`;
     const w = memWorld({ [theirs]: "x" });
