@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
-import { parseSentinelName } from "./sentinels.ts";
+import { listSentinelFiles, type SentinelFile } from "./sentinel-listing.ts";
 import { trashMove } from "./trash.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -14,6 +14,8 @@ export interface CleanupOptions {
   /** QUOIN_CLEANUP_CKPT_WINDOW, days; null skips the checkpoint sweep (the SessionStart sweep) */
   checkpointWindowDays: number | null;
   dryRun: boolean;
+  /** the memory folder's sentinels, when the caller has listed them already (SessionStart) */
+  sentinelFiles?: readonly SentinelFile[];
 }
 
 export interface CleanupResult {
@@ -49,13 +51,13 @@ function names(fs: FsApi, dir: string): string[] {
 export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: CleanupOptions): { sentinels: string[]; checkpoints: string[] } {
   const nowMs = now.getTime();
   const sentinels: string[] = [];
-  for (const name of opts.currentSessionId === null ? [] : names(fs, paths.memory)) {
-    const parsed = parseSentinelName(name);
-    if (!parsed) continue;
-    // Step 4: id check BEFORE age check. Empty-id orphans (pending-restore-.txt) never match.
-    if (parsed.sid === opts.currentSessionId) continue;
-    const file = path.join(paths.memory, name);
-    if (olderThan(fs, file, nowMs, opts.sentinelWindowDays)) sentinels.push(file);
+  if (opts.currentSessionId !== null) {
+    for (const s of opts.sentinelFiles ?? listSentinelFiles(fs, paths.memory)) {
+      // Step 4: id check BEFORE age check. Empty-id orphans (pending-restore-.txt) never match.
+      if (s.sid === opts.currentSessionId) continue;
+      if (nowMs - s.mtimeMs > opts.sentinelWindowDays * DAY_MS) sentinels.push(s.path);
+    }
+    sentinels.sort();
   }
   const checkpoints: string[] = [];
   if (opts.checkpointWindowDays !== null) {

@@ -3,9 +3,10 @@ import type { PreCompactInput } from "./hook-io.ts";
 import { isUsableSessionId } from "./ids.ts";
 import { memoryPaths } from "./memory-paths.ts";
 import { resolveProjectRoot } from "./project-root.ts";
-import { sentinelPath } from "./sentinels.ts";
+import { ownPendingRestore } from "./restore-banner.ts";
 import { writeSkeletonCheckpoint, type SkeletonResult } from "./skeleton-save.ts";
 import { describeSkills, otherActiveSkills } from "./skill-presence.ts";
+import { trashIfPresent } from "./trash.ts";
 
 export type PreCompactOutcome =
   | { saved: true; result: SkeletonResult; trigger: string; activeSkills: string }
@@ -16,27 +17,43 @@ export function triggerLabel(trigger: string | undefined): string {
   return trigger === "manual" ? "manual" : trigger === "auto" ? "auto" : `auto (trigger ${JSON.stringify(trigger ?? "")})`;
 }
 
+/** The status line of a precompact checkpoint; save's step 1.4 reads it back to tell a manual /compact. */
+export function precompactStatus(trigger: string): string {
+  return `checkpoint save (precompact, ${trigger} trigger)`;
+}
+
+export function isManualPrecompactStatus(status: string | undefined): boolean {
+  return status === precompactStatus("manual");
+}
+
 /**
  * The automatic save before compaction: a skeleton checkpoint (<date>-<task>-precompact.md) and
- * pending-restore-<sid>, unless that sentinel already exists (an earlier save of this session is
- * still waiting to be restored, and its checkpoint holds more than a skeleton would).
+ * pending-restore-<sid>, unless that sentinel already names an existing checkpoint (an earlier save
+ * of this session is still waiting to be restored, and it holds more than a skeleton would).
  */
 export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
   const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
-  if (sid && deps.fs.existsSync(sentinelPath(paths.memory, "pending-restore", sid))) {
-    return { saved: false, reason: `pending-restore-${sid}.txt already exists; kept as is` };
+  const pending = sid ? ownPendingRestore(deps, paths, sid) : null;
+  if (pending?.checkpoint) {
+    return { saved: false, reason: `pending-restore-${sid}.txt already names ${pending.checkpoint}; kept as is` };
   }
   const trigger = triggerLabel(input.trigger);
   const skills = otherActiveSkills(deps, paths, sid);
   const notes = [`compaction trigger: ${trigger}`];
+  if (pending) {
+    // A sentinel naming a missing (or untrusted) checkpoint holds no place: save, and keep the old
+    // sentinel in trash/ rather than overwrite it.
+    trashIfPresent(deps.fs, pending.sentinel, paths.memory, deps.now());
+    notes.push("the earlier pending-restore sentinel named a checkpoint that is missing or outside checkpoints/; moved to trash/");
+  }
   // Still save while other skills run, but say so: their own state may be mid-write.
   if (skills.length) notes.push(`skills active at compaction: ${describeSkills(skills)}; their output may be incomplete`);
   const result = writeSkeletonCheckpoint(deps, {
     paths,
     sessionId: sid,
     launchCwd: input.cwd ?? deps.cwd,
-    status: `checkpoint save (precompact, ${trigger} trigger)`,
+    status: precompactStatus(trigger),
     shape: "precompact",
     notes,
     writeSentinel: true,

@@ -60,8 +60,8 @@ export function panicReport(u: Utilization, panicBps: number, checkpoint: string
   ];
 }
 
-export function compactAlreadyRanReport(checkpoint: string | null): string[] {
+export function compactAlreadyRanReport(checkpoint: string): string[] {
   return [
-    `[checkpoint] Auto-compact already ran in this session; the PreCompact hook wrote a checkpoint automatically. No additional /checkpoint needed. Auto-written checkpoint: ${checkpoint ?? "(path in the sentinel is not inside checkpoints/)"}`,
+    `[checkpoint] Auto-compact already ran in this session; the PreCompact hook wrote a checkpoint automatically. No additional /checkpoint needed. Auto-written checkpoint: ${checkpoint}`,
   ];
 }

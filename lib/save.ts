@@ -1,15 +1,16 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
 import type { CommitRef, NextUp } from "./checkpoint-format.ts";
-import { renderCheckpoint } from "./checkpoint-format.ts";
+import { parseCheckpoint, renderCheckpoint } from "./checkpoint-format.ts";
 import { voluntaryCheckpointName } from "./checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "./context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "./cost-ledger.ts";
 import { createUnique } from "./atomic-write.ts";
 import type { Knobs } from "./knobs.ts";
-import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
+import { isManualPrecompactStatus } from "./pre-compact.ts";
 import { appendRecentSession } from "./recent-sessions.ts";
+import { ownPendingRestore } from "./restore-banner.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
@@ -61,11 +62,11 @@ export interface SaveRefused {
 
 export type SaveOutcome = SaveDone | SaveRefused;
 
-function readFirstLine(deps: Deps, file: string): string | null {
+function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return ((deps.fs.readFileSync(file, "utf8") as string).split("\n")[0] ?? "").trim();
+    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8") as string).status);
   } catch {
-    return null;
+    return false;
   }
 }
 
@@ -130,13 +131,28 @@ export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
     if (!sid) {
       warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
     } else {
-      const pending = sentinelPath(paths.memory, "pending-restore", sid);
-      if (deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) && deps.fs.existsSync(pending)) {
-        const line = readFirstLine(deps, pending);
-        const checkpoint = line && isInsideCheckpoints(paths, line) ? line : null;
+      const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
+      // NOTE: the seed's precompact saved on auto only, so after a manual /compact step 1.4 let the
+      // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
+      if (pending?.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
         const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
         finish(deps, req, false);
-        return done({ mode: "compact-already-ran", checkpoint, sentinel: pending, warnings, info, ledger: led, report: compactAlreadyRanReport(checkpoint) });
+        return done({
+          mode: "compact-already-ran",
+          checkpoint: pending.checkpoint,
+          sentinel: pending.sentinel,
+          warnings,
+          info,
+          ledger: led,
+          report: compactAlreadyRanReport(pending.checkpoint),
+        });
+      }
+      // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
+      // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
+      if (pending) {
+        warnings.push(
+          `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
+        );
       }
     }
   }

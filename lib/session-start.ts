@@ -7,6 +7,7 @@ import type { Knobs } from "./knobs.ts";
 import { memoryPaths, type MemoryPaths } from "./memory-paths.ts";
 import { resolveProjectRoot } from "./project-root.ts";
 import { chooseBanner } from "./restore-banner.ts";
+import { listSentinelFiles } from "./sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "./sentinels.ts";
 import { utcIso } from "./time-format.ts";
 
@@ -39,14 +40,17 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
   }
-  if (!deps.fs.existsSync(paths.memory)) return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
-  runCleanup(deps.fs, paths, deps.now(), {
+  // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
+  const sentinels = listSentinelFiles(deps.fs, paths.memory);
+  const swept = runCleanup(deps.fs, paths, deps.now(), {
     currentSessionId: sid,
     sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     checkpointWindowDays: null,
     dryRun: false,
+    sentinelFiles: sentinels,
   });
-  const banner = chooseBanner(deps, paths, sid);
+  const moved = new Set(swept.sentinels);
+  const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
   if (banner) notes.push(banner.text);
   return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
 }

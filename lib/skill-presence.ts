@@ -1,8 +1,8 @@
 import type { Deps } from "./deps.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
-import { activePidfiles, pidfilePath, type ActivePidfile } from "./pidfile.ts";
+import { activePidfiles, type ActivePidfile } from "./pidfile.ts";
+import { releasePidfile } from "./pidfile-release.ts";
 import { isUsableSessionId } from "./ids.ts";
-import { trashIfPresent } from "./trash.ts";
 
 export const CHECKPOINT_SKILL = "checkpoint";
 
@@ -26,5 +26,5 @@ export function describeSkills(skills: readonly ActivePidfile[]): string {
 /** Step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
 export function releaseCheckpointPidfile(deps: Deps, paths: MemoryPaths, sid: string | null): string | null {
   if (!isUsableSessionId(sid)) return null;
-  return trashIfPresent(deps.fs, pidfilePath(paths.sessions, CHECKPOINT_SKILL, sid), paths.memory, deps.now());
+  return releasePidfile(deps, paths.sessions, paths.memory, CHECKPOINT_SKILL, sid);
 }

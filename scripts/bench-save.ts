@@ -24,17 +24,20 @@ function makeProject(ctx: BenchContext): { project: string; home: string; checkp
   spawnSync("git", ["commit", "-q", "--allow-empty", "-m", "initial"], { cwd: project, env });
 
   const now = Date.now();
+  let newest = "";
   for (let i = 0; i < CHECKPOINTS; i += 1) {
     const when = new Date(now - (i % 25) * 86_400_000 - i * 1000);
     const stamp = when.toISOString().slice(0, 16).replace(/:/g, "").replace(/-(\d\d)T/, "-$1T");
     const file = path.join(checkpoints, `${stamp}-task-${i % 40}${i >= 40 ? `-${i}` : ""}.md`);
     writeFileSync(file, `## Status\ncheckpoint save (voluntary)\n\n## Active task\ntask-${i % 40}\n\n## Session ID\nbench-${i}\n`, { mode: 0o600 });
     utimesSync(file, when, when);
+    if (i === 0) newest = file;
   }
+  // The sentinels name a real checkpoint, so the SessionStart run below ends with a banner.
   for (let i = 0; i < SENTINELS; i += 1) {
     const sid = `bench-other-${String(i).padStart(4, "0")}`;
     const file = path.join(memory, `${FAMILIES[i % FAMILIES.length]}-${sid}.txt`);
-    writeFileSync(file, `${path.join(checkpoints, "2026-01-01T0000-task-1.md")}\n`);
+    writeFileSync(file, `${newest}\n`);
     const when = new Date(now - (i % 20) * 60_000);
     utimesSync(file, when, when);
   }

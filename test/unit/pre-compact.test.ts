@@ -36,11 +36,22 @@ describe("precompact", () => {
   });
 
   it("keeps an existing pending-restore sentinel and writes nothing", () => {
-    const w = memWorld({ [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29T2000-x.md\n` });
+    const w = memWorld({ [`${CKPTS}/2026-11-29T2000-x.md`]: "## Status\nx\n", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29T2000-x.md\n` });
     const before = w.files();
     const out = runPreCompact(w.deps, payload());
     expect(out.saved).toBe(false);
     expect(w.files()).toEqual(before);
+  });
+
+  it("still saves when the pending-restore sentinel names a checkpoint that is gone or outside checkpoints/; the old sentinel goes to trash", () => {
+    for (const named of [`${CKPTS}/2026-11-20T2000-gone.md`, "/etc/passwd"]) {
+      const w = memWorld({ "/etc/passwd": "root", [`${MEM}/pending-restore-${SID}.txt`]: `${named}\n` });
+      const out = runPreCompact(w.deps, payload());
+      if (!out.saved) throw new Error(out.reason);
+      expect(w.fs.existsSync(out.result.checkpoint)).toBe(true);
+      expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.result.checkpoint}\n`);
+      expect(w.fs.readFileSync(`${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`, "utf8")).toBe(`${named}\n`);
+    }
   });
 
   it("still saves while other skills hold live pidfiles, and notes them", () => {

@@ -104,9 +104,35 @@ describe("save: step 1.4, compact already ran", () => {
     expect(w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8")).toContain("skip (compact-already-ran)");
   });
 
-  it("does not trust a sentinel path outside checkpoints/", () => {
-    const w = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: "/etc/passwd\n" });
-    expect(ok(runSave(w.deps, request(w))).checkpoint).toBeNull();
+  it("does not trust a sentinel path outside checkpoints/: saves normally and replaces the sentinel", () => {
+    const w = world({ "/etc/passwd": "root", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: "/etc/passwd\n" });
+    const out = ok(runSave(w.deps, request(w)));
+    expect(out.mode).toBe("restore");
+    expect(out.checkpoint!.startsWith(`${CKPTS}/`)).toBe(true);
+    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+  });
+
+  it("saves normally when the checkpoint the sentinel names is gone (nothing would hold this session's place)", () => {
+    const gone = `${CKPTS}/2026-11-29-parser-rewrite-precompact.md`;
+    const w = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${gone}\n` });
+    const out = ok(runSave(w.deps, request(w)));
+    expect(out.mode).toBe("restore");
+    expect(out.warnings.some((l) => l.includes("missing or outside checkpoints/") && l.includes("saving normally"))).toBe(true);
+    expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
+    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+  });
+
+  it("saves normally after a manual /compact: its precompact skeleton does not stand in for the save the user asked for", () => {
+    const skeleton = `${CKPTS}/2026-11-29-parser-rewrite-precompact.md`;
+    const w = world({
+      [skeleton]: "## Status\ncheckpoint save (precompact, manual trigger)\n",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${skeleton}\n`,
+    });
+    const out = ok(runSave(w.deps, request(w)));
+    expect(out.mode).toBe("restore");
+    expect(out.checkpoint).not.toBe(skeleton);
+    expect(w.fs.existsSync(skeleton)).toBe(true);
   });
 
   it("saves normally with compact-happened alone (a manual /compact) or with an explicit --mode", () => {
@@ -387,7 +413,7 @@ describe("save: step 6 on the short paths", () => {
   it("the compact-already-ran skip and the panic tier release the pidfile but keep the defer marker", () => {
     const pid = `${SESSIONS}/checkpoint-${SID}.pidfile.lock`;
     const defer = `${MEM}/checkpoint-defer-${SID}.txt`;
-    const skip = world({ [pid]: "{}", [defer]: "x", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    const skip = world({ [pid]: "{}", [defer]: "x", [`${CKPTS}/a.md`]: "## Status\nx\n", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
     expect(ok(runSave(skip.deps, request(skip))).mode).toBe("compact-already-ran");
     expect([skip.fs.existsSync(pid), skip.fs.existsSync(defer)]).toEqual([false, true]);
     const panic = world({ [pid]: "{}", [defer]: "x", [TRANSCRIPT]: transcriptLine(200_000) });
