@@ -50,6 +50,8 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     try {
       const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(deps.fs.readFileSync(file, "utf8") as string));
       if (!parsed.success) continue;
+      // A pidfile's fields reach sentinels and checkpoint notes: only well-formed names pass.
+      if (!SKILL_NAME.test(parsed.data.skill) || !isUsableSessionId(parsed.data.session)) continue;
       const age = now - Date.parse(parsed.data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;
       if (!deps.isProcessAlive(parsed.data.pid)) continue;

@@ -32,8 +32,11 @@ export interface SkeletonResult {
 
 /** The cheap task name: the newest session-state file name, else "unknown". */
 export function cheapTaskName(deps: Deps, paths: MemoryPaths): string {
-  const newest = newestSessionState(deps.fs, paths.sessions);
-  return newest ? reduceTaskName(taskFromSessionFileName(newest)) : "unknown";
+  return taskOfSessionState(newestSessionState(deps.fs, paths.sessions));
+}
+
+function taskOfSessionState(file: string | null): string {
+  return file ? reduceTaskName(taskFromSessionFileName(file)) : "unknown";
 }
 
 /**
@@ -43,10 +46,11 @@ export function cheapTaskName(deps: Deps, paths: MemoryPaths): string {
 export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): SkeletonResult {
   const now = deps.now();
   const { paths } = req;
-  const task = cheapTaskName(deps, paths);
+  // One listing of sessions/ gives both the task name and the session-state path.
+  const sessionState = newestSessionState(deps.fs, paths.sessions);
+  const task = taskOfSessionState(sessionState);
   const branch = readBranchCheap(deps.fs, paths.root);
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
-  const sessionState = newestSessionState(deps.fs, paths.sessions);
   const sid = isUsableSessionId(req.sessionId) ? req.sessionId : null;
   const body = renderSkeletonCheckpoint({
     status: req.status,
