@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
-import { ENGINE_BUNDLE, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { commandTarget, ENGINE_BUNDLE, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
@@ -64,7 +64,7 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
       out.push({ name, ok: false, detail: `no quoin entry under hooks.${spec.event} in ${layout.settingsFile}`, fix: deps.fs.existsSync(bundle) ? SETUP_FIX : `build the ${spec.bundle} bundle (npm run build), then ${SETUP_FIX}` });
       continue;
     }
-    const target = /node "([^"]+)"/.exec(commands[0] ?? "")?.[1]?.replace("${CLAUDE_PROJECT_DIR}", root);
+    const target = commandTarget(commands[0] ?? "")?.replace("${CLAUDE_PROJECT_DIR}", root);
     if (!target || !deps.fs.existsSync(target)) {
       out.push({ name, ok: false, detail: `settings point at ${target ?? commands[0]}, which is missing`, fix: SETUP_FIX });
       continue;

@@ -158,7 +158,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     }
     writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
   }
-  lines.push(`[quoin] check it with: node "${path.join(layout.bundleDir, ENGINE_BUNDLE)}" doctor`);
+  lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
 }
 

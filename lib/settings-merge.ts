@@ -8,7 +8,7 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
 export const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
-const OWNED_STATUSLINE = /quoin-checkpoint\.mjs"? statusline/;
+const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
 
 export interface HookGroup {
   matcher?: string;
