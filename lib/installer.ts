@@ -14,7 +14,7 @@ import {
   type InstallScope,
 } from "./install-layout.ts";
 import { changedLines } from "./line-diff.ts";
-import { mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "./time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -31,7 +31,12 @@ export interface InstallOptions {
 
 export type InstallOutcome = { ok: true; lines: string[]; changed: boolean } | { ok: false; reason: string; lines: string[] };
 
-const StateSchema = z.object({ version: z.literal(1), settingsCreated: z.boolean() });
+const StateSchema = z.object({
+  version: z.literal(1),
+  settingsCreated: z.boolean(),
+  /** hook containers settings.json had before the first install: uninstall leaves them (maybe empty) */
+  keptContainers: z.optional(z.array(z.string())),
+});
 type InstallState = z.infer<typeof StateSchema>;
 
 function readText(deps: Deps, file: string): string | null {
@@ -137,7 +142,12 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   );
   if (!merged.ok) return fail(merged.reason);
 
-  const state: InstallState = { version: 1, settingsCreated: readState(deps, layout.stateFile)?.settingsCreated ?? before === null };
+  const earlier = readState(deps, layout.stateFile);
+  const state: InstallState = {
+    version: 1,
+    settingsCreated: earlier?.settingsCreated ?? before === null,
+    keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+  };
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
   const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readText(deps, c.to) !== c.text);
 
@@ -169,7 +179,7 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   const state = readState(deps, layout.stateFile);
   let after: string | null = before;
   if (before !== null) {
-    const merged = mergeUninstall(before, layout.settingsFile);
+    const merged = mergeUninstall(before, layout.settingsFile, state?.keptContainers ?? []);
     if (!merged.ok) return { ok: false, reason: merged.reason, lines };
     after = merged.text;
   }

@@ -133,8 +133,23 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
   return { ok: true, text: current, changed: current !== text };
 }
 
-/** Take out exactly what mergeInstall put in: our hook groups, emptied containers, our status line. */
-export function mergeUninstall(text: string, file = "settings.json"): MergeResult {
+/**
+ * The hook containers a file already has ("hooks", "hooks.<Event>"), recorded before the first
+ * install so that uninstall keeps a `{}` or `[]` the user had rather than removing it with ours.
+ */
+export function existingHookContainers(text: string | null): string[] {
+  if (text === null) return [];
+  const parsed = parseRoot(text, "settings.json");
+  const hooks = parsed.ok ? propertyOf(parsed.root, "hooks") : undefined;
+  if (hooks?.value.kind !== "object") return [];
+  return ["hooks", ...hooks.value.props.filter((p) => p.value.kind === "array").map((p) => `hooks.${p.key}`)];
+}
+
+/**
+ * Take out exactly what mergeInstall put in: our hook groups, our status line, and the containers
+ * that held only ours, except those in `keep` (from existingHookContainers before the install).
+ */
+export function mergeUninstall(text: string, file = "settings.json", keep: readonly string[] = []): MergeResult {
   let current = text;
   for (let guard = 0; guard < 1000; guard += 1) {
     const res = step(current, file, (root) => {
@@ -145,8 +160,8 @@ export function mergeUninstall(text: string, file = "settings.json"): MergeResul
           const owned = ownedIndexes(current, ev.value);
           const last = owned[owned.length - 1];
           if (last === undefined) continue;
-          if (ev.value.items.length === 1) {
-            return hooks.value.props.length === 1 ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
+          if (ev.value.items.length === 1 && !keep.includes(`hooks.${ev.key}`)) {
+            return hooks.value.props.length === 1 && !keep.includes("hooks") ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
           }
           return removeItem(current, ev.value, last);
         }

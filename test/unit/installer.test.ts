@@ -96,6 +96,18 @@ describe("installer, user scope", () => {
     expect(vol.existsSync("/home/u/.claude/quoin-checkpoint")).toBe(false);
   });
 
+  it.each([
+    '{\n  "hooks": {}\n}\n',
+    '{"hooks": {"SessionStart": []}}\n',
+    '{ "model": "opus", "hooks": { "PreCompact": [], "Stop": [] } }\n',
+  ])("uninstall keeps an empty hooks object or event array the user had: %s", (theirs) => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": theirs });
+    must(runInstall(deps, opts()));
+    expect(must(runInstall(deps, opts())).changed).toBe(false);
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(theirs);
+  });
+
   it("refuses a malformed settings.json with line and column and writes nothing", () => {
     const bad = '{\n  "model": "opus",\n  "hooks": {\n}\n';
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": bad });
