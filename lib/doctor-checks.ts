@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
-import { commandTarget, ENGINE_BUNDLE, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
@@ -27,6 +27,14 @@ function timed(deps: Deps, cmd: string, args: string[], input: string): { ms: nu
   return { ms: deps.now().getTime() - start, status: res.status };
 }
 
+function readTextOrNull(deps: Deps, file: string): string | null {
+  try {
+    return deps.fs.readFileSync(file, "utf8") as string;
+  } catch {
+    return null;
+  }
+}
+
 function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const where = `${layout.scope} install (${layout.configDir})`;
@@ -38,18 +46,14 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
   );
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
-    out.push(
-      deps.fs.existsSync(file)
-        ? { name: `${where}: /${skill} skill`, ok: true, detail: file }
-        : { name: `${where}: /${skill} skill`, ok: false, detail: `${file} is missing`, fix: SETUP_FIX },
-    );
+    const name = `${where}: /${skill} skill`;
+    const text = readTextOrNull(deps, file);
+    if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: SETUP_FIX });
+    else if (!text.includes(GENERATED_SKILL_MARKER)) {
+      out.push({ name, ok: false, detail: `${file} is not quoin's (another /${skill} skill is in its place)`, fix: `move that folder away, then ${SETUP_FIX}` });
+    } else out.push({ name, ok: true, detail: file });
   }
-  let settings: string | null = null;
-  try {
-    settings = deps.fs.readFileSync(layout.settingsFile, "utf8") as string;
-  } catch {
-    settings = null;
-  }
+  const settings = readTextOrNull(deps, layout.settingsFile);
   const owned = settings === null ? {} : ownedHookCommands(settings);
   if ("reason" in owned) {
     out.push({ name: `${where}: settings.json`, ok: false, detail: String(owned.reason), fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}` });

@@ -64,6 +64,15 @@ describe("doctor", () => {
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe("{ nope");
   });
 
+  it("flags a /checkpoint skill that is not quoin's", () => {
+    const { deps, vol } = depsWithClock(10);
+    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    vol.writeFileSync("/home/u/.claude/skills/checkpoint/SKILL.md", "---\nname: checkpoint\n---\nmy own\n");
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name.endsWith("/checkpoint skill"))).toMatchObject({ ok: false, detail: expect.stringContaining("is not quoin's") });
+    expect(checks.find((c) => c.name.endsWith("/cleanup skill"))).toMatchObject({ ok: true });
+  });
+
   it("flags a settings install next to the enabled plugin", () => {
     const { deps, vol } = depsWithClock(10);
     runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
