@@ -172,6 +172,19 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
 }
 
+/**
+ * What uninstall takes out of the bundle folder: the folder itself when it holds only what install
+ * wrote, else just those entries. The skills keep their 1M-dispatch config and cache there
+ * (lib/dispatch-decide.ts), which are the user's and stay.
+ */
+function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
+  if (!deps.fs.existsSync(layout.bundleDir)) return [];
+  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const names = deps.fs.readdirSync(layout.bundleDir) as string[];
+  if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
+  return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
+}
+
 function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   const layout = installLayout(deps, opts.scope);
   const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`];
@@ -196,7 +209,7 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   }
   const moves = [
     ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readText(deps, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
-    ...(deps.fs.existsSync(layout.bundleDir) ? [layout.bundleDir] : []),
+    ...bundleMoves(deps, layout),
   ];
   if (settingsChanged || removeSettings) {
     const verb = removeSettings ? "move aside (it only held quoin's entries)" : "update";

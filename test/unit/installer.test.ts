@@ -108,6 +108,19 @@ describe("installer, user scope", () => {
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(theirs);
   });
 
+  it("uninstall leaves the skills' 1M-dispatch config and cache in the bundle folder", () => {
+    const { deps, vol } = memDeps(BUILT);
+    must(runInstall(deps, opts()));
+    vol.writeFileSync("/home/u/.claude/quoin-checkpoint/config.json", '{"1m_dispatch": "off"}\n');
+    vol.writeFileSync("/home/u/.claude/quoin-checkpoint/dispatch-cache.json", "{}\n");
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint"))).toEqual([
+      "/home/u/.claude/quoin-checkpoint/config.json",
+      "/home/u/.claude/quoin-checkpoint/dispatch-cache.json",
+    ]);
+    expect(Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint-backups")).some((f) => f.endsWith("/quoin-checkpoint/hooks/precompact.mjs"))).toBe(true);
+  });
+
   it("refuses a malformed settings.json with line and column and writes nothing", () => {
     const bad = '{\n  "model": "opus",\n  "hooks": {\n}\n';
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": bad });
