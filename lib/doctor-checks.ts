@@ -110,13 +110,18 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   const layouts = (["user", "project"] as const)
     .map((scope) => installLayout(deps, scope))
     .filter((l, i, all) => all.findIndex((o) => o.configDir === l.configDir) === i)
-    .filter((l) => deps.fs.existsSync(l.bundleDir) || deps.fs.existsSync(path.join(l.skillsDir, "checkpoint")));
+    // NOTE: not the bundle folder alone: the skills keep their dispatch config and cache there, plugin installs too.
+    .filter((l) => [path.join(l.bundleDir, ENGINE_BUNDLE), l.stateFile, path.join(l.skillsDir, "checkpoint")].some((f) => deps.fs.existsSync(f)));
+  const plugin = enabledPluginIn(deps, installLayout(deps, "user").settingsFile);
   if (!layouts.length) {
-    checks.push({ name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude (a plugin install is not checked here)", fix: SETUP_FIX });
+    checks.push(
+      plugin
+        ? { name: "installed files", ok: true, detail: `the plugin ${plugin} is enabled (Claude Code checks its files: claude plugin validate)` }
+        : { name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude, and no enabled plugin", fix: SETUP_FIX },
+    );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
-  const plugin = layouts.length ? enabledPluginIn(deps, installLayout(deps, "user").settingsFile) : null;
-  if (plugin) {
+  if (plugin && layouts.length) {
     checks.push({
       name: "one install only",
       ok: false,
