@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { locateJson, propertyOf, type JsonArrayNode, type JsonNode, type JsonObjectNode } from "./json-locate.ts";
+import { lineColumn, locateJson, propertyOf, type JsonArrayNode, type JsonNode, type JsonObjectNode } from "./json-locate.ts";
 import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } from "./json-text-edit.ts";
 
 // Merge quoin's hook entries (and optionally its status line) into a Claude Code settings.json,
@@ -27,7 +27,27 @@ function parseRoot(text: string, file: string): Parsed {
   const located = locateJson(text);
   if (!located.ok) return { ok: false, reason: `${file} is not valid JSON (${located.reason}); fix it by hand, nothing was changed` };
   if (located.root.kind !== "object") return { ok: false, reason: `${file}: expected a JSON object at the top level; nothing was changed` };
+  const twice = repeatedKey(text, located.root);
+  if (twice) return { ok: false, reason: `${file}: ${twice}; JSON.parse keeps only the last, so an edit could land on the one that is ignored. Fix it by hand, nothing was changed` };
   return { ok: true, root: located.root };
+}
+
+/** A key written twice where quoin edits (the top level, "hooks", "statusLine"), with its line and column. */
+function repeatedKey(text: string, root: JsonObjectNode): string | null {
+  const hooks = propertyOf(root, "hooks")?.value;
+  const statusLine = propertyOf(root, "statusLine")?.value;
+  for (const [where, node] of [["the top level", root], ['"hooks"', hooks], ['"statusLine"', statusLine]] as const) {
+    if (node?.kind !== "object") continue;
+    const seen = new Set<string>();
+    for (const p of node.props) {
+      if (seen.has(p.key)) {
+        const { line, column } = lineColumn(text, p.start);
+        return `key "${p.key}" appears twice in ${where} (again at line ${line}, column ${column})`;
+      }
+      seen.add(p.key);
+    }
+  }
+  return null;
 }
 
 function valueOf(text: string, node: JsonNode): unknown {
