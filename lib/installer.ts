@@ -47,6 +47,19 @@ function readText(deps: Deps, file: string): string | null {
   }
 }
 
+/**
+ * settings.json as text, null when there is none. Any other read error is a refusal: treating an
+ * unreadable file as absent would write a new one over the user's settings.
+ */
+function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
+  try {
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
+    return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
+  }
+}
+
 function readState(deps: Deps, file: string): InstallState | null {
   try {
     const parsed = StateSchema.safeParse(JSON.parse(readText(deps, file) ?? ""));
@@ -133,8 +146,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     copies.push({ from, to, text });
   }
 
-  // 2. settings.json: merged as text, refused when malformed, before any write.
-  const before = readText(deps, layout.settingsFile);
+  // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return fail(read.reason);
+  const before = read.text;
   const merged = mergeInstall(
     before,
     { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
@@ -188,7 +203,9 @@ function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
 function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   const layout = installLayout(deps, opts.scope);
   const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`];
-  const before = readText(deps, layout.settingsFile);
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return { ok: false, reason: read.reason, lines };
+  const before = read.text;
   const state = readState(deps, layout.stateFile);
   let after: string | null = before;
   if (before !== null) {

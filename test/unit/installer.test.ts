@@ -121,6 +121,20 @@ describe("installer, user scope", () => {
     expect(Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint-backups")).some((f) => f.endsWith("/quoin-checkpoint/hooks/precompact.mjs"))).toBe(true);
   });
 
+  it.each([false, true])("refuses a settings.json it cannot read, and writes nothing (uninstall: %s)", (uninstall) => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": THEIRS });
+    if (uninstall) must(runInstall(deps, opts()));
+    const before = snapshot(vol, "/home/u");
+    const readFileSync = deps.fs.readFileSync;
+    deps.fs.readFileSync = ((file: string, ...rest: unknown[]) => {
+      if (file === "/home/u/.claude/settings.json") throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      return (readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
+    }) as typeof deps.fs.readFileSync;
+    const res = runInstall(deps, opts({ uninstall }));
+    expect(res).toMatchObject({ ok: false, reason: expect.stringContaining("EACCES") });
+    expect(snapshot(vol, "/home/u")).toEqual(before);
+  });
+
   it("refuses a malformed settings.json with line and column and writes nothing", () => {
     const bad = '{\n  "model": "opus",\n  "hooks": {\n}\n';
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": bad });
