@@ -57,15 +57,16 @@ export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, s
   };
 }
 
-const PROJECT_DIR_PREFIX = /^\$\{CLAUDE_PROJECT_DIR(?::-\.)?\}/;
+/** The folders Claude Code names for a command: ${CLAUDE_PROJECT_DIR} (settings), ${CLAUDE_PLUGIN_ROOT} (plugin). */
+const CLAUDE_DIR_PREFIX = /^\$\{CLAUDE_(?:PROJECT_DIR|PLUGIN_ROOT)(?::-\.)?\}/;
 
 /**
  * A path for a shell-form command (`sh -c`): in double quotes, so a leading ${CLAUDE_PROJECT_DIR}
- * still expands; in single quotes when the literal part holds `"`, `$`, a backtick or a backslash,
+ * (or ${CLAUDE_PLUGIN_ROOT}) still expands; in single quotes when the literal part holds `"`, `$`, a backtick or a backslash,
  * which double quotes do not protect (a home folder may hold any of them).
  */
 function shellQuotePath(file: string): string {
-  if (!/["$`\\]/.test(file.replace(PROJECT_DIR_PREFIX, ""))) return `"${file}"`;
+  if (!/["$`\\]/.test(file.replace(CLAUDE_DIR_PREFIX, ""))) return `"${file}"`;
   return `'${file.replace(/'/g, `'\\''`)}'`;
 }
 

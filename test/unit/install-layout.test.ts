@@ -27,6 +27,10 @@ describe("hook and engine commands under sh -c", () => {
     expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
   });
 
+  it("keep ${CLAUDE_PLUGIN_ROOT} in double quotes too (the plugin's hooks.json)", () => {
+    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe('node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.mjs"');
+  });
+
   it("keep ${CLAUDE_PROJECT_DIR} in double quotes so it still expands", () => {
     const cmd = hookCommand("${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint", "precompact");
     expect(cmd).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/precompact.mjs"');
