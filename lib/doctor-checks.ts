@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
-import { ENGINE_BUNDLE, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
@@ -27,6 +27,14 @@ function timed(deps: Deps, cmd: string, args: string[], input: string): { ms: nu
   return { ms: deps.now().getTime() - start, status: res.status };
 }
 
+function readTextOrNull(deps: Deps, file: string): string | null {
+  try {
+    return deps.fs.readFileSync(file, "utf8") as string;
+  } catch {
+    return null;
+  }
+}
+
 function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const where = `${layout.scope} install (${layout.configDir})`;
@@ -38,18 +46,14 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
   );
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
-    out.push(
-      deps.fs.existsSync(file)
-        ? { name: `${where}: /${skill} skill`, ok: true, detail: file }
-        : { name: `${where}: /${skill} skill`, ok: false, detail: `${file} is missing`, fix: SETUP_FIX },
-    );
+    const name = `${where}: /${skill} skill`;
+    const text = readTextOrNull(deps, file);
+    if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: SETUP_FIX });
+    else if (!text.includes(GENERATED_SKILL_MARKER)) {
+      out.push({ name, ok: false, detail: `${file} is not quoin's (another /${skill} skill is in its place)`, fix: `move that folder away, then ${SETUP_FIX}` });
+    } else out.push({ name, ok: true, detail: file });
   }
-  let settings: string | null = null;
-  try {
-    settings = deps.fs.readFileSync(layout.settingsFile, "utf8") as string;
-  } catch {
-    settings = null;
-  }
+  const settings = readTextOrNull(deps, layout.settingsFile);
   const owned = settings === null ? {} : ownedHookCommands(settings);
   if ("reason" in owned) {
     out.push({ name: `${where}: settings.json`, ok: false, detail: String(owned.reason), fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}` });
@@ -64,7 +68,7 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
       out.push({ name, ok: false, detail: `no quoin entry under hooks.${spec.event} in ${layout.settingsFile}`, fix: deps.fs.existsSync(bundle) ? SETUP_FIX : `build the ${spec.bundle} bundle (npm run build), then ${SETUP_FIX}` });
       continue;
     }
-    const target = /node "([^"]+)"/.exec(commands[0] ?? "")?.[1]?.replace("${CLAUDE_PROJECT_DIR}", root);
+    const target = commandTarget(commands[0] ?? "")?.replace("${CLAUDE_PROJECT_DIR}", root);
     if (!target || !deps.fs.existsSync(target)) {
       out.push({ name, ok: false, detail: `settings point at ${target ?? commands[0]}, which is missing`, fix: SETUP_FIX });
       continue;
@@ -106,13 +110,18 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   const layouts = (["user", "project"] as const)
     .map((scope) => installLayout(deps, scope))
     .filter((l, i, all) => all.findIndex((o) => o.configDir === l.configDir) === i)
-    .filter((l) => deps.fs.existsSync(l.bundleDir) || deps.fs.existsSync(path.join(l.skillsDir, "checkpoint")));
+    // NOTE: not the bundle folder alone: the skills keep their dispatch config and cache there, plugin installs too.
+    .filter((l) => [path.join(l.bundleDir, ENGINE_BUNDLE), l.stateFile, path.join(l.skillsDir, "checkpoint")].some((f) => deps.fs.existsSync(f)));
+  const plugin = enabledPluginIn(deps, installLayout(deps, "user").settingsFile);
   if (!layouts.length) {
-    checks.push({ name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude (a plugin install is not checked here)", fix: SETUP_FIX });
+    checks.push(
+      plugin
+        ? { name: "installed files", ok: true, detail: `the plugin ${plugin} is enabled (Claude Code checks its files: claude plugin validate)` }
+        : { name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude, and no enabled plugin", fix: SETUP_FIX },
+    );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
-  const plugin = layouts.length ? enabledPluginIn(deps, installLayout(deps, "user").settingsFile) : null;
-  if (plugin) {
+  if (plugin && layouts.length) {
     checks.push({
       name: "one install only",
       ok: false,

@@ -57,12 +57,31 @@ export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, s
   };
 }
 
+/** The folders Claude Code names for a command: ${CLAUDE_PROJECT_DIR} (settings), ${CLAUDE_PLUGIN_ROOT} (plugin). */
+const CLAUDE_DIR_PREFIX = /^\$\{CLAUDE_(?:PROJECT_DIR|PLUGIN_ROOT)(?::-\.)?\}/;
+
+/**
+ * A path for a shell-form command (`sh -c`): in double quotes, so a leading ${CLAUDE_PROJECT_DIR}
+ * (or ${CLAUDE_PLUGIN_ROOT}) still expands; in single quotes when the literal part holds `"`, `$`, a backtick or a backslash,
+ * which double quotes do not protect (a home folder may hold any of them).
+ */
+function shellQuotePath(file: string): string {
+  if (!/["$`\\]/.test(file.replace(CLAUDE_DIR_PREFIX, ""))) return `"${file}"`;
+  return `'${file.replace(/'/g, `'\\''`)}'`;
+}
+
 export function hookCommand(bundleDirInCommands: string, bundle: string): string {
-  return `node "${bundleDirInCommands}/hooks/${bundle}.mjs"`;
+  return `node ${shellQuotePath(`${bundleDirInCommands}/hooks/${bundle}.mjs`)}`;
 }
 
 export function engineCommand(bundleDirInCommands: string): string {
-  return `node "${bundleDirInCommands}/${ENGINE_BUNDLE}"`;
+  return `node ${shellQuotePath(`${bundleDirInCommands}/${ENGINE_BUNDLE}`)}`;
+}
+
+/** The script a hook or engine command runs, unquoted again (doctor starts it itself). */
+export function commandTarget(command: string): string | undefined {
+  const m = /^node (?:"([^"]*)"|'((?:[^']|'\\'')*)')/.exec(command);
+  return m?.[1] ?? m?.[2]?.replace(/'\\''/g, "'");
 }
 
 /** The settings entries for the hook bundles that exist. */

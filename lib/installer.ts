@@ -14,7 +14,7 @@ import {
   type InstallScope,
 } from "./install-layout.ts";
 import { changedLines } from "./line-diff.ts";
-import { mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "./time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -31,7 +31,12 @@ export interface InstallOptions {
 
 export type InstallOutcome = { ok: true; lines: string[]; changed: boolean } | { ok: false; reason: string; lines: string[] };
 
-const StateSchema = z.object({ version: z.literal(1), settingsCreated: z.boolean() });
+const StateSchema = z.object({
+  version: z.literal(1),
+  settingsCreated: z.boolean(),
+  /** hook containers settings.json had before the first install: uninstall leaves them (maybe empty) */
+  keptContainers: z.optional(z.array(z.string())),
+});
 type InstallState = z.infer<typeof StateSchema>;
 
 function readText(deps: Deps, file: string): string | null {
@@ -39,6 +44,19 @@ function readText(deps: Deps, file: string): string | null {
     return deps.fs.readFileSync(file, "utf8") as string;
   } catch {
     return null;
+  }
+}
+
+/**
+ * settings.json as text, null when there is none. Any other read error is a refusal: treating an
+ * unreadable file as absent would write a new one over the user's settings.
+ */
+function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
+  try {
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
+    return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
   }
 }
 
@@ -128,8 +146,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     copies.push({ from, to, text });
   }
 
-  // 2. settings.json: merged as text, refused when malformed, before any write.
-  const before = readText(deps, layout.settingsFile);
+  // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return fail(read.reason);
+  const before = read.text;
   const merged = mergeInstall(
     before,
     { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
@@ -137,7 +157,12 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   );
   if (!merged.ok) return fail(merged.reason);
 
-  const state: InstallState = { version: 1, settingsCreated: readState(deps, layout.stateFile)?.settingsCreated ?? before === null };
+  const earlier = readState(deps, layout.stateFile);
+  const state: InstallState = {
+    version: 1,
+    settingsCreated: earlier?.settingsCreated ?? before === null,
+    keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+  };
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
   const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readText(deps, c.to) !== c.text);
 
@@ -158,18 +183,33 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     }
     writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
   }
-  lines.push(`[quoin] check it with: node "${path.join(layout.bundleDir, ENGINE_BUNDLE)}" doctor`);
+  lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
   return { ok: true, lines, changed: writes.length > 0 || merged.changed };
+}
+
+/**
+ * What uninstall takes out of the bundle folder: the folder itself when it holds only what install
+ * wrote, else just those entries. The skills keep their 1M-dispatch config and cache there
+ * (lib/dispatch-decide.ts), which are the user's and stay.
+ */
+function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
+  if (!deps.fs.existsSync(layout.bundleDir)) return [];
+  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const names = deps.fs.readdirSync(layout.bundleDir) as string[];
+  if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
+  return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
 }
 
 function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   const layout = installLayout(deps, opts.scope);
   const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`];
-  const before = readText(deps, layout.settingsFile);
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return { ok: false, reason: read.reason, lines };
+  const before = read.text;
   const state = readState(deps, layout.stateFile);
   let after: string | null = before;
   if (before !== null) {
-    const merged = mergeUninstall(before, layout.settingsFile);
+    const merged = mergeUninstall(before, layout.settingsFile, state?.keptContainers ?? []);
     if (!merged.ok) return { ok: false, reason: merged.reason, lines };
     after = merged.text;
   }
@@ -186,7 +226,7 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   }
   const moves = [
     ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readText(deps, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
-    ...(deps.fs.existsSync(layout.bundleDir) ? [layout.bundleDir] : []),
+    ...bundleMoves(deps, layout),
   ];
   if (settingsChanged || removeSettings) {
     const verb = removeSettings ? "move aside (it only held quoin's entries)" : "update";

@@ -75,19 +75,35 @@ export function locateJson(text: string): JsonLocateResult {
       return fail("a valid string");
     }
   };
+  /** An object's or array's members, from after its opening bracket to past `close`. */
+  const members = <T>(close: "}" | "]", member: () => T): T[] => {
+    const out: T[] = [];
+    ws();
+    if (text[i] === close) {
+      i += 1;
+      return out;
+    }
+    for (;;) {
+      out.push(member());
+      ws();
+      if (text[i] === ",") {
+        i += 1;
+        continue;
+      }
+      if (text[i] === close) {
+        i += 1;
+        return out;
+      }
+      fail(`',' or '${close}'`);
+    }
+  };
   const value = (): JsonNode => {
     ws();
     const start = i;
     const c = text[i];
     if (c === "{") {
       i += 1;
-      const props: JsonProperty[] = [];
-      ws();
-      if (text[i] === "}") {
-        i += 1;
-        return { kind: "object", start, end: i, props };
-      }
-      for (;;) {
+      const props = members("}", (): JsonProperty => {
         ws();
         const keyStart = i;
         const key = str();
@@ -95,40 +111,14 @@ export function locateJson(text: string): JsonLocateResult {
         if (text[i] !== ":") fail("':'");
         i += 1;
         const v = value();
-        props.push({ key, start: keyStart, end: v.end, value: v });
-        ws();
-        if (text[i] === ",") {
-          i += 1;
-          continue;
-        }
-        if (text[i] === "}") {
-          i += 1;
-          return { kind: "object", start, end: i, props };
-        }
-        fail("',' or '}'");
-      }
+        return { key, start: keyStart, end: v.end, value: v };
+      });
+      return { kind: "object", start, end: i, props };
     }
     if (c === "[") {
       i += 1;
-      const items: JsonNode[] = [];
-      ws();
-      if (text[i] === "]") {
-        i += 1;
-        return { kind: "array", start, end: i, items };
-      }
-      for (;;) {
-        items.push(value());
-        ws();
-        if (text[i] === ",") {
-          i += 1;
-          continue;
-        }
-        if (text[i] === "]") {
-          i += 1;
-          return { kind: "array", start, end: i, items };
-        }
-        fail("',' or ']'");
-      }
+      const items = members("]", value);
+      return { kind: "array", start, end: i, items };
     }
     if (c === '"') {
       str();

@@ -1,8 +1,14 @@
 import type { Deps } from "./deps.ts";
+import { isUsableSessionId } from "./ids.ts";
+import type { MemoryPaths } from "./memory-paths.ts";
 import { pidfilePath } from "./pidfile.ts";
 import { trashIfPresent } from "./trash.ts";
 
-/** End of a skill run: the pidfile goes to trash/ (nothing is deleted). Null when there was none. */
-export function releasePidfile(deps: Deps, sessionsDir: string, memoryDir: string, skill: string, sid: string): string | null {
-  return trashIfPresent(deps.fs, pidfilePath(sessionsDir, skill, sid), memoryDir, deps.now());
+/**
+ * End of a skill run (the seed's section 0c, and step 6 of a save): the skill's pidfile goes to
+ * trash/ (nothing is deleted). Null when there was none, or no usable session id to name it by.
+ */
+export function releasePidfile(deps: Deps, paths: Pick<MemoryPaths, "sessions" | "memory">, skill: string, sid: string | null): string | null {
+  if (!isUsableSessionId(sid)) return null;
+  return trashIfPresent(deps.fs, pidfilePath(paths.sessions, skill, sid), paths.memory, deps.now());
 }

@@ -1,4 +1,4 @@
-import { ENGINE_BUNDLE, HOOK_SPECS } from "./install-layout.ts";
+import { ENGINE_BUNDLE, HOOK_SPECS, hookCommand } from "./install-layout.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
 // gets no build step, so this folder is built here and committed (plugin/ at the repository root).
@@ -36,7 +36,7 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
     hooks[spec.event] = [
       {
         ...(spec.matcher ? { matcher: spec.matcher } : {}),
-        hooks: [{ type: "command", command: `node "\${CLAUDE_PLUGIN_ROOT}/hooks/${spec.bundle}.mjs"`, timeout: spec.timeout }],
+        hooks: [{ type: "command", command: hookCommand("${CLAUDE_PLUGIN_ROOT}", spec.bundle), timeout: spec.timeout }],
       },
     ];
   }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { locateJson, propertyOf, type JsonArrayNode, type JsonNode, type JsonObjectNode } from "./json-locate.ts";
+import { lineColumn, locateJson, propertyOf, type JsonArrayNode, type JsonNode, type JsonObjectNode } from "./json-locate.ts";
 import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } from "./json-text-edit.ts";
 
 // Merge quoin's hook entries (and optionally its status line) into a Claude Code settings.json,
@@ -8,7 +8,7 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
 export const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
-const OWNED_STATUSLINE = /quoin-checkpoint\.mjs"? statusline/;
+const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
 
 export interface HookGroup {
   matcher?: string;
@@ -27,7 +27,27 @@ function parseRoot(text: string, file: string): Parsed {
   const located = locateJson(text);
   if (!located.ok) return { ok: false, reason: `${file} is not valid JSON (${located.reason}); fix it by hand, nothing was changed` };
   if (located.root.kind !== "object") return { ok: false, reason: `${file}: expected a JSON object at the top level; nothing was changed` };
+  const twice = repeatedKey(text, located.root);
+  if (twice) return { ok: false, reason: `${file}: ${twice}; JSON.parse keeps only the last, so an edit could land on the one that is ignored. Fix it by hand, nothing was changed` };
   return { ok: true, root: located.root };
+}
+
+/** A key written twice where quoin edits (the top level, "hooks", "statusLine"), with its line and column. */
+function repeatedKey(text: string, root: JsonObjectNode): string | null {
+  const hooks = propertyOf(root, "hooks")?.value;
+  const statusLine = propertyOf(root, "statusLine")?.value;
+  for (const [where, node] of [["the top level", root], ['"hooks"', hooks], ['"statusLine"', statusLine]] as const) {
+    if (node?.kind !== "object") continue;
+    const seen = new Set<string>();
+    for (const p of node.props) {
+      if (seen.has(p.key)) {
+        const { line, column } = lineColumn(text, p.start);
+        return `key "${p.key}" appears twice in ${where} (again at line ${line}, column ${column})`;
+      }
+      seen.add(p.key);
+    }
+  }
+  return null;
 }
 
 function valueOf(text: string, node: JsonNode): unknown {
@@ -133,8 +153,23 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
   return { ok: true, text: current, changed: current !== text };
 }
 
-/** Take out exactly what mergeInstall put in: our hook groups, emptied containers, our status line. */
-export function mergeUninstall(text: string, file = "settings.json"): MergeResult {
+/**
+ * The hook containers a file already has ("hooks", "hooks.<Event>"), recorded before the first
+ * install so that uninstall keeps a `{}` or `[]` the user had rather than removing it with ours.
+ */
+export function existingHookContainers(text: string | null): string[] {
+  if (text === null) return [];
+  const parsed = parseRoot(text, "settings.json");
+  const hooks = parsed.ok ? propertyOf(parsed.root, "hooks") : undefined;
+  if (hooks?.value.kind !== "object") return [];
+  return ["hooks", ...hooks.value.props.filter((p) => p.value.kind === "array").map((p) => `hooks.${p.key}`)];
+}
+
+/**
+ * Take out exactly what mergeInstall put in: our hook groups, our status line, and the containers
+ * that held only ours, except those in `keep` (from existingHookContainers before the install).
+ */
+export function mergeUninstall(text: string, file = "settings.json", keep: readonly string[] = []): MergeResult {
   let current = text;
   for (let guard = 0; guard < 1000; guard += 1) {
     const res = step(current, file, (root) => {
@@ -145,8 +180,8 @@ export function mergeUninstall(text: string, file = "settings.json"): MergeResul
           const owned = ownedIndexes(current, ev.value);
           const last = owned[owned.length - 1];
           if (last === undefined) continue;
-          if (ev.value.items.length === 1) {
-            return hooks.value.props.length === 1 ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
+          if (ev.value.items.length === 1 && !keep.includes(`hooks.${ev.key}`)) {
+            return hooks.value.props.length === 1 && !keep.includes("hooks") ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
           }
           return removeItem(current, ev.value, last);
         }

@@ -2,7 +2,6 @@ import type { Deps } from "./deps.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
 import { activePidfiles, type ActivePidfile } from "./pidfile.ts";
 import { releasePidfile } from "./pidfile-release.ts";
-import { isUsableSessionId } from "./ids.ts";
 
 export const CHECKPOINT_SKILL = "checkpoint";
 
@@ -25,6 +24,5 @@ export function describeSkills(skills: readonly ActivePidfile[]): string {
 
 /** Step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
 export function releaseCheckpointPidfile(deps: Deps, paths: MemoryPaths, sid: string | null): string | null {
-  if (!isUsableSessionId(sid)) return null;
-  return releasePidfile(deps, paths.sessions, paths.memory, CHECKPOINT_SKILL, sid);
+  return releasePidfile(deps, paths, CHECKPOINT_SKILL, sid);
 }

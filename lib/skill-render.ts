@@ -12,7 +12,8 @@ export const ENGINE_COMMAND = {
 } as const;
 export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
-export const SKILL_SIZE_BUDGET_BYTES = 6 * 1024;
+/** 6 KB in decimal: the budget the skill texts are held to (a smaller skill costs less context on every use). */
+export const SKILL_SIZE_BUDGET_BYTES = 6000;
 export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({

@@ -1,17 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInstall } from "../../lib/installer.ts";
-import { nodeDeps } from "../../lib/node-deps.ts";
 import { runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
-import { scriptedCommands } from "./skill-driver.ts";
-import { tempDir } from "../helpers/temp-dirs.ts";
+import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.ts";
 
 // The skill's save, defer and restore paths through the real client: one session saves with
 // /checkpoint, a fresh session finds that checkpoint with /checkpoint --restore.
-
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 /** The pidfile acquire, then the given commands. */
 const scripted = (steps: (engine: string, session: string) => string[]) =>
@@ -23,20 +17,8 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
   let model: LoopbackModel | undefined;
 
   beforeAll(() => {
-    const base = tempDir("quoin-e2e-save-");
-    home = path.join(base, "home");
-    project = path.join(base, "proj");
-    mkdirSync(home, { recursive: true });
-    mkdirSync(project, { recursive: true });
-    spawnSync("git", ["init", "-q", project]);
-    const outcome = runInstall(nodeDeps({ home, cwd: project, env: {} }), {
-      scope: "user",
-      uninstall: false,
-      dryRun: false,
-      statusLine: false,
-      distDir: path.join(ROOT, "dist"),
-    });
-    if (!outcome.ok) throw new Error(outcome.reason);
+    ({ home, project } = tempProject("quoin-e2e-save-"));
+    installFromDist({ home, project }, "user");
   });
   afterAll(async () => model?.close());
 

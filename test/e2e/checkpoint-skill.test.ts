@@ -1,12 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInstall } from "../../lib/installer.ts";
-import { nodeDeps } from "../../lib/node-deps.ts";
-import { engineFrom } from "./skill-driver.ts";
+import { acquireThenAnswer, engineFrom, installFromDist, tempProject } from "./skill-driver.ts";
 import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
-import { tempDir } from "../helpers/temp-dirs.ts";
 
 // The real client (node_modules/.bin/claude) loads the installed /checkpoint skill offline: the
 // `!` injection runs, the frontmatter's allowed-tools let the model's engine commands through, and
@@ -14,15 +11,7 @@ import { tempDir } from "../helpers/temp-dirs.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-function setupProject(): { home: string; project: string } {
-  const base = tempDir("quoin-e2e-");
-  const home = path.join(base, "home");
-  const project = path.join(base, "proj");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(project, { recursive: true });
-  spawnSync("git", ["init", "-q", project]);
-  return { home, project };
-}
+const setupProject = () => tempProject("quoin-e2e-");
 
 describe("e2e: /checkpoint installed with the settings installer", { timeout: 90_000 }, () => {
   let model: LoopbackModel;
@@ -30,14 +19,7 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
   const bodies: MessagesBody[] = [];
 
   beforeAll(async () => {
-    const outcome = runInstall(nodeDeps({ home: env.home, cwd: env.project, env: {} }), {
-      scope: "user",
-      uninstall: false,
-      dryRun: false,
-      statusLine: false,
-      distDir: path.join(ROOT, "dist"),
-    });
-    if (!outcome.ok) throw new Error(outcome.reason);
+    installFromDist(env, "user");
     // The scripted model: acquire the pidfile, release it, answer. Any other request gets text.
     model = await startLoopbackModel((body): ScriptedReply => {
       bodies.push(body);
@@ -157,24 +139,10 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
 describe("e2e: a project-scope install", { timeout: 90_000 }, () => {
   it("loads the skill from <repo>/.claude/skills and runs the ${CLAUDE_PROJECT_DIR} hook command", async () => {
     const env = setupProject();
-    const outcome = runInstall(nodeDeps({ home: env.home, cwd: env.project, env: {} }), {
-      scope: "project",
-      uninstall: false,
-      dryRun: false,
-      statusLine: false,
-      distDir: path.join(ROOT, "dist"),
-    });
-    if (!outcome.ok) throw new Error(outcome.reason);
+    installFromDist(env, "project");
     expect(existsSync(path.join(env.home, ".claude", "settings.json"))).toBe(false);
     let engine = "";
-    const model = await startLoopbackModel((body): ScriptedReply => {
-      const all = requestText(body);
-      if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
-      const found = engineFrom(all);
-      engine = found.engine;
-      if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: "project ok" };
-      return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
-    });
+    const model = await startLoopbackModel(acquireThenAnswer("project ok", (e) => (engine = e)));
     try {
       const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/checkpoint"] });
       expect(run.stdout).toContain("project ok");
@@ -201,14 +169,7 @@ describe("e2e: installed from the marketplace", { timeout: 120_000 }, () => {
     const installed = cli(["plugin", "install", "quoin-checkpoint@quoin-checkpoint", "--scope", "user"]);
     expect(installed.stdout + installed.stderr).toContain("Successfully installed plugin");
     let engine = "";
-    const model = await startLoopbackModel((body): ScriptedReply => {
-      const all = requestText(body);
-      if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
-      const found = engineFrom(all);
-      engine = found.engine;
-      if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: "marketplace ok" };
-      return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
-    });
+    const model = await startLoopbackModel(acquireThenAnswer("marketplace ok", (e) => (engine = e)));
     try {
       const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/quoin-checkpoint:checkpoint --defer"] });
       expect(run.stdout).toContain("marketplace ok");

@@ -1,3 +1,10 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import * as path from "node:path";
+import type { InstallScope } from "../../lib/install-layout.ts";
+import { runInstall } from "../../lib/installer.ts";
+import { nodeDeps } from "../../lib/node-deps.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 import { lastUserText, requestText, type MessagesBody, type Responder, type ScriptedReply } from "./loopback-model.ts";
 
 // Helpers for e2e tests that drive an installed quoin skill with a scripted model: find what a
@@ -31,5 +38,45 @@ export function scriptedCommands(commands: (engine: string, session: string) => 
     const next = commands(engine, session)[toolCallsSoFar(body)];
     if (next) return { kind: "tool_use", name: "Bash", input: { command: next } };
     return { kind: "text", text: `RELAY ${lastUserText(body).slice(0, 2000)}` };
+  };
+}
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** A fresh home and an empty git repository beside it, under one temp folder. */
+export function tempProject(prefix: string): { home: string; project: string } {
+  const base = tempDir(prefix);
+  const home = path.join(base, "home");
+  const project = path.join(base, "proj");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  spawnSync("git", ["init", "-q", project]);
+  return { home, project };
+}
+
+/** The settings installer run for real on that home and project, from this checkout's dist/. */
+export function installFromDist(env: { home: string; project: string }, scope: InstallScope): void {
+  const outcome = runInstall(nodeDeps({ home: env.home, cwd: env.project, env: {} }), {
+    scope,
+    uninstall: false,
+    dryRun: false,
+    statusLine: false,
+    distDir: path.join(ROOT, "dist"),
+  });
+  if (!outcome.ok) throw new Error(outcome.reason);
+}
+
+/**
+ * A responder for "the installed skill runs": acquire the checkpoint pidfile, then answer `done`
+ * once the engine's reply is back. `seen` gets the engine command the model read.
+ */
+export function acquireThenAnswer(done: string, seen: (engine: string) => void): Responder {
+  return (body): ScriptedReply => {
+    const all = requestText(body);
+    if (!all.includes(SKILL_MARKER)) return { kind: "text", text: "ok" };
+    const found = engineFrom(all);
+    seen(found.engine);
+    if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: done };
+    return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
   };
 }

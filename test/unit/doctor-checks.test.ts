@@ -64,6 +64,25 @@ describe("doctor", () => {
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe("{ nope");
   });
 
+  it("flags a /checkpoint skill that is not quoin's", () => {
+    const { deps, vol } = depsWithClock(10);
+    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    vol.writeFileSync("/home/u/.claude/skills/checkpoint/SKILL.md", "---\nname: checkpoint\n---\nmy own\n");
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name.endsWith("/checkpoint skill"))).toMatchObject({ ok: false, detail: expect.stringContaining("is not quoin's") });
+    expect(checks.find((c) => c.name.endsWith("/cleanup skill"))).toMatchObject({ ok: true });
+  });
+
+  it("a plugin-only home passes, though the skills keep their dispatch cache in ~/.claude/quoin-checkpoint", () => {
+    const { deps, vol } = depsWithClock(10);
+    vol.mkdirSync("/home/u/.claude/quoin-checkpoint", { recursive: true });
+    vol.writeFileSync("/home/u/.claude/quoin-checkpoint/dispatch-cache.json", "{}\n");
+    vol.writeFileSync("/home/u/.claude/settings.json", JSON.stringify({ enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }));
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.find((c) => c.name === "installed files")?.detail).toContain("quoin-checkpoint@quoin-checkpoint");
+  });
+
   it("flags a settings install next to the enabled plugin", () => {
     const { deps, vol } = depsWithClock(10);
     runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dispatchCommand } from "../../skills/engine/commands/dispatch.ts";
+import { releasePidfile } from "../../lib/pidfile-release.ts";
 import { pidfileCommand } from "../../skills/engine/commands/pidfile.ts";
 import { runCli } from "../../skills/engine/run-cli.ts";
 import { memDeps } from "../helpers/mem-install-deps.ts";
@@ -48,5 +49,21 @@ describe("engine: pidfile", () => {
     const r = cli(["pidfile", "acquire", "checkpoint"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("[quoin-S-2: pidfile helpers unavailable");
+  });
+});
+
+describe("releasePidfile (the one release helper: the engine command and a save's step 6)", () => {
+  const paths = { sessions: "/m/sessions", memory: "/m" };
+  it("moves the skill's pidfile to trash and says where", () => {
+    const { deps, vol } = memDeps({ [`/m/sessions/checkpoint-${SID}.pidfile.lock`]: "{}" });
+    const moved = releasePidfile(deps, paths, "checkpoint", SID);
+    expect(moved).toMatch(/^\/m\/trash\//);
+    expect(vol.existsSync(`/m/sessions/checkpoint-${SID}.pidfile.lock`)).toBe(false);
+    expect(releasePidfile(deps, paths, "checkpoint", SID)).toBeNull();
+  });
+  it.each([null, "", "unknown", "../x"])("does nothing without a usable session id (%s)", (sid) => {
+    const { deps, vol } = memDeps({ "/m/sessions/checkpoint-unknown.pidfile.lock": "{}" });
+    expect(releasePidfile(deps, paths, "checkpoint", sid)).toBeNull();
+    expect(vol.existsSync("/m/sessions/checkpoint-unknown.pidfile.lock")).toBe(true);
   });
 });

@@ -96,6 +96,45 @@ describe("installer, user scope", () => {
     expect(vol.existsSync("/home/u/.claude/quoin-checkpoint")).toBe(false);
   });
 
+  it.each([
+    '{\n  "hooks": {}\n}\n',
+    '{"hooks": {"SessionStart": []}}\n',
+    '{ "model": "opus", "hooks": { "PreCompact": [], "Stop": [] } }\n',
+  ])("uninstall keeps an empty hooks object or event array the user had: %s", (theirs) => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": theirs });
+    must(runInstall(deps, opts()));
+    expect(must(runInstall(deps, opts())).changed).toBe(false);
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(theirs);
+  });
+
+  it("uninstall leaves the skills' 1M-dispatch config and cache in the bundle folder", () => {
+    const { deps, vol } = memDeps(BUILT);
+    must(runInstall(deps, opts()));
+    vol.writeFileSync("/home/u/.claude/quoin-checkpoint/config.json", '{"1m_dispatch": "off"}\n');
+    vol.writeFileSync("/home/u/.claude/quoin-checkpoint/dispatch-cache.json", "{}\n");
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint"))).toEqual([
+      "/home/u/.claude/quoin-checkpoint/config.json",
+      "/home/u/.claude/quoin-checkpoint/dispatch-cache.json",
+    ]);
+    expect(Object.keys(snapshot(vol, "/home/u/.claude/quoin-checkpoint-backups")).some((f) => f.endsWith("/quoin-checkpoint/hooks/precompact.mjs"))).toBe(true);
+  });
+
+  it.each([false, true])("refuses a settings.json it cannot read, and writes nothing (uninstall: %s)", (uninstall) => {
+    const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": THEIRS });
+    if (uninstall) must(runInstall(deps, opts()));
+    const before = snapshot(vol, "/home/u");
+    const readFileSync = deps.fs.readFileSync;
+    deps.fs.readFileSync = ((file: string, ...rest: unknown[]) => {
+      if (file === "/home/u/.claude/settings.json") throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      return (readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
+    }) as typeof deps.fs.readFileSync;
+    const res = runInstall(deps, opts({ uninstall }));
+    expect(res).toMatchObject({ ok: false, reason: expect.stringContaining("EACCES") });
+    expect(snapshot(vol, "/home/u")).toEqual(before);
+  });
+
   it("refuses a malformed settings.json with line and column and writes nothing", () => {
     const bad = '{\n  "model": "opus",\n  "hooks": {\n}\n';
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": bad });

@@ -88,6 +88,15 @@ describe("settings merge", () => {
     expect(mergeUninstall(bad).ok).toBe(false);
   });
 
+  it.each([
+    ['{\n  "hooks": {},\n  "hooks": {"Stop": []}\n}\n', 'key "hooks" appears twice in the top level (again at line 3, column 3)'],
+    ['{"hooks": {"PreCompact": [], "PreCompact": []}}', 'key "PreCompact" appears twice in "hooks"'],
+    ['{"statusLine": {"command": "a", "command": "b"}}', 'key "command" appears twice in "statusLine"'],
+  ])("refuses a key written twice where it edits: %j", (text, reason) => {
+    expect(mergeInstall(text, { hooks: HOOKS, statusLineEngine: ENGINE })).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
+    expect(mergeUninstall(text)).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
+  });
+
   it("refuses a hooks value of the wrong shape", () => {
     const r = mergeInstall('{"hooks": {"PreCompact": {}}}', { hooks: HOOKS });
     expect(r).toMatchObject({ ok: false });

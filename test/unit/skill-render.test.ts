@@ -83,6 +83,16 @@ describe("renderSkill refuses", () => {
       reason: expect.stringContaining("budget"),
     });
   });
+  it.each([
+    ["one fewer (an injected `!` command would abort the skill)", (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, "")],
+    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \\"${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs\\" show *)"\n')],
+    ["a bare Bash grant", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(*)"\n')],
+  ])("allowed-tools with %s", (_n, tamper) => {
+    const rendered = renderAllSkills(ROOT, "settings").find((s) => s.name === "cleanup")?.text ?? "";
+    const tampered = tamper(rendered);
+    expect(tampered).not.toBe(rendered);
+    expect(validateRendered(tampered)).toMatchObject({ ok: false, reason: expect.stringContaining("allowed-tools") });
+  });
   it("non-ASCII text", () => {
     expect(renderSkill(template(good, "{{PREAMBLE}}\nsave \u2014 now\n"), PREAMBLE, "settings")).toMatchObject({ ok: false, reason: expect.stringContaining("non-ASCII") });
   });

@@ -46,7 +46,7 @@ export const pidfileCommand: Command = {
         else printLine(ctx, `[quoin] ${skill} active (pid ${pid}): ${file}`);
         return 0;
       }
-      const moved = releasePidfile(ctx.deps, ctx.paths.sessions, ctx.paths.memory, skill, sid.id);
+      const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);
       if (ctx.json) printJson(ctx, { ok: true, released: moved !== null, trash: moved });
       else printLine(ctx, moved ? `[quoin] ${skill} released` : `[quoin] ${skill} held no pidfile`);
       return 0;
