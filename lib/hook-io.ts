@@ -1,39 +1,65 @@
 import * as z from "zod/mini";
 
 /**
- * The fields every hook payload carries that the hooks read (CLAUDE-CODE.md section 2). Others
- * (permission_mode, prompt_id, effort ...) are kept untouched by the loose objects below.
- * NOTE: one string schema serves every field: each schema zod builds is paid on every prompt.
+ * A hook payload: the fields the hooks read, each checked by a zod schema; every other field
+ * (permission_mode, prompt_id, effort ...) is kept as it came. NOTE: the object walk is ours and
+ * the field checks are zod's: measured here, zod's own object schema cost about 1.3 ms more per
+ * run (2 % of a bare `node -e 0`), paid before every prompt.
  */
-function commonFields(event: string) {
-  const str = z.string();
-  const optionalStr = z.optional(str);
-  return { str, optionalStr, fields: { session_id: str, transcript_path: optionalStr, cwd: optionalStr, hook_event_name: z.literal(event) } };
+export interface PayloadSpec<T = unknown> {
+  event: string;
+  fields: Record<string, { schema: z.ZodMiniType; optional: boolean; expected: string }>;
+  /** the payload type the fields describe (type-level only) */
+  readonly _payload?: T;
 }
 
-// NOTE: each schema is built on first use: a hook pays only for the one payload it reads.
+// NOTE: schemas are built on first use: a hook pays only for the one payload it reads.
 function lazy<T>(build: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= build());
 }
 
-export const userPromptSubmitSchema = lazy(() => {
-  const { str, fields } = commonFields("UserPromptSubmit");
-  return z.looseObject({ ...fields, prompt: str });
-});
-export type UserPromptSubmitInput = z.infer<ReturnType<typeof userPromptSubmitSchema>>;
+function spec<T>(event: string, extra: (str: z.ZodMiniString) => PayloadSpec["fields"]): PayloadSpec<T> {
+  const str = z.string();
+  const required = { schema: str, optional: false, expected: "string" };
+  const optional = { schema: str, optional: true, expected: "string" };
+  return {
+    event,
+    fields: { session_id: required, hook_event_name: { schema: z.literal(event), optional: false, expected: JSON.stringify(event) }, transcript_path: optional, cwd: optional, ...extra(str) },
+  };
+}
 
-export const sessionStartSchema = lazy(() => {
-  const { optionalStr, fields } = commonFields("SessionStart");
-  return z.looseObject({ ...fields, source: optionalStr, model: optionalStr });
-});
-export type SessionStartInput = z.infer<ReturnType<typeof sessionStartSchema>>;
+interface CommonInput {
+  session_id: string;
+  hook_event_name: string;
+  transcript_path?: string;
+  cwd?: string;
+  [other: string]: unknown;
+}
 
-export const preCompactSchema = lazy(() => {
-  const { str, optionalStr, fields } = commonFields("PreCompact");
-  return z.looseObject({ ...fields, trigger: optionalStr, custom_instructions: z.optional(z.nullable(str)) });
-});
-export type PreCompactInput = z.infer<ReturnType<typeof preCompactSchema>>;
+export interface UserPromptSubmitInput extends CommonInput {
+  prompt: string;
+}
+export const userPromptSubmitSchema = lazy(() => spec<UserPromptSubmitInput>("UserPromptSubmit", (str) => ({ prompt: { schema: str, optional: false, expected: "string" } })));
+
+export interface SessionStartInput extends CommonInput {
+  source?: string;
+  model?: string;
+}
+export const sessionStartSchema = lazy(() =>
+  spec<SessionStartInput>("SessionStart", (str) => ({ source: { schema: str, optional: true, expected: "string" }, model: { schema: str, optional: true, expected: "string" } })),
+);
+
+export interface PreCompactInput extends CommonInput {
+  trigger?: string;
+  custom_instructions?: string | null;
+}
+export const preCompactSchema = lazy(() =>
+  spec<PreCompactInput>("PreCompact", (str) => ({
+    trigger: { schema: str, optional: true, expected: "string" },
+    custom_instructions: { schema: z.nullable(str), optional: true, expected: "string or null" },
+  })),
+);
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -43,7 +69,7 @@ export class HookInputError extends Error {
 }
 
 /** stdin text -> a validated payload, or one line saying what was wrong. */
-export function parseHookInput<T>(schema: z.ZodMiniType<T>, raw: string, event: string): ParseResult<T> {
+export function parseHookInput<T extends CommonInput>(payload: PayloadSpec<T>, raw: string, event: string): ParseResult<T> {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -51,20 +77,16 @@ export function parseHookInput<T>(schema: z.ZodMiniType<T>, raw: string, event: 
     const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
     return { ok: false, reason: `${event} stdin is not JSON (got ${JSON.stringify(shown)}); expected the hook payload object` };
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as { path: PropertyKey[]; code?: string; expected?: string; values?: unknown[]; message?: string } | undefined;
-    const where = issue?.path.length ? issue.path.map(String).join(".") : "payload";
-    // NOTE: zod/mini ships no message locale; say what was expected from the issue itself.
-    const expected =
-      issue?.code === "invalid_type" && issue.expected
-        ? `expected ${issue.expected}`
-        : issue?.code === "invalid_value" && issue.values
-          ? `expected ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}`
-          : (issue?.message ?? "invalid");
-    return { ok: false, reason: `${event} stdin: ${where}: ${expected}` };
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return { ok: false, reason: `${event} stdin: payload: expected an object` };
   }
-  return { ok: true, value: parsed.data };
+  const record = json as Record<string, unknown>;
+  for (const [name, field] of Object.entries(payload.fields)) {
+    const value = record[name];
+    if (value === undefined && field.optional) continue;
+    if (!field.schema.safeParse(value).success) return { ok: false, reason: `${event} stdin: ${name}: expected ${field.expected}` };
+  }
+  return { ok: true, value: record as T };
 }
 
 /** The one JSON answer a hook may print. */

@@ -1,6 +1,5 @@
 import type { Deps } from "./deps.ts";
-import type * as z from "zod/mini";
-import { HookInputError, parseHookInput, type HookAnswer } from "./hook-io.ts";
+import { HookInputError, parseHookInput, type HookAnswer, type PayloadSpec } from "./hook-io.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { nodeFs } from "./node-deps.ts";
 import { memoryPaths } from "./memory-paths.ts";
@@ -91,9 +90,9 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps): 
  * A whole hook entry point: validate stdin with `schema`, remember its cwd for the log, and hand
  * the payload to `handle`. Bad input is logged as one line and answered with nothing.
  */
-export function runValidatedHook<T extends { cwd?: string }>(
+export function runValidatedHook<T extends { session_id: string; hook_event_name: string; cwd?: string }>(
   event: string,
-  schema: () => z.ZodMiniType<T>,
+  schema: () => PayloadSpec<T>,
   handle: (input: T) => HookAnswer | null,
   deps: Deps,
 ): Promise<void> {
