@@ -44,18 +44,25 @@ function postcompactReset(deps: Deps, paths: MemoryPaths, sid: string, now: Date
   trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-defer", sid), paths.memory, now);
 }
 
-/** Step 0.7: record this prompt; a gap over an hour leaves an idle advisory for the session. */
-function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): void {
+interface IdleGap {
+  previousIso: string;
+  gapMs: number;
+}
+
+/** Step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
+function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
   const previous = lastSeen(deps.fs, paths.recentSessions, sid);
   appendRecentSession(deps.fs, paths.recentSessions, now, sid);
-  if (previous && now.getTime() - previous.getTime() > IDLE_GAP_MS) {
-    writeAtomic(
-      deps.fs,
-      sentinelPath(paths.memory, "idle-advisory-pending", sid),
-      `${utcIso(now)}\nprevious_prompt_at=${utcIso(previous)}\n`,
-      { pid: deps.pid },
-    );
-  }
+  if (!previous || now.getTime() - previous.getTime() <= IDLE_GAP_MS) return null;
+  return { previousIso: utcIso(previous), gapMs: now.getTime() - previous.getTime() };
+}
+
+/** A prompt that gets no note (exempt, or held) leaves the idle advisory for the session's next prompt. */
+function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, gap: IdleGap | null): void {
+  if (!gap) return;
+  writeAtomic(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`, {
+    pid: deps.pid,
+  });
 }
 
 function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
@@ -124,11 +131,15 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   const sid = isUsableSessionId(input.session_id) && isWritableProjectRoot(root, deps.home) ? input.session_id : null;
   const paths = memoryPaths(root);
 
+  let gap: IdleGap | null = null;
   if (sid) {
     postcompactReset(deps, paths, sid, now);
-    recordPrompt(deps, paths, sid, now);
+    gap = recordPrompt(deps, paths, sid, now);
   }
-  if (isExemptPrompt(input.prompt)) return null;
+  if (isExemptPrompt(input.prompt)) {
+    if (sid) persistIdleGap(deps, paths, sid, now, gap);
+    return null;
+  }
 
   const u = input.transcript_path
     ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
@@ -136,6 +147,7 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 
   if (tier === "block" && u && sid) {
+    persistIdleGap(deps, paths, sid, now, gap);
     const files = holdPrompt(deps, paths, sid, input, now);
     if (knobs.QUOIN_BLOCK_MODE === "block") {
       return { decision: "block", reason: blockText(u, knobs, files, "block") };
@@ -146,7 +158,9 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
 
   const notes: string[] = [];
   if (sid) {
-    const idle = consumeIdleAdvisory(deps, paths, sid, now, u);
+    // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
+    const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
+    const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }
   if (u && tier !== "quiet") {

@@ -195,8 +195,19 @@ describe("userpromptsubmit idle advisory", () => {
     expect(text).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
     expect(text).toContain("context 100k of 167k (59.9%)");
     expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
+    expect(deps.fs.existsSync(`${MEM}/trash`)).toBe(false);
     deps.setNow("2026-11-29T12:05:00Z");
     expect(run(deps, prompt("again"))).toBeNull();
+  });
+
+  it("an exempt first prompt after the gap leaves the note for the next prompt", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n` });
+    expect(run(deps, prompt("/clear"))).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(true);
+    deps.setNow("2026-11-29T12:01:00Z");
+    expect(context(run(deps, prompt("where were we?")))).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
+    expect(run(deps, prompt("and then?"))).toBeNull();
   });
 
   it("no note for a gap under an hour", () => {
