@@ -59,3 +59,8 @@ export function formatBps(bps: number): string {
 export function describeUsage(tokens: number, limit: number, bps: number): string {
   return `context ${formatTokens(tokens)} of ${formatTokens(limit)} (${formatBps(bps)})`;
 }
+
+/** A threshold with the tokens it stands for: "95.0% = 159k of 167k" */
+export function describeThreshold(bps: number, limit: number): string {
+  return `${formatBps(bps)} = ${formatTokens(Math.floor((bps * limit) / 10000))} of ${formatTokens(limit)}`;
+}

@@ -1,5 +1,5 @@
 import type { Knobs } from "./knobs.ts";
-import { describeUsage, formatBps, formatTokens } from "./context-window.ts";
+import { describeThreshold, describeUsage, formatTokens } from "./context-window.ts";
 import type { Utilization } from "./context-utilization.ts";
 
 // Commands that must always get through: they are how a user gets out of a full context.
@@ -41,7 +41,7 @@ function windowNote(u: Utilization): string {
 export function advisoryText(u: Utilization, knobs: Knobs): string {
   return (
     `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}. ` +
-    `Advisory from ${formatBps(knobs.QUOIN_STOP_BPS)}, prompts are held at ${formatBps(knobs.QUOIN_BLOCK_BPS)}. ` +
+    `Advisory from ${describeThreshold(knobs.QUOIN_STOP_BPS, u.limit)}; prompts are held at ${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}. ` +
     `Suggest to the user: run /checkpoint now to save this session's place, or /checkpoint --defer to silence this until the next compaction.`
   );
 }
@@ -55,8 +55,8 @@ export interface BlockFiles {
 export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode: "block" | "advise"): string {
   const head =
     mode === "block"
-      ? `[quoin-checkpoint] Prompt held: ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${formatBps(knobs.QUOIN_BLOCK_BPS)}).`
-      : `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${formatBps(knobs.QUOIN_BLOCK_BPS)}); the prompt went through (QUOIN_BLOCK_MODE=advise).`;
+      ? `[quoin-checkpoint] Prompt held: ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}).`
+      : `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}); the prompt went through (QUOIN_BLOCK_MODE=advise).`;
   const saved = files.checkpoint
     ? `Restore state: ${files.checkpoint}${files.sentinelExisted ? " (saved earlier)" : ""}.`
     : "No restore state could be saved (no usable session id).";

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { describeUsage, formatBps } from "./context-window.ts";
+import { describeThreshold, describeUsage } from "./context-window.ts";
 import type { Utilization } from "./context-utilization.ts";
 import type { SaveMode } from "./save-sentinel.ts";
 
@@ -45,7 +45,7 @@ export function saveReport(r: ReportInput): string[] {
 
 export function highUtilNotice(u: Utilization, compactFirstBps: number): string[] {
   return [
-    `Context is at ${describeUsage(u.tokens, u.limit, u.bps)}, at or past ${formatBps(compactFirstBps)} (QUOIN_COMPACT_FIRST_BPS). Checkpoint saved. To free context, choose one:`,
+    `The ${describeUsage(u.tokens, u.limit, u.bps)} is at or past ${describeThreshold(compactFirstBps, u.limit)} (QUOIN_COMPACT_FIRST_BPS). Checkpoint saved. To free context, choose one:`,
     "  1. Start a fresh session (run /checkpoint --restore there).",
     "  2. Run /compact in this session (the automatic precompact checkpoint will subsume this save; you do not need to re-run /checkpoint after).",
   ];
@@ -53,7 +53,7 @@ export function highUtilNotice(u: Utilization, compactFirstBps: number): string[
 
 export function panicReport(u: Utilization, panicBps: number, checkpoint: string, sentinel: string | null): string[] {
   return [
-    `[checkpoint] PANIC tier (${describeUsage(u.tokens, u.limit, u.bps)}, at or past ${formatBps(panicBps)}): context too full for a full save. Minimal restore state saved.`,
+    `[checkpoint] PANIC tier (${describeUsage(u.tokens, u.limit, u.bps)}, at or past ${describeThreshold(panicBps, u.limit)}): context too full for a full save. Minimal restore state saved.`,
     `Checkpoint: ${checkpoint}`,
     `Sentinel: ${sentinel ? path.basename(sentinel) : "(none - session UUID empty/unknown)"}`,
     "Start a fresh session and run /checkpoint --restore to resume.",

@@ -59,7 +59,7 @@ describe("save through the whole chain (built bundles)", () => {
     const r = runNode(ENGINE, ["save", "--session", SID], { cwd: repo.root, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("[checkpoint] cleanup skipped (high-util)");
-    expect(r.stdout).toContain("Context is at context 155k of 167k (92.8%)");
+    expect(r.stdout).toContain("The context 155k of 167k (92.8%) is at or past 90.0% = 150k of 167k");
     expect(r.stdout).toContain("2. Run /compact in this session");
   });
 });

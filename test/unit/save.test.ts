@@ -353,7 +353,7 @@ describe("save: report and step 6", () => {
     const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT })));
     expect(out.highUtil).toBe(true);
     const text = out.report.join("\n");
-    expect(text).toContain("Context is at context 155k of 167k (92.8%), at or past 90.0%");
+    expect(text).toContain("The context 155k of 167k (92.8%) is at or past 90.0% = 150k of 167k (QUOIN_COMPACT_FIRST_BPS)");
     expect(text).toContain("1. Start a fresh session");
     expect(text).toContain("2. Run /compact in this session");
   });

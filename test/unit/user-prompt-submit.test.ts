@@ -60,6 +60,7 @@ describe("userpromptsubmit advisory band", () => {
     const text = context(run(deps, prompt("next step")));
     expect(text).toContain("context 130k of 167k (77.8%)");
     expect(text).toContain("window 200k (default for claude-opus-4-6)");
+    expect(text).toContain("Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.");
     expect(text).toContain("/checkpoint");
     expect(listFiles(deps, MEM)).toEqual([`${MEM}/recent-sessions.md`]);
   });
@@ -105,7 +106,7 @@ describe("userpromptsubmit block tier", () => {
     const answer = run(deps, prompt("refactor the parser"));
     const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
     const pending = `${MEM}/pending-prompt-${SID}.txt`;
-    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining("context 160k of 167k (95.8%)") });
+    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining("context 160k of 167k (95.8%) is past the block tier (95.0% = 159k of 167k)") });
     const reason = (answer as { reason: string }).reason;
     expect(reason).toContain(pending);
     expect(reason).toContain(checkpoint);
