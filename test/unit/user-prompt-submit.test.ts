@@ -211,6 +211,12 @@ describe("userpromptsubmit idle advisory", () => {
     expect(run(deps, prompt("and then?"))).toBeNull();
   });
 
+  it("finds the session's previous prompt behind many other sessions' lines", () => {
+    const others = Array.from({ length: 300 }, (_, i) => `2026-11-29T09:${String(i % 60).padStart(2, "0")}:00Z | other-${i}`).join("\n");
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n${others}\n` });
+    expect(context(run(deps, prompt("back")))).toContain("idle 3h30m");
+  });
+
   it("no note for a gap under an hour", () => {
     const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T11:10:00Z | ${SID}\n` });
     expect(run(deps, prompt("x"))).toBeNull();
