@@ -1,4 +1,5 @@
 import type { FsApi } from "./deps.ts";
+import { readTextOrNull } from "./file-range.ts";
 import type { Knobs } from "./knobs.ts";
 import { basisPoints, chooseWindow, effectiveLimit, type WindowSource } from "./context-window.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
@@ -18,16 +19,10 @@ export interface Utilization {
 /** The window the status-line command recorded for this session, if any. */
 export function recordedWindow(fs: FsApi, memoryDir: string, sid: string | undefined): number | undefined {
   if (!isUsableSessionId(sid)) return undefined;
-  const file = sentinelPath(memoryDir, "context-window", sid);
-  // Most sessions never ran the status line: ask first rather than pay for a thrown ENOENT.
-  if (!fs.existsSync(file)) return undefined;
-  try {
-    const text = fs.readFileSync(file, "utf8") as string;
-    const value = Number(parseKeyValues(text)["context_window_size"]);
-    return Number.isInteger(value) && value >= 1000 ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  // Most sessions never ran the status line: readTextOrNull probes before it reads.
+  const text = readTextOrNull(fs, sentinelPath(memoryDir, "context-window", sid));
+  const value = Number(parseKeyValues(text ?? "")["context_window_size"]);
+  return Number.isInteger(value) && value >= 1000 ? value : undefined;
 }
 
 export interface MeasureInput {

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
+import { readTextOrNull } from "./file-range.ts";
 import { commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 
@@ -27,14 +28,6 @@ function timed(deps: Deps, cmd: string, args: string[], input: string): { ms: nu
   return { ms: deps.now().getTime() - start, status: res.status };
 }
 
-function readTextOrNull(deps: Deps, file: string): string | null {
-  try {
-    return deps.fs.readFileSync(file, "utf8") as string;
-  } catch {
-    return null;
-  }
-}
-
 function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const where = `${layout.scope} install (${layout.configDir})`;
@@ -47,13 +40,13 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
     const name = `${where}: /${skill} skill`;
-    const text = readTextOrNull(deps, file);
+    const text = readTextOrNull(deps.fs, file);
     if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: SETUP_FIX });
     else if (!text.includes(GENERATED_SKILL_MARKER)) {
       out.push({ name, ok: false, detail: `${file} is not quoin's (another /${skill} skill is in its place)`, fix: `move that folder away, then ${SETUP_FIX}` });
     } else out.push({ name, ok: true, detail: file });
   }
-  const settings = readTextOrNull(deps, layout.settingsFile);
+  const settings = readTextOrNull(deps.fs, layout.settingsFile);
   const owned = settings === null ? {} : ownedHookCommands(settings);
   if ("reason" in owned) {
     out.push({ name: `${where}: settings.json`, ok: false, detail: String(owned.reason), fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}` });

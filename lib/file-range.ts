@@ -26,3 +26,25 @@ export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size:
     fs.closeSync(fd);
   }
 }
+
+/**
+ * A file's text, or null when it is absent or unreadable. NOTE: existsSync first: the usual
+ * answer on the hooks' paths is "no such file", and a thrown ENOENT costs more than the probe.
+ */
+export function readTextOrNull(fs: FsApi, file: string): string | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    return fs.readFileSync(file, "utf8") as string;
+  } catch {
+    return null;
+  }
+}
+
+/** At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs nothing more. */
+export function readHead(fs: FsApi, file: string, bytes: number): string | null {
+  try {
+    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"));
+  } catch {
+    return null;
+  }
+}

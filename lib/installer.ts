@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "./deps.ts";
+import { readTextOrNull } from "./file-range.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import {
   ENGINE_BUNDLE,
@@ -39,13 +40,6 @@ const StateSchema = z.object({
 });
 type InstallState = z.infer<typeof StateSchema>;
 
-function readText(deps: Deps, file: string): string | null {
-  try {
-    return deps.fs.readFileSync(file, "utf8") as string;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * settings.json as text, null when there is none. Any other read error is a refusal: treating an
@@ -62,7 +56,7 @@ function readSettings(deps: Deps, file: string): { ok: true; text: string | null
 
 function readState(deps: Deps, file: string): InstallState | null {
   try {
-    const parsed = StateSchema.safeParse(JSON.parse(readText(deps, file) ?? ""));
+    const parsed = StateSchema.safeParse(JSON.parse(readTextOrNull(deps.fs, file) ?? ""));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -120,13 +114,13 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
 
   // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
   const copies: FileCopy[] = [];
-  const engine = readText(deps, path.join(opts.distDir, ENGINE_BUNDLE));
+  const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
   if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
-    const text = readText(deps, from);
+    const text = readTextOrNull(deps.fs, from);
     if (text === null) {
       lines.push(`[quoin] WARNING: ${from} is missing: the ${spec.event} hook is NOT installed. Build it (npm run build) and run the installer again.`);
       continue;
@@ -136,10 +130,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   }
   for (const name of SKILL_NAMES) {
     const from = path.join(opts.distDir, "skills", name, "SKILL.md");
-    const text = readText(deps, from);
+    const text = readTextOrNull(deps.fs, from);
     if (text === null) return fail(`${from} is missing: run npm run gen-skills (or npm run build) first`);
     const to = path.join(layout.skillsDir, name, "SKILL.md");
-    const existing = readText(deps, to);
+    const existing = readTextOrNull(deps.fs, to);
     if (existing !== null && !existing.includes(GENERATED_SKILL_MARKER)) {
       return fail(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
     }
@@ -164,7 +158,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
   };
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
-  const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readText(deps, c.to) !== c.text);
+  const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
 
   for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
   if (merged.changed) {
@@ -225,7 +219,7 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
     }
   }
   const moves = [
-    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readText(deps, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
+    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
     ...bundleMoves(deps, layout),
   ];
   if (settingsChanged || removeSettings) {

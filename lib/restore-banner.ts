@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "./deps.ts";
 import { parseCheckpointName } from "./checkpoint-names.ts";
-import { readRange, withOpenFile } from "./file-range.ts";
+import { readHead } from "./file-range.ts";
 import { checkSessionId, reduceTaskName } from "./ids.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { listSentinelFiles, type SentinelFile } from "./sentinel-listing.ts";
@@ -20,13 +20,9 @@ const SAFE_FILE = /^[A-Za-z0-9._-]{1,200}\.md$/;
 
 const SENTINEL_HEAD_BYTES = 4096;
 
-/** A sentinel's first 4 KB (all any sentinel needs): a huge or odd file costs the hook nothing more. */
+/** A sentinel's first 4 KB: all any sentinel needs. */
 function readSmall(deps: Deps, file: string): string | null {
-  try {
-    return withOpenFile(deps.fs, file, (fd, size) => readRange(deps.fs, fd, 0, Math.min(size, SENTINEL_HEAD_BYTES)).toString("utf8"));
-  } catch {
-    return null;
-  }
+  return readHead(deps.fs, file, SENTINEL_HEAD_BYTES);
 }
 
 /**

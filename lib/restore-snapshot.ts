@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { readTextOrNull } from "./file-range.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { parseSentinelName, sentinelPath } from "./sentinels.ts";
 import { isUsableSessionId } from "./ids.ts";
@@ -99,13 +100,6 @@ function readPrefix(fs: FsApi, file: string, bytes: number): string | null {
   }
 }
 
-function readAll(fs: FsApi, file: string): string | null {
-  try {
-    return fs.readFileSync(file, "utf8") as string;
-  } catch {
-    return null;
-  }
-}
 
 const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
 
@@ -120,7 +114,7 @@ export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefine
   const lastHeading = prefix.lastIndexOf("\n## ");
   const whole = lastHeading > 0 ? prefix.slice(0, lastHeading + 1) : prefix;
   if (NEEDED_HEADINGS.every((h) => h.test(whole))) return whole;
-  return readAll(fs, file.path) ?? undefined;
+  return readTextOrNull(fs, file.path) ?? undefined;
 }
 
 function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
@@ -170,7 +164,7 @@ export function buildRestoreSnapshot(
     if (!/^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name)) continue;
     const file = statFile(fs, paths.sessions, name);
     if (!file) continue;
-    sessionStates.push({ ...file, text: readAll(fs, file.path) ?? "" });
+    sessionStates.push({ ...file, text: readTextOrNull(fs, file.path) ?? "" });
   }
 
   const compactHappened = isUsableSessionId(sessionId) && fs.existsSync(sentinelPath(paths.memory, "compact-happened", sessionId));

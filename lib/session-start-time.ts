@@ -1,17 +1,15 @@
 import type { FsApi } from "./deps.ts";
-import { readRange, withOpenFile } from "./file-range.ts";
+import { readHead } from "./file-range.ts";
 import { lastSeen } from "./recent-sessions.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
 /** The first `"timestamp":"..."` in the transcript's head: when this session began. */
 export function transcriptStart(fs: FsApi, transcript: string): Date | null {
-  return withOpenFile(fs, transcript, (fd, size) => {
-    const head = readRange(fs, fd, 0, Math.min(size, HEAD_BYTES)).toString("utf8");
-    const m = /"timestamp"\s*:\s*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z)"/.exec(head);
-    const when = m ? Date.parse(m[1]!) : NaN;
-    return Number.isFinite(when) ? new Date(when) : null;
-  });
+  const head = readHead(fs, transcript, HEAD_BYTES);
+  const m = head === null ? null : /"timestamp"\s*:\s*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z)"/.exec(head);
+  const when = m ? Date.parse(m[1]!) : NaN;
+  return Number.isFinite(when) ? new Date(when) : null;
 }
 
 /** When this session started, for "commits made this session": the transcript's first line, else recent-sessions.md. */

@@ -1,6 +1,7 @@
 import type { Deps } from "./deps.ts";
 import type { Knobs } from "./knobs.ts";
 import { writeAtomic } from "./atomic-write.ts";
+import { readTextOrNull } from "./file-range.ts";
 import { measureUtilization, type Utilization } from "./context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
 import { isUsableSessionId } from "./ids.ts";
@@ -25,16 +26,6 @@ import { trashIfPresent } from "./trash.ts";
 
 export const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
-
-function readText(deps: Deps, file: string): string | null {
-  // The usual answer is "no such file": existsSync says so without building an exception.
-  if (!deps.fs.existsSync(file)) return null;
-  try {
-    return deps.fs.readFileSync(file, "utf8") as string;
-  } catch {
-    return null;
-  }
-}
 
 /** Step 0.5: a compaction happened since the last prompt; it expires any defer. */
 function postcompactReset(deps: Deps, paths: MemoryPaths, sid: string, now: Date): void {
@@ -67,7 +58,7 @@ function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, 
 
 function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
   const file = sentinelPath(paths.memory, "idle-advisory-pending", sid);
-  const text = readText(deps, file);
+  const text = readTextOrNull(deps.fs, file);
   if (text === null) return null;
   trashIfPresent(deps.fs, file, paths.memory, now);
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
@@ -81,7 +72,7 @@ function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: D
 function rotationNote(deps: Deps, paths: MemoryPaths, sid: string, now: Date, knobs: Knobs): string | null {
   if (knobs.QUOIN_ROTATE_OBSERVATIONS <= 0 && knobs.QUOIN_ROTATE_HOURS <= 0) return null;
   const file = sentinelPath(paths.memory, "rotation-budget", sid);
-  const kv = parseKeyValues(readText(deps, file) ?? "");
+  const kv = parseKeyValues(readTextOrNull(deps.fs, file) ?? "");
   const startedAt = kv["started_at"] && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
   const state: RotationState = { startedAt, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === "1" };
   const due = rotationDue(state, now, knobs);
@@ -103,12 +94,12 @@ interface BlockOutcome {
 /** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
 function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date): BlockOutcome {
   const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-  const next = appendBlockedPrompt(readText(deps, pendingPrompt), input.prompt, utcIso(now));
+  const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
   writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already exists.
   const restore = sentinelPath(paths.memory, "pending-restore", sid);
-  const existing = readText(deps, restore);
+  const existing = readTextOrNull(deps.fs, restore);
   if (existing !== null) {
     return { pendingPrompt, checkpoint: existing.split("\n")[0]?.trim() || restore, sentinelExisted: true };
   }
