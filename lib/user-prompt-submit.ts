@@ -8,6 +8,7 @@ import { isUsableSessionId } from "./ids.ts";
 import { memoryPaths, type MemoryPaths } from "./memory-paths.ts";
 import { appendBlockedPrompt } from "./pending-prompts.ts";
 import { isWritableProjectRoot, resolveProjectRoot } from "./project-root.ts";
+import { ownPendingRestore } from "./restore-banner.ts";
 import {
   advisoryText,
   blockText,
@@ -97,12 +98,12 @@ function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserProm
   const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
   writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
 
-  // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already exists.
-  const restore = sentinelPath(paths.memory, "pending-restore", sid);
-  const existing = readTextOrNull(deps.fs, restore);
-  if (existing !== null) {
-    return { pendingPrompt, checkpoint: existing.split("\n")[0]?.trim() || restore, sentinelExisted: true };
-  }
+  // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
+  // checkpoint that is there. One naming nothing (or outside checkpoints/) holds no place: it goes
+  // to trash/ and a fresh save replaces it, as in precompact and save step 1.4.
+  const pending = ownPendingRestore(deps, paths, sid);
+  if (pending?.checkpoint) return { pendingPrompt, checkpoint: pending.checkpoint, sentinelExisted: true };
+  if (pending) trashIfPresent(deps.fs, pending.sentinel, paths.memory, now);
   const saved = writeSkeletonCheckpoint(deps, {
     paths,
     sessionId: sid,

@@ -142,6 +142,15 @@ describe("userpromptsubmit block tier", () => {
     ]);
   });
 
+  it("replaces a pending-restore that names a missing checkpoint, keeping the old sentinel in trash", () => {
+    const deps = world(BLOCK, {}, { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` });
+    const answer = run(deps, prompt("go")) as { reason: string };
+    const fresh = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    expect(answer.reason).toContain(`Restore state: ${fresh}.`);
+    expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${fresh}\n`);
+    expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain("gone.md");
+  });
+
   it("migrates a legacy headerless pending-prompt file instead of losing it", () => {
     const deps = world(BLOCK, {}, { [`${MEM}/pending-prompt-${SID}.txt`]: "an old prompt\nwith two lines" });
     run(deps, prompt("new one"));
