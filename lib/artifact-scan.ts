@@ -79,6 +79,15 @@ export function scanInFlightArtifacts(fs: FsApi, artifactsDir: string): InFlight
   return out;
 }
 
+/** A folder's entry names, sorted; [] when it is missing or unreadable. */
+export function sortedNames(fs: FsApi, dir: string): string[] {
+  try {
+    return (fs.readdirSync(dir) as string[]).slice().sort();
+  } catch {
+    return [];
+  }
+}
+
 /** Files in one folder matching a test, newest first (mtime). */
 export function listByMtime(fs: FsApi, dir: string, test: (name: string) => boolean): FoundFile[] {
   let names: string[];

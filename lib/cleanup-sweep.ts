@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { sortedNames } from "./artifact-scan.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
 import { listSentinelFiles, type SentinelFile } from "./sentinel-listing.ts";
 import { trashMove } from "./trash.ts";
@@ -36,13 +37,6 @@ function olderThan(fs: FsApi, file: string, nowMs: number, days: number): boolea
   }
 }
 
-function names(fs: FsApi, dir: string): string[] {
-  try {
-    return (fs.readdirSync(dir) as string[]).sort();
-  } catch {
-    return [];
-  }
-}
 
 /**
  * The /cleanup core, steps 4 and 5: which sentinels (every family in the registry, the current
@@ -61,7 +55,7 @@ export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clea
   }
   const checkpoints: string[] = [];
   if (opts.checkpointWindowDays !== null) {
-    for (const name of names(fs, paths.checkpoints)) {
+    for (const name of sortedNames(fs, paths.checkpoints)) {
       // Step 5: *.md only; temp files of a save in flight (.x.md.<pid>.tmp) never match.
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
       const file = path.join(paths.checkpoints, name);

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { sortedNames } from "./artifact-scan.ts";
 import { readTextOrNull } from "./file-range.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
 import { parseSentinelName, sentinelPath } from "./sentinels.ts";
@@ -56,13 +57,6 @@ const DAY_MS = 86_400_000;
 export const HEAD_BYTES = 1024;
 export const MIN_CHECKPOINT_BYTES = 100;
 
-function listDir(fs: FsApi, dir: string): string[] {
-  try {
-    return (fs.readdirSync(dir) as string[]).slice().sort();
-  } catch {
-    return [];
-  }
-}
 
 // NOTE: lstat, not stat: a symlink in checkpoints/ could point at any file on the machine, and a
 // restore may show a checkpoint raw; only regular files are ever read.
@@ -133,7 +127,7 @@ export function buildRestoreSnapshot(
   const nowMs = now.getTime();
   const pendingRestores: SentinelFile[] = [];
   const pendingPrompts: SentinelFile[] = [];
-  for (const name of listDir(fs, paths.memory)) {
+  for (const name of sortedNames(fs, paths.memory)) {
     const parsed = parseSentinelName(name);
     if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt")) continue;
     const file = statFile(fs, paths.memory, name);
@@ -150,7 +144,7 @@ export function buildRestoreSnapshot(
   const checkpoints: CheckpointFile[] = [];
   // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
   // to the full snapshot does not stat every checkpoint twice.
-  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : listDir(fs, paths.checkpoints);
+  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : sortedNames(fs, paths.checkpoints);
   for (const name of names) {
     if (!name.endsWith(".md") || name.startsWith(".")) continue;
     const file = statFile(fs, paths.checkpoints, name);
@@ -160,7 +154,7 @@ export function buildRestoreSnapshot(
   }
 
   const sessionStates: SessionStateFile[] = [];
-  for (const name of listDir(fs, paths.sessions)) {
+  for (const name of sortedNames(fs, paths.sessions)) {
     if (!/^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name)) continue;
     const file = statFile(fs, paths.sessions, name);
     if (!file) continue;
