@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { runInstall } from "./lib/installer.ts";
-import { nodeDeps } from "./lib/node-deps.ts";
+import { runInstall } from "./lib/install/installer.ts";
+import { nodeDeps } from "./lib/edge/node-deps.ts";
 
 // npm run setup = build + gen-skills + this. Options: --scope user|project, --uninstall, --dry-run,
 // --statusline, --no-build (use dist/ as it is), --project DIR (the repository for --scope project;

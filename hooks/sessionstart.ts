@@ -1,8 +1,8 @@
-import { nodeDeps } from "../lib/node-deps.ts";
-import { runValidatedHook } from "../lib/hook-runner.ts";
-import { sessionStartSchema } from "../lib/hook-io.ts";
-import { readKnobs } from "../lib/knobs.ts";
-import { handleSessionStart } from "../lib/session-start.ts";
+import { nodeDeps } from "../lib/edge/node-deps.ts";
+import { runValidatedHook } from "../lib/edge/hook-runner.ts";
+import { sessionStartSchema } from "../lib/hooks/hook-io.ts";
+import { readKnobs } from "../lib/core/knobs.ts";
+import { handleSessionStart } from "../lib/hooks/session-start.ts";
 
 const deps = nodeDeps();
 await runValidatedHook("SessionStart", sessionStartSchema, (input) => handleSessionStart(deps, input, readKnobs(deps.env, deps.warn)), deps);

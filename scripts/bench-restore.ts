@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { NO_ARTIFACTS, renderCheckpoint } from "../lib/checkpoint-format.ts";
-import { voluntaryCheckpointName } from "../lib/checkpoint-names.ts";
-import { memoryPaths } from "../lib/memory-paths.ts";
+import { NO_ARTIFACTS, renderCheckpoint } from "../lib/store/checkpoint-format.ts";
+import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
+import { memoryPaths } from "../lib/store/memory-paths.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 
 const CHECKPOINTS = 1000;

@@ -6,7 +6,7 @@ import { benchRestore } from "./bench-restore.ts";
 import { benchSave } from "./bench-save.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const fixtures = path.resolve(root, "..", "shared", "fixtures", "transcripts");
+const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
 const work = path.join(os.tmpdir(), "quoin-bench");
 const runs = Number(process.env["QUOIN_BENCH_RUNS"] ?? 40);
 const sizes = (process.env["QUOIN_BENCH_SIZES"] ?? "1MB,100MB,1GB").split(",");

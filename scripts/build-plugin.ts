@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { HOOK_SPECS, ENGINE_BUNDLE } from "../lib/install-layout.ts";
-import { marketplaceJson, pluginFiles } from "../lib/plugin-files.ts";
+import { HOOK_SPECS, ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
+import { marketplaceJson, pluginFiles } from "../lib/install/plugin-files.ts";
 import { renderAllSkills } from "./gen-skills.ts";
 
 /** The plugin folder's files from a finished dist/ (bundles) and the templates. */

@@ -35,7 +35,7 @@ for (const entry of hookEntries) {
 const engine = path.join(outDir, "quoin-checkpoint.mjs");
 await build({
   ...common,
-  entryPoints: [path.join(root, "skills", "engine", "main.ts")],
+  entryPoints: [path.join(root, "cli", "main.ts")],
   outfile: engine,
   banner: {
     // The shebang, and a require() for CommonJS dependencies (gray-matter) inside an ES module.

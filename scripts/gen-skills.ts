@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { renderSkill, type RenderTarget } from "../lib/skill-render.ts";
+import { renderSkill, type RenderTarget } from "../lib/skills/skill-render.ts";
 
 // skills/<name>/SKILL.template.md + skills/_preamble/model-dispatch.md -> <out>/<name>/SKILL.md.
 // `--check` writes nothing and fails when an output is missing or differs (stale).

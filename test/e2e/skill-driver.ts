@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
-import type { InstallScope } from "../../lib/install-layout.ts";
-import { runInstall } from "../../lib/installer.ts";
-import { nodeDeps } from "../../lib/node-deps.ts";
+import type { InstallScope } from "../../lib/install/install-layout.ts";
+import { runInstall } from "../../lib/install/installer.ts";
+import { nodeDeps } from "../../lib/edge/node-deps.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 import { lastUserText, requestText, type MessagesBody, type Responder, type ScriptedReply } from "./loopback-model.ts";
 

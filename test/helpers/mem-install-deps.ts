@@ -1,5 +1,5 @@
 import { Volume, createFsFromVolume } from "memfs";
-import type { Deps, FsApi } from "../../lib/deps.ts";
+import type { Deps, FsApi } from "../../lib/core/deps.ts";
 
 /** A Deps over an in-memory volume and a fixed clock, for unit tests. */
 export function memDeps(files: Record<string, string> = {}, overrides: Partial<Deps> = {}): { deps: Deps; vol: InstanceType<typeof Volume>; warnings: string[] } {

@@ -1,5 +1,5 @@
 import { createFsFromVolume, Volume } from "memfs";
-import type { Deps, FsApi, RunResult } from "../../lib/deps.ts";
+import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
 
 export interface FakeDepsOptions {
   files?: Record<string, string>;

@@ -1,11 +1,11 @@
 import * as path from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
-import { renderCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS, type CheckpointData } from "../../lib/checkpoint-format.ts";
-import type { Deps, FsApi, RunResult } from "../../lib/deps.ts";
-import { readKnobs, type Knobs } from "../../lib/knobs.ts";
-import { memoryPaths, type MemoryPaths } from "../../lib/memory-paths.ts";
-import { buildRestoreSnapshot, type RestoreSnapshot } from "../../lib/restore-snapshot.ts";
-import { sentinelName } from "../../lib/sentinels.ts";
+import { renderCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS, type CheckpointData } from "../../lib/store/checkpoint-format.ts";
+import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
+import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
+import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
+import { buildRestoreSnapshot, type RestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { sentinelName } from "../../lib/store/sentinels.ts";
 
 export const NOW = new Date("2026-11-29T12:00:00Z");
 export const DAY = 86_400_000;

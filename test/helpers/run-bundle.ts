@@ -3,7 +3,7 @@ import * as path from "node:path";
 
 export const REPO = path.resolve(import.meta.dirname, "../..");
 export const DIST = path.join(REPO, "dist");
-export const FIXTURES = path.resolve(REPO, "..", "shared", "fixtures", "transcripts");
+export const FIXTURES = path.resolve(REPO, "test", "fixtures", "transcripts");
 
 export interface BundleRun {
   status: number | null;

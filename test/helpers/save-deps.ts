@@ -1,8 +1,8 @@
 import * as path from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
-import type { Deps, FsApi, RunResult } from "../../lib/deps.ts";
-import { readKnobs, type Knobs } from "../../lib/knobs.ts";
-import { memoryPaths, type MemoryPaths } from "../../lib/memory-paths.ts";
+import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
+import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
+import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
 
 export const ROOT = "/home/u/proj";
 export const HOME = "/home/u";

@@ -1,0 +1,41 @@
+import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
+import { utcDate } from "../../lib/core/time-format.ts";
+import { printJson, printLine } from "../cli-context.ts";
+import type { Command } from "../command.ts";
+import { sessionForWrite } from "../session-for-write.ts";
+
+export const cleanupCommand: Command = {
+  name: "cleanup",
+  summary: "move stale sentinels and old checkpoints to trash/ (this session's are kept)",
+  usage: "cleanup [--dry-run] [--session ID] [--cwd DIR] [--json]",
+  options: { "dry-run": { type: "boolean", default: false } },
+  run(ctx, values) {
+    const session = sessionForWrite(ctx);
+    if (!session.ok) {
+      if (ctx.json) printJson(ctx, { ok: false, reason: `${session.reason}; nothing moved` });
+      else ctx.deps.warn(`[cleanup] ${session.reason}; nothing moved`);
+      return 1;
+    }
+    const warnings: string[] = [];
+    if (session.id === null) {
+      warnings.push(`[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`);
+    }
+    const now = ctx.deps.now();
+    const dryRun = Boolean(values["dry-run"]);
+    const result = runCleanup(ctx.deps.fs, ctx.paths, now, {
+      currentSessionId: session.id,
+      sentinelWindowDays: ctx.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
+      checkpointWindowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+      dryRun,
+    });
+    const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
+    if (ctx.json) {
+      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, failed: result.failed, warnings, summary: line });
+      return 0;
+    }
+    for (const w of warnings) ctx.deps.warn(w);
+    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints]) printLine(ctx, `would trash: ${f}`);
+    printLine(ctx, line);
+    return 0;
+  },
+};

@@ -1,0 +1,27 @@
+import { checkpointRowText, listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
+import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { printJson, printLine } from "../cli-context.ts";
+import type { Command } from "../command.ts";
+
+export const listCommand: Command = {
+  name: "list",
+  summary: "every checkpoint on disk, newest first (* = a pending-restore sentinel names it)",
+  usage: "list [--cwd DIR] [--json]",
+  options: {},
+  run(ctx) {
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
+    const rows = listCheckpoints(snap);
+    if (ctx.json) {
+      printJson(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints });
+      return 0;
+    }
+    if (rows.length === 0) {
+      printLine(ctx, `[checkpoint] no checkpoints in ${ctx.paths.checkpoints}`);
+      return 0;
+    }
+    printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
+    for (const r of rows) printLine(ctx, checkpointRowText(r));
+    printLine(ctx, "show one with: quoin-checkpoint show N");
+    return 0;
+  },
+};

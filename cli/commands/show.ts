@@ -1,0 +1,32 @@
+import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
+import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { printJson, printLine, UsageError } from "../cli-context.ts";
+import type { Command } from "../command.ts";
+
+export const showCommand: Command = {
+  name: "show",
+  summary: "print one checkpoint (a number from list, a file name, or a path)",
+  usage: "show <N|file> [--cwd DIR] [--json]",
+  options: {},
+  positionals: true,
+  run(ctx, _values, positionals) {
+    // With --json the answer is always one object, a refusal included.
+    const refuse = (reason: string): number => {
+      if (!ctx.json) throw new UsageError(`show: ${reason}`);
+      printJson(ctx, { ok: false, reason });
+      return 2;
+    };
+    const [arg] = positionals;
+    if (!arg || positionals.length > 1) return refuse("expected one checkpoint: a number from list, a file name, or a path");
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
+    const target = resolveShowTarget(snap, arg);
+    if (!target.ok) return refuse(target.reason);
+    const text = ctx.deps.fs.readFileSync(target.file, "utf8") as string;
+    if (ctx.json) printJson(ctx, { ok: true, file: target.file, content: text });
+    else {
+      printLine(ctx, `--- ${target.file} ---`);
+      printLine(ctx, text.trimEnd());
+    }
+    return 0;
+  },
+};

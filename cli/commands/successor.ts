@@ -1,0 +1,42 @@
+import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
+import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { newestCheckpoint, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
+import { printJson, printLine } from "../cli-context.ts";
+import type { Command } from "../command.ts";
+
+// A successor session may run for a long time; Deps.run's default deadline is for quick tools.
+const LAUNCH_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+
+export const successorCommand: Command = {
+  name: "successor",
+  summary: "hand the newest checkpoint to a fresh `claude -p` session (printed; --launch runs it)",
+  usage: "successor [--launch] [--cwd DIR] [--json]",
+  options: { launch: { type: "boolean", default: false } },
+  run(ctx, values) {
+    // Seed 001's snippet, in code: the newest checkpoint, or stop early.
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: 0 });
+    const newest = newestCheckpoint(snap);
+    if (!newest) {
+      if (ctx.json) printJson(ctx, { ok: false, reason: "no checkpoint to resume from" });
+      else printLine(ctx, `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`);
+      return 1;
+    }
+    const content = ctx.deps.fs.readFileSync(newest.path, "utf8") as string;
+    const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
+    const argv = ["claude", "-p", successorPrompt(newest.path, content, checked)];
+    const command = shellCommand(argv);
+    if (values["launch"] !== true) {
+      if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false });
+      else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n${command}`);
+      return 0;
+    }
+    const res = ctx.deps.run(argv[0]!, argv.slice(1), { cwd: ctx.root, timeoutMs: LAUNCH_TIMEOUT_MS });
+    if (ctx.json) printJson(ctx, { ok: res.status === 0, checkpoint: newest.path, argv, command, launched: true, status: res.status, stdout: res.stdout, stderr: res.stderr });
+    else {
+      if (res.stdout) printLine(ctx, res.stdout.trimEnd());
+      if (res.status !== 0) ctx.deps.warn(`[checkpoint] claude -p exited ${res.status ?? "(not started)"}: ${res.stderr.trim().split("\n").slice(-1)[0] ?? ""}`);
+    }
+    return res.status === 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { nodeDeps } from "../lib/edge/node-deps.ts";
+import type { Command } from "./command.ts";
+import { runCli } from "./run-cli.ts";
+import { statusCommand } from "./commands/status.ts";
+import { statuslineCommand } from "./commands/statusline.ts";
+import { saveCommand } from "./commands/save.ts";
+import { deferCommand } from "./commands/defer.ts";
+import { cleanupCommand } from "./commands/cleanup.ts";
+import { restoreCommand } from "./commands/restore.ts";
+import { listCommand } from "./commands/list.ts";
+import { showCommand } from "./commands/show.ts";
+import { successorCommand } from "./commands/successor.ts";
+import { dispatchCommand } from "./commands/dispatch.ts";
+import { pidfileCommand } from "./commands/pidfile.ts";
+import { doctorCommand } from "./commands/doctor.ts";
+
+/** Every engine subcommand, in the order `--help` lists them. */
+const COMMANDS: readonly Command[] = [
+  saveCommand,
+  restoreCommand,
+  deferCommand,
+  cleanupCommand,
+  statusCommand,
+  statuslineCommand,
+  successorCommand,
+  listCommand,
+  showCommand,
+  dispatchCommand,
+  pidfileCommand,
+  doctorCommand,
+];
+
+const code = runCli(process.argv.slice(2), nodeDeps(), {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  readStdin: () => {
+    try {
+      return readFileSync(0, "utf8");
+    } catch {
+      return "";
+    }
+  },
+}, COMMANDS);
+process.exitCode = code;

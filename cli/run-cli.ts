@@ -1,0 +1,70 @@
+import { parseArgs } from "node:util";
+import type { Deps } from "../lib/core/deps.ts";
+import { buildContext, UsageError } from "./cli-context.ts";
+import type { Command } from "./command.ts";
+
+const COMMON_OPTIONS = {
+  cwd: { type: "string" },
+  session: { type: "string" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => string;
+}
+
+function helpText(commands: readonly Command[]): string {
+  const rows = commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join("\n");
+  return `quoin-checkpoint: session continuity for Claude Code\n\nusage: quoin-checkpoint <command> [options]\n\n${rows}\n\nEvery command takes --cwd DIR, --session ID and --json.\n`;
+}
+
+/** Parse argv, run one command, and turn every outcome into an exit code: the only place that does. */
+export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands: readonly Command[]): number {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(helpText(commands));
+    return name ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  // Under --json every outcome is exactly one object on stdout, refusals included.
+  const wantsJson = rest.includes("--json");
+  let printed = false;
+  const stdout = (text: string) => {
+    printed = true;
+    io.stdout(text);
+  };
+  const refuse = (message: string, code: number): number => {
+    io.stderr(`quoin-checkpoint: ${message}\n`);
+    if (wantsJson && !printed) io.stdout(`${JSON.stringify({ ok: false, reason: message })}\n`);
+    return code;
+  };
+  try {
+    if (!command) throw new UsageError(`unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`);
+    const { values, positionals } = parseArgs({
+      args: [...rest],
+      options: { ...COMMON_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout(`usage: quoin-checkpoint ${command.usage}\n`);
+      return 0;
+    }
+    if (positionals.length && !command.positionals) {
+      throw new UsageError(`${name}: unexpected argument '${positionals[0]}'; usage: quoin-checkpoint ${command.usage}`);
+    }
+    const ctx = buildContext(
+      deps,
+      { cwd: values.cwd as string | undefined, session: values.session as string | undefined, json: Boolean(values.json) },
+      { stdout, readStdin: io.readStdin },
+    );
+    return command.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS")) return refuse(e.message, 2);
+    return refuse(`${name}: ${e.message}`, 1);
+  }
+}

@@ -1,0 +1,79 @@
+import * as path from "node:path";
+import type { FsApi } from "./deps.ts";
+
+let counter = 0;
+function tempName(target: string, pid: number): string {
+  counter += 1;
+  return path.join(path.dirname(target), `.${path.basename(target)}.${pid}.${counter}.tmp`);
+}
+
+/**
+ * Create a fresh temp file beside the target. pid and counter are unique among live processes;
+ * a leftover of a crashed process with a recycled pid is stepped over (EEXIST), never reused.
+ */
+function createTemp(fs: FsApi, target: string, data: string, pid: number, mode: number): string {
+  for (let attempt = 0; ; attempt++) {
+    const tmp = tempName(target, pid);
+    try {
+      fs.writeFileSync(tmp, data, { mode, flag: "wx" });
+      return tmp;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 1000) throw err;
+    }
+  }
+}
+
+export interface WriteOptions {
+  /** File mode for a new file; 0o600 for anything that may hold private text. */
+  mode?: number;
+  pid?: number;
+}
+
+/** Write a temp file beside the target, then rename: a reader sees the old file or the new one, never half. */
+export function writeAtomic(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): void {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
+  try {
+    fs.renameSync(tmp, target);
+  } catch (err) {
+    fs.unlinkSync(tmp);
+    throw err;
+  }
+}
+
+/**
+ * Create `target` only if nothing is there, atomically and whole: the content goes to a temp file,
+ * then a hard link claims the name (link fails with EEXIST instead of replacing). Returns false
+ * when the name is taken.
+ */
+export function createExclusive(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): boolean {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
+  try {
+    fs.linkSync(tmp, target);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  } finally {
+    fs.unlinkSync(tmp);
+  }
+}
+
+/**
+ * Create a new file named by `nameFor(n)` for n = 1, 2, 3 ... taking the first free name.
+ * Two writers in the same minute each get their own file; neither is overwritten.
+ */
+export function createUnique(
+  fs: FsApi,
+  dir: string,
+  nameFor: (n: number) => string,
+  data: string,
+  opts: WriteOptions = {},
+): string {
+  for (let n = 1; n <= 1000; n += 1) {
+    const target = path.join(dir, nameFor(n));
+    if (createExclusive(fs, target, data, opts)) return target;
+  }
+  throw new Error(`could not find a free file name in ${dir} after 1000 tries`);
+}

@@ -1,0 +1,49 @@
+import { createRequire } from "node:module";
+import type { Deps, RunOptions, RunResult } from "../core/deps.ts";
+
+function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// NOTE: builtins come through require, not ESM imports. An ESM import of node:fs builds a
+// facade that reads every export, and its lazy getters (ReadStream, promises) load the whole
+// stream stack: about 1.5 ms on every prompt. child_process (net, stream) loads on first use.
+const require = createRequire(import.meta.url);
+export const nodeFs = require("node:fs") as typeof import("node:fs");
+let childProcess: typeof import("node:child_process") | undefined;
+
+function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunResult {
+  childProcess ??= require("node:child_process") as typeof import("node:child_process");
+  const res = childProcess.spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    input: opts.input,
+    encoding: "utf8",
+    timeout: opts.timeoutMs ?? 5000,
+    stdio: ["pipe", "pipe", "pipe"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return { status: res.error ? null : res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
+}
+
+/** The real world, for entry points only. */
+export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
+  return {
+    fs: nodeFs,
+    now: () => new Date(),
+    env: process.env,
+    pid: process.pid,
+    home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),
+    cwd: process.cwd(),
+    isProcessAlive,
+    run,
+    warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
+    ...overrides,
+  };
+}

@@ -1,0 +1,105 @@
+import type { Knobs } from "../core/knobs.ts";
+import { describeThreshold, describeUsage, formatTokens } from "../context/context-window.ts";
+import type { Utilization } from "../context/context-utilization.ts";
+
+// Commands that must always get through: they are how a user gets out of a full context.
+const EXEMPT_COMMANDS = ["/compact", "/clear", "/help", "/checkpoint", "/quoin-checkpoint:checkpoint"];
+
+/** `/compact`, `/clear`, `/help` and `/checkpoint` pass untouched; `/checkpoint --purge` does not. */
+export function isExemptPrompt(prompt: string): boolean {
+  const trimmed = prompt.trim();
+  for (const cmd of EXEMPT_COMMANDS) {
+    if (trimmed === cmd || trimmed.startsWith(`${cmd} `) || trimmed.startsWith(`${cmd}\n`)) {
+      if (cmd.endsWith("checkpoint") && /(^|\s)--purge(\s|$)/.test(trimmed.slice(cmd.length))) return false;
+      return true;
+    }
+  }
+  return false;
+}
+
+export type Tier = "quiet" | "advisory" | "block";
+
+export function utilizationTier(bps: number, knobs: Knobs): Tier {
+  if (bps >= knobs.QUOIN_BLOCK_BPS) return "block";
+  if (bps >= knobs.QUOIN_STOP_BPS) return "advisory";
+  return "quiet";
+}
+
+function windowNote(u: Utilization): string {
+  const from =
+    u.windowSource === "env"
+      ? "QUOIN_CONTEXT_WINDOW"
+      : u.windowSource === "statusline"
+        ? "the status line"
+        : u.windowSource === "model-table"
+          ? `model ${u.model ?? "?"}`
+          : `default${u.model ? ` for ${u.model}` : ""}`;
+  const estimate = u.source === "bytes" ? "; estimated from transcript bytes, no usage data" : "";
+  return `window ${formatTokens(u.window)} (${from})${estimate}`;
+}
+
+export function advisoryText(u: Utilization, knobs: Knobs): string {
+  return (
+    `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}. ` +
+    `Advisory from ${describeThreshold(knobs.QUOIN_STOP_BPS, u.limit)}; prompts are held at ${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}. ` +
+    `Suggest to the user: run /checkpoint now to save this session's place, or /checkpoint --defer to silence this until the next compaction.`
+  );
+}
+
+export interface BlockFiles {
+  pendingPrompt: string;
+  checkpoint: string | null;
+  sentinelExisted: boolean;
+}
+
+export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode: "block" | "advise"): string {
+  const head =
+    mode === "block"
+      ? `[quoin-checkpoint] Prompt held: ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}).`
+      : `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}); the prompt went through (QUOIN_BLOCK_MODE=advise).`;
+  const saved = files.checkpoint
+    ? `Restore state: ${files.checkpoint}${files.sentinelExisted ? " (saved earlier)" : ""}.`
+    : "No restore state could be saved (no usable session id).";
+  const next =
+    mode === "block"
+      ? "Start a fresh session and run /checkpoint --restore (it offers to replay the prompt), or run /compact here and send it again."
+      : "Save and move on soon: /checkpoint, then /checkpoint --restore in a fresh session, or /compact here.";
+  return `${head} Prompt saved to ${files.pendingPrompt}. ${saved} ${next}`;
+}
+
+export function idleText(gapMs: number, previousIso: string, u: Utilization | null, formatGap: (ms: number) => string): string {
+  const usage = u ? ` Now at ${describeUsage(u.tokens, u.limit, u.bps)}.` : "";
+  return (
+    `[quoin-checkpoint] This session was idle ${formatGap(gapMs)} (previous prompt ${previousIso}).${usage} ` +
+    `If the work has moved on, /checkpoint and a fresh session keep the context small.`
+  );
+}
+
+export interface RotationState {
+  startedAt: string;
+  prompts: number;
+  advised: boolean;
+}
+
+/** Seed 001's rotation budget: once per session, when prompts or hours reach the knob. */
+export function rotationDue(state: RotationState, now: Date, knobs: Knobs): boolean {
+  if (state.advised) return false;
+  const byCount = knobs.QUOIN_ROTATE_OBSERVATIONS > 0 && state.prompts >= knobs.QUOIN_ROTATE_OBSERVATIONS;
+  const hours = (now.getTime() - Date.parse(state.startedAt)) / 3_600_000;
+  const byAge = knobs.QUOIN_ROTATE_HOURS > 0 && hours >= knobs.QUOIN_ROTATE_HOURS;
+  return byCount || byAge;
+}
+
+export function rotationText(state: RotationState, now: Date, knobs: Knobs): string {
+  const hours = ((now.getTime() - Date.parse(state.startedAt)) / 3_600_000).toFixed(1);
+  const limits = [
+    knobs.QUOIN_ROTATE_OBSERVATIONS > 0 ? `${knobs.QUOIN_ROTATE_OBSERVATIONS} prompts` : null,
+    knobs.QUOIN_ROTATE_HOURS > 0 ? `${knobs.QUOIN_ROTATE_HOURS}h` : null,
+  ]
+    .filter(Boolean)
+    .join(" or ");
+  return (
+    `[quoin-checkpoint] Rotation budget reached: ${state.prompts} prompts over ${hours}h in this session (budget ${limits}). ` +
+    `Write a checkpoint (/checkpoint) and hand over to a successor session (quoin-checkpoint successor) before the context runs out.`
+  );
+}

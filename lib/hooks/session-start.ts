@@ -1,0 +1,56 @@
+import type { Deps } from "../core/deps.ts";
+import { writeAtomic } from "../core/atomic-write.ts";
+import { runCleanup } from "../save/cleanup-sweep.ts";
+import { contextAnswer, type HookAnswer, type SessionStartInput } from "./hook-io.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import type { Knobs } from "../core/knobs.ts";
+import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
+import { resolveProjectRoot } from "../store/project-root.ts";
+import { chooseBanner } from "./restore-banner.ts";
+import { listSentinelFiles } from "../store/sentinel-listing.ts";
+import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { utcIso } from "../core/time-format.ts";
+
+const EVENT = "SessionStart";
+
+/** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
+export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
+  const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
+  return (["compact-happened", "postcompact-reset"] as const).map((family) => {
+    const file = sentinelPath(paths.memory, family, sid);
+    writeAtomic(deps.fs, file, body, { pid: deps.pid });
+    return file;
+  });
+}
+
+export const REENTRY_NOTE =
+  "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
+  "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
+
+/**
+ * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;
+ * the restore picker looks that far back, so a shorter window would hide its candidates), then
+ * at most one banner.
+ */
+export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
+  const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
+  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  const notes: string[] = [];
+  if (input.source === "compact" && sid) {
+    markCompaction(deps, paths, sid);
+    notes.push(REENTRY_NOTE);
+  }
+  // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
+  const sentinels = listSentinelFiles(deps.fs, paths.memory);
+  const swept = runCleanup(deps.fs, paths, deps.now(), {
+    currentSessionId: sid,
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    checkpointWindowDays: null,
+    dryRun: false,
+    sentinelFiles: sentinels,
+  });
+  const moved = new Set(swept.sentinels);
+  const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
+  if (banner) notes.push(banner.text);
+  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+}

@@ -1,0 +1,158 @@
+import type { Deps } from "../core/deps.ts";
+import type { Knobs } from "../core/knobs.ts";
+import { writeAtomic } from "../core/atomic-write.ts";
+import { readTextOrNull } from "../core/file-range.ts";
+import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
+import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
+import { appendBlockedPrompt } from "../store/pending-prompts.ts";
+import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
+import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
+import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
+import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
+import { formatDuration, utcIso } from "../core/time-format.ts";
+import { trashIfPresent } from "../core/trash.ts";
+import { ownPendingRestore } from "../store/pending-restore.ts";
+
+export const IDLE_GAP_MS = 60 * 60 * 1000;
+const EVENT = "UserPromptSubmit";
+
+/** Step 0.5: a compaction happened since the last prompt; it expires any defer. */
+function postcompactReset(deps: Deps, paths: MemoryPaths, sid: string, now: Date): void {
+  const reset = sentinelPath(paths.memory, "postcompact-reset", sid);
+  if (!deps.fs.existsSync(reset)) return;
+  trashIfPresent(deps.fs, reset, paths.memory, now);
+  trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-defer", sid), paths.memory, now);
+}
+
+interface IdleGap {
+  previousIso: string;
+  gapMs: number;
+}
+
+/** Step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
+function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
+  const previous = lastSeen(deps.fs, paths.recentSessions, sid);
+  appendRecentSession(deps.fs, paths.recentSessions, now, sid);
+  if (!previous || now.getTime() - previous.getTime() <= IDLE_GAP_MS) return null;
+  return { previousIso: utcIso(previous), gapMs: now.getTime() - previous.getTime() };
+}
+
+/** A prompt that gets no note (exempt, or held) leaves the idle advisory for the session's next prompt. */
+function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, gap: IdleGap | null): void {
+  if (!gap) return;
+  writeAtomic(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`, {
+    pid: deps.pid,
+  });
+}
+
+function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
+  const file = sentinelPath(paths.memory, "idle-advisory-pending", sid);
+  const text = readTextOrNull(deps.fs, file);
+  if (text === null) return null;
+  trashIfPresent(deps.fs, file, paths.memory, now);
+  const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
+  const previous = Date.parse(previousIso);
+  const detectedAt = Date.parse(text.split("\n")[0] ?? "");
+  if (!Number.isFinite(previous) || !Number.isFinite(detectedAt)) return null;
+  return idleText(detectedAt - previous, previousIso, u, formatDuration);
+}
+
+/** Seed 001's rotation budget: count this prompt, and say so once when the budget is spent. */
+function rotationNote(deps: Deps, paths: MemoryPaths, sid: string, now: Date, knobs: Knobs): string | null {
+  if (knobs.QUOIN_ROTATE_OBSERVATIONS <= 0 && knobs.QUOIN_ROTATE_HOURS <= 0) return null;
+  const file = sentinelPath(paths.memory, "rotation-budget", sid);
+  const kv = parseKeyValues(readTextOrNull(deps.fs, file) ?? "");
+  const startedAt = kv["started_at"] && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
+  const state: RotationState = { startedAt, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === "1" };
+  const due = rotationDue(state, now, knobs);
+  writeAtomic(
+    deps.fs,
+    file,
+    renderKeyValues({ started_at: state.startedAt, prompts: String(state.prompts), advised: due || state.advised ? "1" : "0" }),
+    { pid: deps.pid },
+  );
+  return due ? rotationText(state, now, knobs) : null;
+}
+
+interface BlockOutcome {
+  pendingPrompt: string;
+  checkpoint: string | null;
+  sentinelExisted: boolean;
+}
+
+/** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
+function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date): BlockOutcome {
+  const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
+  const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
+  writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+
+  // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
+  // checkpoint that is there. One naming nothing (or outside checkpoints/) holds no place: it goes
+  // to trash/ and a fresh save replaces it, as in precompact and save step 1.4.
+  const pending = ownPendingRestore(deps, paths, sid);
+  if (pending?.checkpoint) return { pendingPrompt, checkpoint: pending.checkpoint, sentinelExisted: true };
+  if (pending) trashIfPresent(deps.fs, pending.sentinel, paths.memory, now);
+  const saved = writeSkeletonCheckpoint(deps, {
+    paths,
+    sessionId: sid,
+    launchCwd: input.cwd ?? deps.cwd,
+    status: "checkpoint save (forced: context at the block tier)",
+    shape: "voluntary",
+    writeSentinel: true,
+  });
+  return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
+}
+
+/** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
+export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
+  const now = deps.now();
+  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
+  const sid = isUsableSessionId(input.session_id) && isWritableProjectRoot(root, deps.home) ? input.session_id : null;
+  const paths = memoryPaths(root);
+
+  let gap: IdleGap | null = null;
+  if (sid) {
+    postcompactReset(deps, paths, sid, now);
+    gap = recordPrompt(deps, paths, sid, now);
+  }
+  if (isExemptPrompt(input.prompt)) {
+    if (sid) persistIdleGap(deps, paths, sid, now, gap);
+    return null;
+  }
+
+  const u = input.transcript_path
+    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    : null;
+  const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
+
+  if (tier === "block" && u && sid) {
+    persistIdleGap(deps, paths, sid, now, gap);
+    const files = holdPrompt(deps, paths, sid, input, now);
+    if (knobs.QUOIN_BLOCK_MODE === "block") {
+      return { decision: "block", reason: blockText(u, knobs, files, "block") };
+    }
+    const words = blockText(u, knobs, files, "advise");
+    return contextAnswer(EVENT, words, words);
+  }
+
+  const notes: string[] = [];
+  if (sid) {
+    // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
+    const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
+    const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
+    if (idle) notes.push(idle);
+  }
+  if (u && tier !== "quiet") {
+    const deferred = sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
+    if (!deferred) notes.push(advisoryText(u, knobs));
+  }
+  if (sid) {
+    const rotation = rotationNote(deps, paths, sid, now, knobs);
+    if (rotation) notes.push(rotation);
+  }
+  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+}

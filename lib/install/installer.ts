@@ -1,0 +1,241 @@
+import * as path from "node:path";
+import * as z from "zod/mini";
+import type { Deps } from "../core/deps.ts";
+import { readTextOrNull } from "../core/file-range.ts";
+import { writeAtomic } from "../core/atomic-write.ts";
+import { ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { changedLines } from "../core/line-diff.ts";
+import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { utcIso } from "../core/time-format.ts";
+
+// install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
+// settings.json is checked before anything is written, so a refusal leaves the home untouched.
+
+export interface InstallOptions {
+  scope: InstallScope;
+  uninstall: boolean;
+  dryRun: boolean;
+  statusLine: boolean;
+  /** the build output: quoin-checkpoint.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
+  distDir: string;
+}
+
+export type InstallOutcome = { ok: true; lines: string[]; changed: boolean } | { ok: false; reason: string; lines: string[] };
+
+const StateSchema = z.object({
+  version: z.literal(1),
+  settingsCreated: z.boolean(),
+  /** hook containers settings.json had before the first install: uninstall leaves them (maybe empty) */
+  keptContainers: z.optional(z.array(z.string())),
+});
+type InstallState = z.infer<typeof StateSchema>;
+
+
+/**
+ * settings.json as text, null when there is none. Any other read error is a refusal: treating an
+ * unreadable file as absent would write a new one over the user's settings.
+ */
+function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
+  try {
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
+    return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
+  }
+}
+
+function readState(deps: Deps, file: string): InstallState | null {
+  try {
+    const parsed = StateSchema.safeParse(JSON.parse(readTextOrNull(deps.fs, file) ?? ""));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
+function writeTarget(deps: Deps, file: string): string {
+  try {
+    return deps.fs.lstatSync(file).isSymbolicLink() ? (deps.fs.realpathSync(file) as string) : file;
+  } catch {
+    return file;
+  }
+}
+
+/** Keep the file's permission bits (a private settings.json stays private). */
+function modeOf(deps: Deps, file: string): number {
+  try {
+    return Number(deps.fs.statSync(file).mode) & 0o777;
+  } catch {
+    return 0o644;
+  }
+}
+
+function stamp(deps: Deps): string {
+  return utcIso(deps.now()).replace(/:/g, "");
+}
+
+/** A fresh folder under backups/ (never reused), for settings copies and uninstalled files. */
+function freshBackupDir(deps: Deps, layout: InstallLayout, what: string): string {
+  const base = path.join(layout.backupsDir, `${stamp(deps)}-${what}`);
+  for (let n = 1; ; n += 1) {
+    const dir = n === 1 ? base : `${base}-${n}`;
+    if (!deps.fs.existsSync(dir)) {
+      deps.fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    }
+  }
+}
+
+interface FileCopy {
+  from: string;
+  to: string;
+  text: string;
+}
+
+export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
+  return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
+}
+
+function install(deps: Deps, opts: InstallOptions): InstallOutcome {
+  const layout = installLayout(deps, opts.scope);
+  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
+  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+
+  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+  const copies: FileCopy[] = [];
+  const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
+  if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
+  copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
+  const bundles: string[] = [];
+  for (const spec of HOOK_SPECS) {
+    const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
+    const text = readTextOrNull(deps.fs, from);
+    if (text === null) {
+      lines.push(`[quoin] WARNING: ${from} is missing: the ${spec.event} hook is NOT installed. Build it (npm run build) and run the installer again.`);
+      continue;
+    }
+    bundles.push(spec.bundle);
+    copies.push({ from, to: path.join(layout.bundleDir, "hooks", `${spec.bundle}.mjs`), text });
+  }
+  for (const name of SKILL_NAMES) {
+    const from = path.join(opts.distDir, "skills", name, "SKILL.md");
+    const text = readTextOrNull(deps.fs, from);
+    if (text === null) return fail(`${from} is missing: run npm run gen-skills (or npm run build) first`);
+    const to = path.join(layout.skillsDir, name, "SKILL.md");
+    const existing = readTextOrNull(deps.fs, to);
+    if (existing !== null && !existing.includes(GENERATED_SKILL_MARKER)) {
+      return fail(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
+    }
+    copies.push({ from, to, text });
+  }
+
+  // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return fail(read.reason);
+  const before = read.text;
+  const merged = mergeInstall(
+    before,
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
+    layout.settingsFile,
+  );
+  if (!merged.ok) return fail(merged.reason);
+
+  const earlier = readState(deps, layout.stateFile);
+  const state: InstallState = {
+    version: 1,
+    settingsCreated: earlier?.settingsCreated ?? before === null,
+    keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+  };
+  const stateText = `${JSON.stringify(state, null, 2)}\n`;
+  const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
+
+  for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
+  if (merged.changed) {
+    lines.push(`[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`);
+    if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
+  }
+  if (!writes.length && !merged.changed) lines.push("[quoin] already installed; nothing to change");
+  if (opts.dryRun) return { ok: true, lines, changed: writes.length > 0 || merged.changed };
+
+  for (const w of writes) writeAtomic(deps.fs, w.to, w.text, { pid: deps.pid });
+  if (merged.changed) {
+    if (before !== null) {
+      const dir = freshBackupDir(deps, layout, "install");
+      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
+      lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
+    }
+    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
+  }
+  lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
+  return { ok: true, lines, changed: writes.length > 0 || merged.changed };
+}
+
+/**
+ * What uninstall takes out of the bundle folder: the folder itself when it holds only what install
+ * wrote, else just those entries. The skills keep their 1M-dispatch config and cache there
+ * (lib/skills/dispatch-decide.ts), which are the user's and stay.
+ */
+function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
+  if (!deps.fs.existsSync(layout.bundleDir)) return [];
+  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const names = deps.fs.readdirSync(layout.bundleDir) as string[];
+  if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
+  return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
+}
+
+function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
+  const layout = installLayout(deps, opts.scope);
+  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`];
+  const read = readSettings(deps, layout.settingsFile);
+  if (!read.ok) return { ok: false, reason: read.reason, lines };
+  const before = read.text;
+  const state = readState(deps, layout.stateFile);
+  let after: string | null = before;
+  if (before !== null) {
+    const merged = mergeUninstall(before, layout.settingsFile, state?.keptContainers ?? []);
+    if (!merged.ok) return { ok: false, reason: merged.reason, lines };
+    after = merged.text;
+  }
+  const settingsChanged = after !== before;
+  // A settings.json that only existed for quoin goes away again (to backups/: nothing is deleted).
+  let removeSettings = false;
+  if (after !== null && state?.settingsCreated) {
+    try {
+      const v = JSON.parse(after) as unknown;
+      removeSettings = !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+    } catch {
+      removeSettings = false;
+    }
+  }
+  const moves = [
+    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
+    ...bundleMoves(deps, layout),
+  ];
+  if (settingsChanged || removeSettings) {
+    const verb = removeSettings ? "move aside (it only held quoin's entries)" : "update";
+    lines.push(`[quoin] ${opts.dryRun ? `would ${verb}` : verb} ${layout.settingsFile}`);
+    if (opts.dryRun && after !== null && before !== null) lines.push(...changedLines(before, after));
+  }
+  for (const m of moves) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${m} to ${layout.backupsDir}`);
+  const changed = settingsChanged || removeSettings || moves.length > 0;
+  if (!changed) lines.push("[quoin] nothing of quoin's is installed here");
+  if (opts.dryRun || !changed) return { ok: true, lines, changed };
+
+  const dir = freshBackupDir(deps, layout, "uninstall");
+  if (before !== null && (settingsChanged || removeSettings)) {
+    if (removeSettings) deps.fs.renameSync(layout.settingsFile, path.join(dir, "settings.json"));
+    else {
+      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
+      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
+    }
+    lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
+  }
+  for (const m of moves) {
+    const target = path.join(dir, path.relative(layout.configDir, m));
+    deps.fs.mkdirSync(path.dirname(target), { recursive: true });
+    deps.fs.renameSync(m, target);
+  }
+  lines.push(`[quoin] uninstalled; removed files are kept in ${dir}`);
+  return { ok: true, lines, changed };
+}

@@ -1,0 +1,189 @@
+import * as path from "node:path";
+import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.ts";
+import { isInsideCheckpoints } from "../store/memory-paths.ts";
+import { MIN_CHECKPOINT_BYTES, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
+import { utcHuman, DAY_MS } from "../core/time-format.ts";
+
+/** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
+export const CHECKPOINT_WINDOW_DAYS = 30;
+
+/** One entry of the picker list: a checkpoint file, annotated as step 2 of the seed says. */
+export interface Candidate {
+  file: string;
+  name: string;
+  mtimeMs: number;
+  size: number;
+  task: string;
+  branch: string;
+  /** undefined: no `## Session ID` section (legacy); null: recorded as unknown */
+  sessionId: string | null | undefined;
+  /** YYYY-MM-DD HH:MM UTC, YYYY-MM-DD (legacy) or YYYY-MM-DD (precompact) */
+  saved: string;
+  source: "sentinel" | "disk-only";
+  /** absolute path of the pending-restore sentinel naming this checkpoint, when sentinel-backed */
+  sentinel: string | null;
+}
+
+export interface HeadFields {
+  task?: string;
+  branch?: string;
+  sessionId?: string | null;
+}
+
+function normalTitle(line: string): string {
+  return line.slice(3).trim().replace(/:$/, "").toLowerCase();
+}
+
+/**
+ * The fields the picker needs from a checkpoint's first sections, in one pass over the lines.
+ * NOTE: runs on up to thousands of heads per restore, so it stops once it has all three; the
+ * results equal parseSections + firstLineOf (and parseActiveTask for the task).
+ */
+export function headFields(head: string): HeadFields {
+  let task: string | undefined;
+  let branch: string | null | undefined;
+  let sid: string | null | undefined;
+  // which field the next non-blank line fills: 1 branch, 2 session id
+  let want = 0;
+  let taskNext = false;
+  let at = 0;
+  while (at <= head.length) {
+    const end = head.indexOf("\n", at);
+    const raw = head.slice(at, end < 0 ? head.length : end);
+    at = end < 0 ? head.length + 1 : end + 1;
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (taskNext) {
+      // The seed's awk: the line right after `## Active task`, CR stripped.
+      task = line.trim() || undefined;
+      taskNext = false;
+    }
+    if (line.startsWith("## ")) {
+      if (want === 1) branch = null;
+      if (want === 2) sid = null;
+      want = 0;
+      if (/^## Active task\s*$/.test(line) && task === undefined) taskNext = true;
+      const title = normalTitle(line);
+      if (title === "branch" && branch === undefined) want = 1;
+      else if (title === "session id" && sid === undefined) want = 2;
+    } else if (want !== 0 && line.trim() !== "") {
+      if (want === 1) branch = line.trim();
+      else sid = line.trim();
+      want = 0;
+    }
+    if (task !== undefined && branch !== undefined && sid !== undefined && want === 0) break;
+  }
+  if (want === 1) branch = null;
+  if (want === 2) sid = null;
+  return {
+    task,
+    branch: branch ?? undefined,
+    sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
+  };
+}
+
+/** Step 2 saved-time: from the file name's shape; a name of none of the three shapes shows its mtime. */
+export function savedLabel(name: string, mtimeMs: number): string {
+  const shape = parseCheckpointName(name);
+  return shape ? savedTimeLabel(shape) : `${utcHuman(new Date(mtimeMs))} (mtime)`;
+}
+
+const indexes = new WeakMap<RestoreSnapshot, Map<string, CheckpointFile>>();
+
+/** Checkpoints by resolved path, built once per snapshot. */
+export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFile> {
+  let index = indexes.get(snap);
+  if (!index) {
+    index = new Map(snap.checkpoints.map((c) => [path.resolve(c.path), c]));
+    indexes.set(snap, index);
+  }
+  return index;
+}
+
+/**
+ * The checkpoint a pending-restore sentinel names, or null. A path read from a sentinel is
+ * trusted only if it resolves to a file directly inside this project's checkpoints/ folder.
+ */
+export function sentinelTarget(snap: RestoreSnapshot, index: Map<string, CheckpointFile>, sentinel: SentinelFile): CheckpointFile | null {
+  const target = sentinel.firstLine;
+  if (target === "" || !isInsideCheckpoints(snap.paths, target)) return null;
+  return index.get(path.resolve(target)) ?? null;
+}
+
+/** A candidate from a checkpoint file; null when `## Active task` cannot be parsed (dropped silently). */
+export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
+  if (file.head === undefined) return null;
+  const fields = headFields(file.head);
+  if (!fields.task) return null;
+  return {
+    file: file.path,
+    name: file.name,
+    mtimeMs: file.mtimeMs,
+    size: file.size,
+    task: fields.task,
+    branch: fields.branch ?? "(unknown)",
+    sessionId: fields.sessionId,
+    saved: savedLabel(file.name, file.mtimeMs),
+    source: sentinel ? "sentinel" : "disk-only",
+    sentinel,
+  };
+}
+
+export interface EnumerationWindows {
+  sentinelWindowDays: number;
+  dedupWindowDays: number;
+}
+
+export interface Enumeration {
+  /** newest first (checkpoint mtime) */
+  candidates: Candidate[];
+  staleSentinels: number;
+  messages: string[];
+}
+
+/**
+ * Step 3 de-duplication: drop `<date>-<task>-precompact.md` when `<date>-<task>.md` exists and
+ * their mtimes are within the window. Older pairs stay independent entries.
+ */
+function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[] {
+  const byName = new Map(list.map((c) => [c.name, c]));
+  return list.filter((c) => {
+    if (!c.name.endsWith("-precompact.md")) return true;
+    const twin = byName.get(`${c.name.slice(0, -"-precompact.md".length)}.md`);
+    return !twin || Math.abs(twin.mtimeMs - c.mtimeMs) > windowDays * DAY_MS;
+  });
+}
+
+/** Tier 3 full enumeration: in-window sentinels (B1) plus 30-day checkpoints, de-duplicated by path. */
+export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows): Enumeration {
+  const index = checkpointIndex(snap);
+  const messages: string[] = [];
+  const byPath = new Map<string, Candidate>();
+
+  // B1: sentinels within the window, newest first so the newest sentinel backs a shared checkpoint.
+  const sentinels = snap.pendingRestores.filter((s) => snap.nowMs - s.mtimeMs < w.sentinelWindowDays * DAY_MS);
+  const stale = snap.pendingRestores.length - sentinels.length;
+  if (stale > 0) {
+    messages.push(`[checkpoint] ${stale} stale pending-restore-*.txt sentinels older than ${w.sentinelWindowDays}d skipped`);
+  }
+  for (const s of [...sentinels].sort((a, b) => b.mtimeMs - a.mtimeMs)) {
+    const target = sentinelTarget(snap, index, s);
+    if (!target || target.size < MIN_CHECKPOINT_BYTES) continue;
+    const key = target.path;
+    if (byPath.has(key)) continue;
+    const c = toCandidate(target, s.path);
+    if (c) byPath.set(key, c);
+  }
+
+  // Checkpoints within 30 days; files under 100 bytes are skipped (0-byte corrupt entries).
+  for (const file of snap.checkpoints) {
+    if (snap.nowMs - file.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS) continue;
+    if (file.size < MIN_CHECKPOINT_BYTES) continue;
+    // Snapshot paths are already absolute and normal (path.join), the same keys as the index.
+    if (byPath.has(file.path)) continue;
+    const c = toCandidate(file, null);
+    if (c) byPath.set(file.path, c);
+  }
+
+  const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  return { candidates: dropPrecompactTwins(sorted, w.dedupWindowDays), staleSentinels: stale, messages };
+}

@@ -1,0 +1,58 @@
+import * as path from "node:path";
+import type { Deps } from "../core/deps.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
+import { trashMove } from "../core/trash.ts";
+
+export interface CleanupRequest {
+  sessionId: string;
+  /** the picker's consumed_sentinel_path ("" on paths 1, 1a, 2, 3a, 4a, 5, 6) */
+  consumedSentinelPath: string;
+  /** CASE B (any answer) or CASE C with delete */
+  pendingPromptFile: string | null;
+  /** keep this session's pending-restore: it names a checkpoint that could not be parsed, never shown */
+  keepOwn?: boolean;
+}
+
+export interface CleanupReport {
+  /** original path -> path in trash/ */
+  trashed: Array<{ from: string; to: string }>;
+  /** files that should have moved but could not (left in place, warned) */
+  failed: Array<{ file: string; reason: string }>;
+}
+
+/** Only sentinels of the expected family, directly inside the memory folder, are ever moved. */
+function isOwnSentinel(paths: MemoryPaths, file: string, family: "pending-restore" | "pending-prompt"): boolean {
+  const resolved = path.resolve(file);
+  return path.dirname(resolved) === path.resolve(paths.memory) && parseSentinelName(path.basename(resolved))?.family === family;
+}
+
+/**
+ * Step 5 (B2 two-call pattern): the current session's pending-restore always; the consumed sentinel
+ * when set and different; the pending-prompt file when the replay step consumed it. Into trash/,
+ * fail-open: a file that cannot move is reported and left in place.
+ */
+export function cleanupAfterRestore(deps: Deps, paths: MemoryPaths, req: CleanupRequest): CleanupReport {
+  const report: CleanupReport = { trashed: [], failed: [] };
+  const now = deps.now();
+  const move = (file: string) => {
+    if (!deps.fs.existsSync(file)) return;
+    try {
+      report.trashed.push({ from: file, to: trashMove(deps.fs, file, paths.memory, now) });
+    } catch (err) {
+      report.failed.push({ file, reason: (err as Error).message });
+      deps.warn(`[checkpoint] WARNING: could not move ${file} to trash: ${(err as Error).message}`);
+    }
+  };
+  // 1. Current-session cleanup: keys off the session id, not consumed_sentinel_path.
+  const own = isUsableSessionId(req.sessionId) ? sentinelPath(paths.memory, "pending-restore", req.sessionId) : null;
+  if (own && !req.keepOwn) move(own);
+  // 2. The actually-consumed orphan sentinel of another session (B2), if different.
+  const consumed = req.consumedSentinelPath;
+  if (consumed !== "" && (own === null || path.resolve(consumed) !== path.resolve(own)) && isOwnSentinel(paths, consumed, "pending-restore")) {
+    move(consumed);
+  }
+  if (req.pendingPromptFile && isOwnSentinel(paths, req.pendingPromptFile, "pending-prompt")) move(req.pendingPromptFile);
+  return report;
+}

@@ -1,0 +1,88 @@
+import { reduceTaskName } from "../core/ids.ts";
+import { type Candidate } from "./restore-candidates.ts";
+import type { RestoreSnapshot, SessionStateFile } from "./restore-snapshot.ts";
+import { taskFromSessionFileName } from "../store/session-state.ts";
+import { DAY_MS } from "../core/time-format.ts";
+
+/** Newest session-state file (`ls -t sessions/*.md | head -1`), optionally only within `windowDays`. */
+export function freshestSessionState(snap: RestoreSnapshot, windowDays?: number): SessionStateFile | null {
+  let best: SessionStateFile | null = null;
+  for (const s of snap.sessionStates) {
+    if (windowDays !== undefined && snap.nowMs - s.mtimeMs >= windowDays * DAY_MS) continue;
+    if (!best || s.mtimeMs > best.mtimeMs || (s.mtimeMs === best.mtimeMs && s.name > best.name)) best = s;
+  }
+  return best;
+}
+
+/** The task the user works on now: the Tier 2 anchor task if set, else the freshest session-state file name. */
+export function freshestTask(snap: RestoreSnapshot, anchorTask: string): string {
+  if (anchorTask !== "") return anchorTask;
+  const fresh = freshestSessionState(snap);
+  return fresh ? taskFromSessionFileName(fresh.name) : "";
+}
+
+// NOTE: the save side stores task names reduced to [a-z0-9-], so both sides are compared reduced.
+export function sameTask(a: string, b: string): boolean {
+  return reduceTaskName(a) === reduceTaskName(b);
+}
+
+export interface GateResult {
+  stale: boolean;
+  crossTask: boolean;
+  /** whole days since the checkpoint's mtime */
+  ageDays: number;
+  suppressed: boolean;
+  freshestTask: string;
+}
+
+/**
+ * Combined auto-pick gate (D-03: T-04 cross-task + T-05 staleness), OR semantics: a candidate is
+ * auto-picked only if it passes both. Staleness only counts when a session-state file exists.
+ */
+export function applyGate(snap: RestoreSnapshot, c: Candidate, anchorTask: string, staleDays: number): GateResult {
+  return gateFor(snap, anchorTask, staleDays)(c);
+}
+
+/** The gate with its inputs resolved once, for a whole list of candidates. */
+export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: number): (c: Candidate) => GateResult {
+  const task = freshestTask(snap, anchorTask);
+  const reduced = task === "" ? "" : reduceTaskName(task);
+  const hasSessionState = freshestSessionState(snap) !== null;
+  return (c) => {
+    const ageDays = Math.floor((snap.nowMs - c.mtimeMs) / DAY_MS);
+    const stale = hasSessionState && ageDays > staleDays;
+    const crossTask = task !== "" && c.task !== task && reduceTaskName(c.task) !== reduced;
+    return { stale, crossTask, ageDays, suppressed: stale || crossTask, freshestTask: task };
+  };
+}
+
+/** The loud warning printed when the gate suppresses an auto-pick. */
+export function gateWarning(c: Candidate, g: GateResult, staleDays: number): string[] {
+  const lines = ["[checkpoint] WARNING: auto-pick suppressed."];
+  if (g.stale) lines.push(`  Stale: candidate is ${g.ageDays}d old (threshold: ${staleDays}d).`);
+  if (g.crossTask) lines.push(`  Cross-task: candidate task='${c.task}' vs freshest session task='${g.freshestTask}'.`);
+  lines.push("  Routing to session-state synthesis (B3). Choose 'y' to synthesize from the freshest session-state.");
+  return lines;
+}
+
+/** Short note for the numbered list: why this entry would not have been auto-picked. */
+export function gateNote(g: GateResult): string {
+  const parts: string[] = [];
+  if (g.stale) parts.push(`stale ${g.ageDays}d`);
+  if (g.crossTask) parts.push(`other task (now '${g.freshestTask}')`);
+  return parts.join(", ");
+}
+
+export type B3Trigger = { fires: false } | { fires: true; clause: "A" | "B" };
+
+/**
+ * B3 trigger, evaluated before the normal picker. Clause A: no candidate. Clause B: every
+ * candidate is older than the freshest session-state file within the fallback window.
+ */
+export function b3Trigger(snap: RestoreSnapshot, candidates: readonly Candidate[], fallbackWindowDays: number): B3Trigger {
+  if (candidates.length === 0) return { fires: true, clause: "A" };
+  const fresh = freshestSessionState(snap, fallbackWindowDays);
+  if (!fresh) return { fires: false };
+  const newestCandidate = Math.max(...candidates.map((c) => c.mtimeMs));
+  return newestCandidate < fresh.mtimeMs ? { fires: true, clause: "B" } : { fires: false };
+}

@@ -1,0 +1,239 @@
+import { b3Offer, synthesizeFromSessionState, type B3Synthesis } from "./b3-synthesis.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import { checkpointIndex, enumerateCandidates, sentinelTarget, toCandidate, type Candidate } from "./restore-candidates.ts";
+import { b3Trigger, gateFor, freshestSessionState, freshestTask, gateNote, gateWarning, sameTask, type GateResult } from "./restore-gate.ts";
+import type { RestoreSnapshot } from "./restore-snapshot.ts";
+import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
+import { DAY_MS } from "../core/time-format.ts";
+
+export interface PickerSettings {
+  /** QUOIN_RESTORE_SENTINEL_WINDOW */
+  sentinelWindowDays: number;
+  /** QUOIN_RESTORE_STALE_DAYS */
+  staleDays: number;
+  /** QUOIN_SESSION_FALLBACK_WINDOW */
+  fallbackWindowDays: number;
+  /** QUOIN_PICKER_DEDUP_WINDOW */
+  dedupWindowDays: number;
+}
+
+/** What the user already answered: a number from the list, or yes to B3 synthesis. */
+export interface PickerAnswers {
+  pick?: number;
+  synthesize?: boolean;
+}
+
+/**
+ * Where the picker ended, in the seed's consumed_sentinel_path contract: 1, 1a, 2, 3, 3a, 4, 4a, 5
+ * (6, the corrupt-file branch, is decided when the checkpoint is read). "tier2" is the Tier 2
+ * anchor, which consumes the other session's pending-restore sentinel.
+ */
+export type ContractPath = "1" | "1a" | "2" | "3" | "3a" | "4" | "4a" | "5" | "tier2";
+
+export interface ListedCandidate extends Candidate {
+  n: number;
+  gate: GateResult;
+  /** why the gate would not auto-pick it ("" when it would) */
+  note: string;
+}
+
+export type B3Route = "clause-A" | "clause-B" | "gate" | "tier1-cross-task" | "requested";
+
+export type PickerDecision =
+  | {
+      action: "restore";
+      path: ContractPath;
+      candidate: Candidate;
+      consumedSentinelPath: string;
+      warnings: string[];
+      list: ListedCandidate[];
+    }
+  | { action: "choose"; reason: "multiple" | "b3-unavailable"; list: ListedCandidate[]; more: number; warnings: string[] }
+  | {
+      action: "synthesize";
+      /** true when the user already said yes (--synthesize): restore from it */
+      confirmed: boolean;
+      path: "1a" | "5";
+      route: B3Route;
+      synthesis: B3Synthesis;
+      consumedSentinelPath: "";
+      warnings: string[];
+      list: ListedCandidate[];
+    }
+  | { action: "none"; path: "2"; reason: string; warnings: string[]; list: ListedCandidate[] }
+  | { action: "invalid"; reason: string };
+
+export const PICKER_LIST_CAP = 10;
+
+function listed(snap: RestoreSnapshot, candidates: readonly Candidate[], anchorTask: string, s: PickerSettings): ListedCandidate[] {
+  const gateOf = gateFor(snap, anchorTask, s.staleDays);
+  return candidates.map((c, i) => {
+    const gate = gateOf(c);
+    return { ...c, n: i + 1, gate, note: gateNote(gate) };
+  });
+}
+
+function sessionMismatch(snap: RestoreSnapshot, c: Candidate): string[] {
+  if (!isUsableSessionId(snap.sessionId) || !c.sessionId || c.sessionId === snap.sessionId) return [];
+  return [`[checkpoint] note: checkpoint saved in session ${c.sessionId.slice(0, 8)}; this is session ${snap.sessionId.slice(0, 8)}`];
+}
+
+/** Restore a listed candidate (paths 3/3a and 4/4a): its sentinel, if any, is the consumed one. */
+function restoreListed(snap: RestoreSnapshot, c: Candidate, path: ContractPath, warnings: string[], list: ListedCandidate[]): PickerDecision {
+  return { action: "restore", path, candidate: c, consumedSentinelPath: c.sentinel ?? "", warnings: [...warnings, ...sessionMismatch(snap, c)], list };
+}
+
+/** Tier 4: B3 synthesis from the freshest session-state within the fallback window; else the list, else nothing. */
+function routeToB3(
+  snap: RestoreSnapshot,
+  s: PickerSettings,
+  route: B3Route,
+  answers: PickerAnswers,
+  warnings: string[],
+  list: ListedCandidate[],
+): PickerDecision {
+  const source = freshestSessionState(snap, s.fallbackWindowDays);
+  if (source) {
+    const synthesis = synthesizeFromSessionState(source);
+    const confirmed = answers.synthesize === true;
+    return {
+      action: "synthesize",
+      confirmed,
+      path: route === "tier1-cross-task" && !confirmed ? "1a" : "5",
+      route,
+      synthesis,
+      consumedSentinelPath: "",
+      warnings: confirmed ? warnings : [...warnings, ...b3Offer(synthesis)],
+      list,
+    };
+  }
+  // NOTE: deviation: the seed falls to "no checkpoints found" here even when a suppressed
+  // candidate exists; showing the list lets the user's explicit choice still reach it.
+  if (list.length > 0) return { action: "choose", reason: "b3-unavailable", list, more: Math.max(0, list.length - PICKER_LIST_CAP), warnings };
+  return { action: "none", path: "2", reason: "no checkpoints found", warnings, list };
+}
+
+/**
+ * Tier 2: pending-prompt cross-reference, freshest first. Returns an anchor or the task to seed the gate.
+ * NOTE: deviation: the seed returns the anchor unchecked. The block tier writes both sentinels, so a
+ * days-old blocked session of another task would be auto-picked (the incident); the anchor gets
+ * Tier 1's cross-task guard (no staleness check) and, when it fails, is left to Tier 3's gate.
+ */
+function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
+  const index = checkpointIndex(snap);
+  const prompts = snap.pendingPrompts
+    .filter((p) => snap.nowMs - p.mtimeMs < s.sentinelWindowDays * DAY_MS)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  const statesByMtime = [...snap.sessionStates].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  const currentTask = freshestTask(snap, "");
+  const warnings: string[] = [];
+  let anchorTask = "";
+  for (const prompt of prompts) {
+    const restore = prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
+    const target = restore ? sentinelTarget(snap, index, restore) : null;
+    const anchor = target && restore ? toCandidate(target, restore.path) : null;
+    // Strongest: both hook sentinels present for this session id.
+    if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask))) return { anchor, anchorTask, warnings };
+    if (anchor) {
+      warnings.push(
+        "[checkpoint] WARNING: auto-pick suppressed.",
+        `  Cross-task: Tier 2 anchor task='${anchor.task}' vs freshest session task='${currentTask}'.`,
+      );
+    }
+    if (anchorTask === "" && statesByMtime.length > 0) {
+      // Session UUID grep, else the newest session-state file (mtime heuristic).
+      const implied = (prompt.sid !== "" && statesByMtime.find((st) => mentionsSessionUuid(st.text, prompt.sid))) || statesByMtime[0]!;
+      anchorTask = taskFromSessionFileName(implied.name);
+    }
+    // Do not stop: keep scanning for a stronger (anchor) candidate.
+  }
+  return { anchor: null, anchorTask, warnings };
+}
+
+type Tier1 = { passed: true; decision: PickerDecision } | { passed: false; warnings: string[] } | null;
+
+/** Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown". */
+function tier1(snap: RestoreSnapshot): Tier1 {
+  if (!isUsableSessionId(snap.sessionId)) return null;
+  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
+  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
+  const candidate = target && own ? toCandidate(target, own.path) : null;
+  // Missing file, untrusted path or unparseable `## Active task`: fall through to Tier 2/3.
+  if (!candidate) return null;
+  // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
+  const task = freshestTask(snap, "");
+  if (task !== "" && !sameTask(candidate.task, task)) {
+    return {
+      passed: false,
+      warnings: [
+        "[checkpoint] WARNING: auto-pick suppressed.",
+        `  Cross-task: fast-path candidate task='${candidate.task}' vs freshest session task='${task}'.`,
+        "  Routing to session-state synthesis (B3).",
+      ],
+    };
+  }
+  return { passed: true, decision: { action: "restore", path: "1", candidate, consumedSentinelPath: "", warnings: [], list: [] } };
+}
+
+/**
+ * Tier 1 alone, for a snapshot without enumeration: the restore when the current-session
+ * sentinel passes the cross-task guard, else null (run the full picker).
+ */
+export function pickFastPath(snap: RestoreSnapshot): PickerDecision | null {
+  const t1 = tier1(snap);
+  return t1?.passed ? t1.decision : null;
+}
+
+/** The restore picker (seed Step 1): a pure decision over a snapshot of the memory folder. */
+export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: PickerAnswers = {}): PickerDecision {
+  const enumerate = (anchorTask: string) => {
+    const e = enumerateCandidates(snap, { sentinelWindowDays: s.sentinelWindowDays, dedupWindowDays: s.dedupWindowDays });
+    return { list: listed(snap, e.candidates, anchorTask, s), messages: e.messages };
+  };
+
+  if (answers.synthesize) return routeToB3(snap, s, "requested", answers, [], enumerate("").list);
+
+  if (answers.pick !== undefined) {
+    // The user's explicit choice overrides the gate (paths 4 and 4a).
+    const { list, messages } = enumerate(tier2(snap, s).anchorTask);
+    const chosen = list[answers.pick - 1];
+    if (!Number.isInteger(answers.pick) || !chosen) {
+      return { action: "invalid", reason: `--pick ${answers.pick}: expected a number from 1 to ${list.length} (see the list)` };
+    }
+    const warnings = [...messages, ...(chosen.note ? [`[checkpoint] picked despite: ${chosen.note}`] : [])];
+    return restoreListed(snap, chosen, chosen.source === "sentinel" ? "4" : "4a", warnings, list);
+  }
+
+  const t1 = tier1(snap);
+  if (t1?.passed) return t1.decision;
+  if (t1) return routeToB3(snap, s, "tier1-cross-task", answers, t1.warnings, enumerate("").list);
+
+  // Tier 2: pending-prompt cross-reference.
+  const t2 = tier2(snap, s);
+  if (t2.anchor) {
+    return { action: "restore", path: "tier2", candidate: t2.anchor, consumedSentinelPath: t2.anchor.sentinel ?? "", warnings: [], list: [] };
+  }
+
+  // Tier 3: full enumeration, then the B3 trigger (clause A or B), then the normal picker.
+  const { list, messages } = enumerate(t2.anchorTask);
+  const warnings = [...t2.warnings, ...messages];
+  const trigger = b3Trigger(snap, list, s.fallbackWindowDays);
+  if (trigger.fires) return routeToB3(snap, s, trigger.clause === "A" ? "clause-A" : "clause-B", answers, warnings, list);
+
+  if (list.length === 1) {
+    const only = list[0]!;
+    if (only.gate.suppressed) return routeToB3(snap, s, "gate", answers, [...warnings, ...gateWarning(only, only.gate, s.staleDays)], list);
+    return restoreListed(snap, only, only.source === "sentinel" ? "3" : "3a", warnings, list);
+  }
+  return { action: "choose", reason: "multiple", list, more: Math.max(0, list.length - PICKER_LIST_CAP), warnings };
+}
+
+/**
+ * Step 1.5 same-session detection: true only when the checkpoint's Session ID equals this session's
+ * and no compaction happened since (compact-happened exempts: the context is already clear).
+ */
+export function isSameSession(snap: RestoreSnapshot, checkpointSessionId: string | null | undefined): boolean {
+  if (snap.compactHappened) return false;
+  if (!isUsableSessionId(checkpointSessionId) || !isUsableSessionId(snap.sessionId)) return false;
+  return checkpointSessionId === snap.sessionId;
+}

@@ -1,0 +1,266 @@
+import * as path from "node:path";
+import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
+import type { Deps } from "../core/deps.ts";
+import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
+import type { Knobs } from "../core/knobs.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { applyReplaySelection, classifyPendingPrompts, parseReplaySelection, type PendingPromptSource, type ReplayCase, type ReplayResult } from "./prompt-replay.ts";
+import { reconcile, type Reconciliation } from "./reconcile.ts";
+import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } from "./restore-candidates.ts";
+import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
+import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
+import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
+import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
+import type { B3Synthesis } from "./b3-synthesis.ts";
+
+export interface RestoreRequest {
+  paths: MemoryPaths;
+  /** "" when no session id could be resolved */
+  sessionId: string;
+  pick?: number;
+  synthesize?: boolean;
+  /** the answer to "Replay which?", as typed */
+  replay?: string;
+  /** the user chose to proceed after the same-session warning */
+  proceed?: boolean;
+}
+
+export function pickerSettings(knobs: Knobs): PickerSettings {
+  return {
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number,
+    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS as number,
+    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW as number,
+    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW as number,
+  };
+}
+
+/** What the resumed session needs: the seed's Step 2 summary, from a checkpoint or from B3. */
+export interface ResumeSummary {
+  source: "checkpoint" | "session-state";
+  file: string;
+  task: string;
+  branch: string;
+  intent: string;
+  sessionId: string | null;
+  /** `claude --resume <id>`, or why there is none */
+  resume: string;
+  savedAt?: string;
+  artifacts: string[];
+  openQuestions: string[];
+}
+
+export type Need = "same-session" | "replay" | "manual-recovery";
+
+export interface Restored {
+  action: "restore";
+  /** false: a question is open (needs); nothing was cleaned up or logged yet */
+  done: boolean;
+  needs: Need[];
+  path: string;
+  summary: ResumeSummary | null;
+  sameSession: boolean;
+  consumedSentinel: string;
+  warnings: string[];
+  reconcile: Reconciliation | null;
+  prompts: ReplayCase;
+  replay: Extract<ReplayResult, { ok: true }> | null;
+  cleanup: CleanupReport | null;
+  ledger: string | null;
+  corrupt?: { file: string; reason: string; raw: string; hint: string };
+  /** flags that reach this same checkpoint again, to repeat with the answers to `needs` */
+  rerun: string[];
+}
+
+export type RestoreOutcome =
+  | Restored
+  | Exclude<PickerDecision, { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }>
+  | { action: "invalid"; reason: string };
+
+export const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
+const RAW_CAP = 16_000;
+
+/** Step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
+export function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
+  if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
+  const parsed = parseCheckpoint(text);
+  if (!parsed.task) return { ok: false, reason: "no ## Active task" };
+  if (!parsed.branch) return { ok: false, reason: "no ## Branch" };
+  return { ok: true, parsed };
+}
+
+function resumeLine(sid: string | null | undefined): string {
+  if (sid === undefined) return "(not recorded in this checkpoint - legacy format)";
+  if (sid === null) return "(session UUID was unavailable at save time)";
+  return `claude --resume ${sid}`;
+}
+
+function listLines(text: string | undefined): string[] {
+  return (text ?? "")
+    .split("\n")
+    .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim())
+    .filter((l) => l !== "" && l !== "(none)");
+}
+
+function checkpointSummary(file: string, p: ParsedCheckpoint): ResumeSummary {
+  return {
+    source: "checkpoint",
+    file,
+    task: p.task ?? "(unknown)",
+    branch: p.branch ?? "(unknown)",
+    intent: p.intent ?? "(none recorded)",
+    sessionId: p.sessionId ?? null,
+    resume: resumeLine(p.sessionId),
+    savedAt: p.savedAt,
+    artifacts: p.artifactPaths,
+    openQuestions: listLines(p.openQuestions),
+  };
+}
+
+function synthesisSummary(b: B3Synthesis): ResumeSummary {
+  return {
+    source: "session-state",
+    file: b.file,
+    task: b.task,
+    branch: b.branch,
+    intent: b.intent,
+    sessionId: null,
+    resume: "(none: synthesized from session-state)",
+    artifacts: [],
+    openQuestions: listLines(b.openQuestions),
+  };
+}
+
+function readPendingPrompts(deps: Deps, snap: RestoreSnapshot): PendingPromptSource[] {
+  const out: PendingPromptSource[] = [];
+  for (const p of snap.pendingPrompts) {
+    try {
+      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") as string });
+    } catch {
+      // vanished or unreadable: nothing to replay from it
+    }
+  }
+  return out;
+}
+
+function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
+  return {
+    action: "restore",
+    done: false,
+    needs: [],
+    path,
+    summary: null,
+    sameSession: false,
+    consumedSentinel: "",
+    warnings,
+    reconcile: null,
+    prompts,
+    replay: null,
+    cleanup: null,
+    ledger: null,
+    rerun: [],
+  };
+}
+
+/**
+ * The checkpoint this session's own pending-restore names when it exists but Tier 1 could not parse
+ * it (it fell through, so the user never saw it). NOTE: deviation: the seed's Step 5 trashes this
+ * session's sentinel on every successful restore; here it survives, as on the corrupt-file path.
+ */
+function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
+  if (!isUsableSessionId(snap.sessionId)) return null;
+  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
+  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
+  return target && toCandidate(target, own!.path) === null ? target.path : null;
+}
+
+/** Restore mode end to end: picker, Step 1.5, Step 2, reconciliation, Step 4 replay, Step 5 cleanup, Step 6 ledger. */
+export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
+  const now = deps.now();
+  const answered = req.pick !== undefined || req.synthesize === true;
+  // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
+  // a first snapshot reads only the checkpoint it names; the full one is built only if Tier 1 fails.
+  const ownSentinel = isUsableSessionId(req.sessionId) && deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
+  let decision: PickerDecision | null = null;
+  let snap: RestoreSnapshot | null = null;
+  if (ownSentinel && !answered) {
+    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: 0, ownSentinelOnly: true });
+    decision = pickFastPath(snap);
+  }
+  if (!decision || !snap) {
+    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
+    decision = pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize });
+  }
+  if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none") return decision;
+  if (decision.action === "synthesize" && !decision.confirmed) return decision;
+
+  let out: Restored;
+  let preferSid: string | null = null;
+  const rerun = req.synthesize ? ["--synthesize"] : req.pick !== undefined ? ["--pick", String(req.pick)] : [];
+  if (decision.action === "synthesize") {
+    // Path 5: B3 synthesis consumes no sentinel; current-session cleanup still runs.
+    out = base(decision.path, decision.warnings, { case: "A" });
+    out.summary = synthesisSummary(decision.synthesis);
+    out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
+  } else {
+    out = base(decision.path, decision.warnings, { case: "A" });
+    out.consumedSentinel = decision.consumedSentinelPath;
+    const file = decision.candidate.file;
+    let text: string | null = null;
+    try {
+      text = deps.fs.readFileSync(file, "utf8") as string;
+    } catch (err) {
+      text = null;
+      out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
+    }
+    const checked = text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
+    if (!checked.ok) {
+      // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
+      out.path = "6";
+      out.consumedSentinel = "";
+      out.needs = ["manual-recovery"];
+      out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
+      return out;
+    }
+    out.summary = checkpointSummary(file, checked.parsed);
+    // Step 1.5, for every tier that resolved a checkpoint.
+    out.sameSession = isSameSession(snap, checked.parsed.sessionId);
+    out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
+    const sentinel = decision.candidate.sentinel;
+    preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
+  }
+  out.rerun = rerun;
+  if (out.sameSession && !req.proceed) out.needs.push("same-session");
+
+  // Step 4: pending-prompt rehydration.
+  out.prompts = classifyPendingPrompts(readPendingPrompts(deps, snap), req.sessionId, preferSid);
+  if (out.prompts.case !== "A") {
+    if (req.replay === undefined) out.needs.push("replay");
+    else {
+      const parsed = parseReplaySelection(req.replay);
+      if (!parsed.ok) return { action: "invalid", reason: parsed.reason };
+      const result = applyReplaySelection(out.prompts, parsed.selection);
+      if (!result.ok) return { action: "invalid", reason: `--replay ${result.reason}` };
+      out.replay = result;
+    }
+  }
+  if (out.needs.length > 0) return out;
+
+  // Step 5: sentinel cleanup (six-path contract), then Step 6: the ledger row.
+  out.done = true;
+  const unparsed = ownSentinelUnparsed(snap);
+  if (unparsed) out.warnings.push(`[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`);
+  out.cleanup = cleanupAfterRestore(deps, req.paths, {
+    sessionId: req.sessionId,
+    keepOwn: unparsed !== null,
+    consumedSentinelPath: out.consumedSentinel,
+    pendingPromptFile: out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
+  });
+  const task = reduceTaskName(out.summary?.task);
+  try {
+    out.ledger = appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, now, "restore"));
+  } catch (err) {
+    out.warnings.push(`[checkpoint] ledger row not written: ${(err as Error).message}`);
+  }
+  return out;
+}

@@ -1,0 +1,175 @@
+import * as path from "node:path";
+import type { FsApi } from "../core/deps.ts";
+import { readTextOrNull } from "../core/file-range.ts";
+import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
+import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import { sortedNames } from "../core/dir-listing.ts";
+import { DAY_MS } from "../core/time-format.ts";
+
+/** One file the picker may look at: what stat gives, no content. */
+export interface SnapFile {
+  name: string;
+  path: string;
+  mtimeMs: number;
+  size: number;
+}
+
+export interface CheckpointFile extends SnapFile {
+  /** the sections the picker reads (`## Active task`, `## Branch`, `## Session ID`); absent when not read */
+  head?: string;
+}
+
+export interface SentinelFile extends SnapFile {
+  sid: string;
+  /** line 1 (a checkpoint path for pending-restore), CR stripped, trimmed */
+  firstLine: string;
+}
+
+export interface SessionStateFile extends SnapFile {
+  text: string;
+}
+
+/** Everything the restore picker decides on, read once. The picker itself does no I/O. */
+export interface RestoreSnapshot {
+  nowMs: number;
+  /** the current session id as given ("" or "unknown" when not known) */
+  sessionId: string;
+  paths: MemoryPaths;
+  /** every *.md in checkpoints/ (temp files excluded), any age */
+  checkpoints: CheckpointFile[];
+  pendingRestores: SentinelFile[];
+  pendingPrompts: SentinelFile[];
+  /** sessions/<YYYY-MM-DD>-<task>.md */
+  sessionStates: SessionStateFile[];
+  /** compact-happened-<current sid> exists (same-session exemption) */
+  compactHappened: boolean;
+}
+
+export interface SnapshotOptions {
+  /** checkpoints within this many days get their head read (Tier 3 needs them) */
+  checkpointWindowDays: number;
+  /** list and read only the checkpoint this session's own sentinel names (Tier 1 alone) */
+  ownSentinelOnly?: boolean;
+}
+
+/** Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool writes (else the whole file is read). */
+export const HEAD_BYTES = 1024;
+export const MIN_CHECKPOINT_BYTES = 100;
+
+
+// NOTE: lstat, not stat: a symlink in checkpoints/ could point at any file on the machine, and a
+// restore may show a checkpoint raw; only regular files are ever read.
+function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
+  const full = path.join(dir, name);
+  try {
+    const st = fs.lstatSync(full);
+    return st.isFile() ? { name, path: full, mtimeMs: st.mtimeMs, size: st.size } : null;
+  } catch {
+    return null;
+  }
+}
+
+// One scratch buffer for every prefix read: a restore reads up to thousands of them.
+let scratch = Buffer.alloc(HEAD_BYTES);
+
+function readPrefix(fs: FsApi, file: string, bytes: number): string | null {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, "r");
+    if (scratch.length < bytes) scratch = Buffer.alloc(bytes);
+    const buf = scratch;
+    const n = fs.readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // nothing to do: the read already happened or failed
+      }
+    }
+  }
+}
+
+
+const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
+
+/**
+ * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
+ * the whole file only when a section the picker needs is not in the prefix.
+ */
+export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
+  const prefix = readPrefix(fs, file.path, HEAD_BYTES);
+  if (prefix === null) return undefined;
+  if (file.size <= HEAD_BYTES) return prefix;
+  const lastHeading = prefix.lastIndexOf("\n## ");
+  const whole = lastHeading > 0 ? prefix.slice(0, lastHeading + 1) : prefix;
+  if (NEEDED_HEADINGS.every((h) => h.test(whole))) return whole;
+  return readTextOrNull(fs, file.path) ?? undefined;
+}
+
+function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
+  const first = readPrefix(fs, file.path, 4096) ?? "";
+  return { ...file, sid, firstLine: (first.split("\n")[0] ?? "").replace(/\r$/, "").trim() };
+}
+
+/** Read the memory folder for the restore picker, through Deps only. Heads are read only where a tier needs them. */
+export function buildRestoreSnapshot(
+  fs: FsApi,
+  paths: MemoryPaths,
+  sessionId: string,
+  now: Date,
+  opts: SnapshotOptions,
+): RestoreSnapshot {
+  const nowMs = now.getTime();
+  const pendingRestores: SentinelFile[] = [];
+  const pendingPrompts: SentinelFile[] = [];
+  for (const name of sortedNames(fs, paths.memory)) {
+    const parsed = parseSentinelName(name);
+    if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt")) continue;
+    const file = statFile(fs, paths.memory, name);
+    if (!file) continue;
+    if (parsed.family === "pending-restore") pendingRestores.push(readSentinel(fs, file, parsed.sid));
+    else pendingPrompts.push({ ...file, sid: parsed.sid, firstLine: "" });
+  }
+
+  const wanted = new Set<string>();
+  for (const s of pendingRestores) {
+    if (opts.ownSentinelOnly && s.sid !== sessionId) continue;
+    if (isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
+  }
+  const checkpoints: CheckpointFile[] = [];
+  // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
+  // to the full snapshot does not stat every checkpoint twice.
+  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : sortedNames(fs, paths.checkpoints);
+  for (const name of names) {
+    if (!name.endsWith(".md") || name.startsWith(".")) continue;
+    const file = statFile(fs, paths.checkpoints, name);
+    if (!file) continue;
+    const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES;
+    checkpoints.push(inWindow || wanted.has(file.path) ? { ...file, head: readCheckpointHead(fs, file) } : file);
+  }
+
+  const sessionStates: SessionStateFile[] = [];
+  for (const name of sortedNames(fs, paths.sessions)) {
+    if (!/^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name)) continue;
+    const file = statFile(fs, paths.sessions, name);
+    if (!file) continue;
+    sessionStates.push({ ...file, text: readTextOrNull(fs, file.path) ?? "" });
+  }
+
+  const compactHappened = isUsableSessionId(sessionId) && fs.existsSync(sentinelPath(paths.memory, "compact-happened", sessionId));
+  return {
+    nowMs,
+    sessionId,
+    paths,
+    checkpoints,
+    pendingRestores,
+    pendingPrompts,
+    sessionStates,
+    compactHappened,
+  };
+}

@@ -1,0 +1,53 @@
+import * as z from "zod/mini";
+import type { CommitRef, NextUp } from "../store/checkpoint-format.ts";
+
+/**
+ * What the skill may hand `save --stdin-json`: the fields only the model knows (seed 001's next
+ * up, blockers, in-progress; commits it made). Every field optional; unknown keys are refused so
+ * a typo does not silently lose a blocker.
+ */
+const saveDocumentSchema = () =>
+  z.strictObject({
+    intent: z.optional(z.string()),
+    task: z.optional(z.string()),
+    inProgress: z.optional(z.string()),
+    blockers: z.optional(z.array(z.string())),
+    nextUp: z.optional(z.array(z.strictObject({ item: z.string(), prerequisitesMet: z.boolean() }))),
+    completed: z.optional(z.array(z.strictObject({ hash: z.string().check(z.regex(/^[0-9a-f]{4,40}$/i)), subject: z.string() }))),
+    notes: z.optional(z.array(z.string())),
+  });
+
+export interface SaveDocument {
+  intent?: string;
+  task?: string;
+  inProgress?: string;
+  blockers?: string[];
+  nextUp?: NextUp[];
+  completed?: CommitRef[];
+  notes?: string[];
+}
+
+export const SAVE_DOCUMENT_EXAMPLE =
+  '{"nextUp":[{"item":"T-05 wire the parser","prerequisitesMet":true}],"blockers":["CI is red on main"],"inProgress":"T-04 half done"}';
+
+export function parseSaveDocument(raw: string): { ok: true; value: SaveDocument } | { ok: false; reason: string } {
+  if (raw.trim() === "") return { ok: true, value: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, reason: `stdin is not JSON; expected an object like ${SAVE_DOCUMENT_EXAMPLE}` };
+  }
+  const parsed = saveDocumentSchema().safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "document";
+    return { ok: false, reason: `stdin ${where}: ${issue?.message ?? "invalid"}; expected an object like ${SAVE_DOCUMENT_EXAMPLE}` };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** `--next "item"` is ready; `--next-blocked "item"` is not. */
+export function nextUpFromFlags(ready: readonly string[], blocked: readonly string[]): NextUp[] {
+  return [...ready.map((item) => ({ item, prerequisitesMet: true })), ...blocked.map((item) => ({ item, prerequisitesMet: false }))];
+}

@@ -1,0 +1,28 @@
+import type { Deps } from "../core/deps.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { activePidfiles, type ActivePidfile } from "../store/pidfile.ts";
+import { releasePidfile } from "../store/pidfile-release.ts";
+
+export const CHECKPOINT_SKILL = "checkpoint";
+
+/**
+ * Step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the
+ * checkpoint skill's own pidfile is excluded, and with a known session id only that session's
+ * skills count (DESIGN: several sessions share a repository, and another session's running skill
+ * is no reason to save this one in mid-agent mode).
+ */
+export function otherActiveSkills(deps: Deps, paths: MemoryPaths, sid: string | null): ActivePidfile[] {
+  return activePidfiles(deps, paths.sessions).filter(
+    (p) => p.skill !== CHECKPOINT_SKILL && (sid === null || p.session === sid),
+  );
+}
+
+/** "plan (pid 412), implement (pid 977)" */
+export function describeSkills(skills: readonly ActivePidfile[]): string {
+  return skills.map((s) => `${s.skill} (pid ${s.pid})`).join(", ");
+}
+
+/** Step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
+export function releaseCheckpointPidfile(deps: Deps, paths: MemoryPaths, sid: string | null): string | null {
+  return releasePidfile(deps, paths, CHECKPOINT_SKILL, sid);
+}

@@ -1,0 +1,35 @@
+import * as path from "node:path";
+import type { Deps } from "../core/deps.ts";
+import { readHead } from "../core/file-range.ts";
+import { isInsideCheckpoints, type MemoryPaths } from "./memory-paths.ts";
+import { sentinelPath } from "./sentinels.ts";
+
+const SAFE_FILE = /^[A-Za-z0-9._-]{1,200}\.md$/;
+
+const SENTINEL_HEAD_BYTES = 4096;
+
+/** A sentinel's first 4 KB: all any sentinel needs. */
+export function readSentinelHead(deps: Deps, file: string): string | null {
+  return readHead(deps.fs, file, SENTINEL_HEAD_BYTES);
+}
+
+/**
+ * A path read from a sentinel is used only if it resolves inside this project's checkpoints/
+ * folder, has a plain file name (no text that could pass for an instruction), and exists.
+ */
+export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: string | undefined): string | null {
+  if (!candidate) return null;
+  const p = candidate.trim();
+  if (!isInsideCheckpoints(paths, p) || !SAFE_FILE.test(path.basename(p))) return null;
+  return deps.fs.existsSync(p) ? path.resolve(p) : null;
+}
+
+/**
+ * This session's pending-restore sentinel, if any, and the checkpoint it names when that one is
+ * trusted and still there (null otherwise: a sentinel naming nothing holds no place).
+ */
+export function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): { sentinel: string; checkpoint: string | null } | null {
+  const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
+  if (!deps.fs.existsSync(sentinel)) return null;
+  return { sentinel, checkpoint: trustedCheckpoint(deps, paths, readSentinelHead(deps, sentinel)?.split("\n")[0]) };
+}

@@ -1,0 +1,64 @@
+import * as path from "node:path";
+import * as z from "zod/mini";
+import type { Deps } from "../core/deps.ts";
+import { writeAtomic } from "../core/atomic-write.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import { utcIso } from "../core/time-format.ts";
+
+/** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
+export const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
+
+const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+// Built on first use: the precompact hook loads this file on the hot side of a compaction.
+let pidfileSchema: ReturnType<typeof buildPidfileSchema> | undefined;
+function buildPidfileSchema() {
+  return z.object({ skill: z.string(), session: z.string(), pid: z.number(), acquired_at: z.string() });
+}
+export type Pidfile = z.infer<ReturnType<typeof buildPidfileSchema>>;
+
+export function pidfilePath(sessionsDir: string, skill: string, sid: string): string {
+  if (!SKILL_NAME.test(skill)) throw new Error(`skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`);
+  if (!isUsableSessionId(sid)) throw new Error(`session id ${JSON.stringify(sid)} is not valid for a pidfile`);
+  return path.join(sessionsDir, `${skill}-${sid}.pidfile.lock`);
+}
+
+export function acquirePidfile(deps: Deps, sessionsDir: string, skill: string, sid: string, pid: number): string {
+  const file = pidfilePath(sessionsDir, skill, sid);
+  const body: Pidfile = { skill, session: sid, pid, acquired_at: utcIso(deps.now()) };
+  writeAtomic(deps.fs, file, `${JSON.stringify(body)}\n`, { pid: deps.pid });
+  return file;
+}
+
+export interface ActivePidfile extends Pidfile {
+  file: string;
+}
+
+/** Live pidfiles: parseable, younger than the TTL, and their process still alive. */
+export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[] {
+  let names: string[];
+  try {
+    names = deps.fs.readdirSync(sessionsDir) as string[];
+  } catch {
+    return [];
+  }
+  const out: ActivePidfile[] = [];
+  const now = deps.now().getTime();
+  for (const name of names) {
+    if (!name.endsWith(".pidfile.lock")) continue;
+    const file = path.join(sessionsDir, name);
+    try {
+      const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(deps.fs.readFileSync(file, "utf8") as string));
+      if (!parsed.success) continue;
+      // A pidfile's fields reach sentinels and checkpoint notes: only well-formed names pass.
+      if (!SKILL_NAME.test(parsed.data.skill) || !isUsableSessionId(parsed.data.session)) continue;
+      const age = now - Date.parse(parsed.data.acquired_at);
+      if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;
+      if (!deps.isProcessAlive(parsed.data.pid)) continue;
+      out.push({ ...parsed.data, file });
+    } catch {
+      continue;
+    }
+  }
+  return out.sort((a, b) => a.file.localeCompare(b.file));
+}

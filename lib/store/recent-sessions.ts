@@ -1,0 +1,53 @@
+import * as path from "node:path";
+import type { FsApi } from "../core/deps.ts";
+import { readRange, withOpenFile } from "../core/file-range.ts";
+import { utcIso } from "../core/time-format.ts";
+
+export const RECENT_TAIL_BYTES = 32 * 1024;
+// A session's previous prompt is almost always among the last few lines: look there first.
+const FIRST_LOOK_BYTES = 4 * 1024;
+
+function tailOf(fs: FsApi, file: string, bytes: number): { text: string; whole: boolean } | null {
+  return withOpenFile(fs, file, (fd, size) => {
+    const start = Math.max(0, size - bytes);
+    const text = readRange(fs, fd, start, size).toString("utf8");
+    // Drop a partial first line when the read did not start at the beginning.
+    return { text: start > 0 ? text.slice(text.indexOf("\n") + 1) : text, whole: start === 0 };
+  });
+}
+
+/** Read at most the last `bytes` of a file (the whole file when smaller). */
+export function readTail(fs: FsApi, file: string, bytes: number): string | null {
+  return tailOf(fs, file, bytes)?.text ?? null;
+}
+
+/** `<ISO> | <sid>` -> when, for this sid; null for another session's line or a malformed one. */
+function seenAt(raw: string, sid: string): Date | null {
+  const line = raw.replace(/\r$/, "");
+  const bar = line.indexOf(" | ");
+  if (bar < 0 || line.slice(bar + 3).trim() !== sid) return null;
+  const when = Date.parse(line.slice(0, bar).trim());
+  return Number.isFinite(when) ? new Date(when) : null;
+}
+
+/** This session's newest (or, with `oldest`, oldest) line in the file's tail. */
+export function lastSeen(fs: FsApi, file: string, sid: string, oldest = false): Date | null {
+  for (const bytes of oldest ? [RECENT_TAIL_BYTES] : [FIRST_LOOK_BYTES, RECENT_TAIL_BYTES]) {
+    const tail = tailOf(fs, file, bytes);
+    if (!tail) return null;
+    const lines = tail.text.split("\n");
+    if (!oldest) lines.reverse();
+    for (const line of lines) {
+      const when = seenAt(line, sid);
+      if (when) return when;
+    }
+    if (tail.whole) return null;
+  }
+  return null;
+}
+
+/** One `<ISO UTC> | <sid>` line, appended with O_APPEND so concurrent sessions never clobber. */
+export function appendRecentSession(fs: FsApi, file: string, now: Date, sid: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, `${utcIso(now)} | ${sid}\n`);
+}

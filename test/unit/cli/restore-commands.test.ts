@@ -1,0 +1,211 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../../cli/run-cli.ts";
+import { restoreCommand } from "../../../cli/commands/restore.ts";
+import { successorCommand } from "../../../cli/commands/successor.ts";
+import { listCommand } from "../../../cli/commands/list.ts";
+import { showCommand } from "../../../cli/commands/show.ts";
+import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+
+const COMMANDS = [restoreCommand, successorCommand, listCommand, showCommand];
+const CUR = "cccc0000-0000-0000-0000-000000000001";
+
+function cli(f: MemoryFixture, argv: string[], env: Record<string, string> = {}) {
+  let out = "";
+  let err = "";
+  const code = runCli(argv, f.deps(env), { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, COMMANDS);
+  return { code, out, err };
+}
+
+describe("restore --json", () => {
+  it("prints one object with action choose and numbered candidates", () => {
+    const f = new MemoryFixture();
+    f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.checkpoint("2026-11-28-beta.md", { task: "beta", ageDays: 0.5, sessionId: "legacy" });
+    const r = cli(f, ["restore", "--json", "--session", CUR]);
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split("\n")).toHaveLength(1);
+    const j = JSON.parse(r.out);
+    expect(j.action).toBe("choose");
+    expect(j.candidates.map((c: { n: number; task: string; source: string; legacy: boolean; saved: string }) => [c.n, c.task, c.source, c.legacy, c.saved])).toEqual([
+      [1, "alpha", "sentinel", false, "2026-11-29 11:00 UTC"],
+      [2, "beta", "disk-only", true, "2026-11-28 (legacy)"],
+    ]);
+  });
+
+  it("prints a numbered picker with * and (legacy) for a person", () => {
+    const f = new MemoryFixture();
+    f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.checkpoint("2026-11-28-beta.md", { task: "beta", ageDays: 0.5, sessionId: "legacy" });
+    const r = cli(f, ["restore", "--session", CUR]);
+    expect(r.out).toContain("   1. * Task: alpha  Branch: main  Saved: 2026-11-29 11:00 UTC  (sentinel)");
+    expect(r.out).toContain("   2.   Task: beta  Branch: main  Saved: 2026-11-28 (legacy)  (legacy)");
+  });
+
+  it("refuses a --pick that is not a number (exit 2)", () => {
+    const f = new MemoryFixture();
+    const r = cli(f, ["restore", "--pick", "two", "--session", CUR]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--pick");
+  });
+
+  it("answers a refused --pick or --session with one invalid object under --json (exit 2)", () => {
+    const f = new MemoryFixture();
+    for (const argv of [
+      ["restore", "--json", "--pick", "two", "--session", CUR],
+      ["restore", "--json", "--session", "not a session id"],
+    ]) {
+      const r = cli(f, argv);
+      expect(r.code).toBe(2);
+      expect(r.out.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
+    }
+  });
+
+  it("exits 2 with an invalid --replay, printing the reason as JSON", () => {
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.prompt(CUR, "legacy prompt");
+    const r = cli(f, ["restore", "--json", "--replay", "maybe", "--session", CUR]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
+  });
+
+  it("refuses a malformed --session, but takes '' and 'unknown' as 'no id'", () => {
+    const f = new MemoryFixture();
+    expect(cli(f, ["restore", "--session", "../../etc"]).code).toBe(2);
+    expect(cli(f, ["restore", "--json", "--session", "unknown"]).code).toBe(0);
+    expect(cli(f, ["restore", "--json", "--session", ""]).code).toBe(0);
+  });
+
+  it("runs without a session id: skips the fast path with a warning", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    const r = cli(f, ["restore", "--json"]);
+    expect(JSON.parse(r.out)).toMatchObject({ action: "restore", path: "3a" });
+    expect(f.warnings.join("\n")).toContain("fast path is skipped");
+  });
+});
+
+describe("restore knobs", () => {
+  it("reads the windows from QUOIN_ env knobs, and warns on a bad value", () => {
+    const f = new MemoryFixture();
+    f.sentinel("s-1", f.checkpoint("2026-11-20T1100-alpha.md", { task: "alpha", ageDays: 9 }), 9);
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).path).toBe("3a");
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_SENTINEL_WINDOW: "10" }).out).path).toBe("3");
+  });
+  it("uses the default and says so for an invalid knob", () => {
+    const f = new MemoryFixture();
+    cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_STALE_DAYS: "soon" });
+    expect(f.warnings.join("\n")).toContain("QUOIN_RESTORE_STALE_DAYS");
+  });
+});
+
+describe("restore hints for the skill", () => {
+  it("names the flags to rerun with when a question is open", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.prompt(CUR, "blocked prompt");
+    const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
+    expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
+    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay all|N,M|none|edit N");
+  });
+
+  it("explains a suppressed single candidate when there is nothing to synthesize from", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-10T1100-alpha.md", { task: "alpha", ageDays: 19 });
+    f.sessionState("2026-11-19-beta.md", undefined, 10);
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.action).toBe("choose");
+    expect(j.menu[0]).toContain("Auto-pick suppressed and no recent session-state");
+  });
+
+  it("mentions a mid-agent handoff of this session (names only)", () => {
+    const f = new MemoryFixture();
+    f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, `prior_session_uuid=${CUR}\ntask_name=alpha\nactive_skills=implement\ntimestamp=2026-11-29T10:00:00Z\n`);
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.midAgentHandoff).toMatchObject({ prior_session_uuid: CUR, task_name: "alpha", active_skills: "implement" });
+    expect(cli(f, ["restore", "--session", CUR]).out).toContain(`mid-agent handoff from session ${CUR} (task alpha); skills active then: implement`);
+  });
+
+  it("ignores a handoff whose content does not validate", () => {
+    const f = new MemoryFixture();
+    f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, "prior_session_uuid=../../etc\n");
+    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).midAgentHandoff).toBeNull();
+  });
+});
+
+describe("list and show", () => {
+  it("lists every checkpoint newest first, and shows one by number, name or path", () => {
+    const f = new MemoryFixture();
+    const a = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.sentinel("s-1", a);
+    f.checkpoint("2026-09-01-beta-precompact.md", { task: "beta", ageDays: 89, skeleton: true });
+    const list = JSON.parse(cli(f, ["list", "--json"]).out);
+    expect(list.checkpoints.map((c: { n: number; task: string; sentinels: string[] }) => [c.n, c.task, c.sentinels.length])).toEqual([
+      [1, "alpha", 1],
+      [2, "beta", 0],
+    ]);
+    const text = cli(f, ["list"]).out;
+    expect(text).toContain("1. * 2026-11-29 11:00 UTC");
+    expect(text).toContain("2026-09-01 (precompact)");
+    for (const arg of ["1", "2026-11-29T1100-alpha.md", a]) expect(cli(f, ["show", arg]).out).toContain("## Active task\nalpha");
+  });
+
+  it("show refuses a file outside checkpoints/ and a number out of range", () => {
+    const f = new MemoryFixture();
+    f.write("/etc/passwd.md", "x".repeat(200));
+    expect(cli(f, ["show", "/etc/passwd.md"]).code).toBe(2);
+    expect(cli(f, ["show", "5"]).err).toContain("no checkpoint number 5");
+  });
+
+  it("show --json answers a refusal with one object (exit 2)", () => {
+    const f = new MemoryFixture();
+    for (const argv of [["show", "--json", "5"], ["show", "--json"], ["show", "--json", "/etc/passwd.md"]]) {
+      const r = cli(f, argv);
+      expect(r.code).toBe(2);
+      expect(r.out.trim().split("\n")).toHaveLength(1);
+      expect(JSON.parse(r.out)).toMatchObject({ ok: false });
+    }
+  });
+});
+
+describe("successor", () => {
+  it("prints the claude -p command for the newest checkpoint without launching anything", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    const r = cli(f, ["successor"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\nclaude -p 'Resume the work of a predecessor/);
+    expect(f.runs.some((x) => x.cmd === "claude")).toBe(false);
+  });
+
+  it("--launch runs claude -p through Deps.run with the prompt as one argument", () => {
+    const f = new MemoryFixture();
+    const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.runResult = (cmd) => (cmd === "claude" ? { status: 0, stdout: "successor done", stderr: "" } : { status: 128, stdout: "", stderr: "" });
+    const r = cli(f, ["successor", "--launch", "--json"]);
+    const launched = f.runs.filter((x) => x.cmd === "claude");
+    expect(launched).toHaveLength(1);
+    expect(launched[0]!.args[0]).toBe("-p");
+    expect(launched[0]!.args[1]).toContain(`--- ${cp} ---`);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: true, launched: true, stdout: "successor done" });
+  });
+
+  it("prints a command that sh runs as one claude -p argument, whatever the checkpoint holds", () => {
+    const f = new MemoryFixture();
+    const nasty = "$(touch /tmp/quoin-pwned) `id` it's \"q\" \\ ${HOME}\nline two; rm -rf x\n";
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, extra: { intent: nasty } });
+    const j = JSON.parse(cli(f, ["successor", "--json"]).out) as { argv: string[]; command: string };
+    // A stand-in claude that prints its second argument; nothing in the prompt may run.
+    const res = spawnSync("sh", ["-c", `claude() { printf %s "$2"; }\n${j.command}`], { encoding: "utf8" });
+    expect(res.stdout).toBe(j.argv[2]);
+    expect(j.argv[2]).toContain("$(touch /tmp/quoin-pwned)");
+  });
+
+  it("stops early when there is no checkpoint", () => {
+    const f = new MemoryFixture();
+    expect(cli(f, ["successor"]).code).toBe(1);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { createExclusive, createUnique, writeAtomic } from "../../../lib/core/atomic-write.ts";
+import { trashIfPresent, trashMove } from "../../../lib/core/trash.ts";
+import { fakeDeps, listFiles, readText } from "../../helpers/memfs-deps.ts";
+
+describe("writes", () => {
+  it("writeAtomic replaces whole and leaves no temp file", () => {
+    const deps = fakeDeps({ files: { "/d/a.txt": "old" } });
+    writeAtomic(deps.fs, "/d/a.txt", "new", { mode: 0o600 });
+    expect(readText(deps, "/d/a.txt")).toBe("new");
+    expect(listFiles(deps, "/d")).toEqual(["/d/a.txt"]);
+  });
+  it("createExclusive never replaces an existing file", () => {
+    const deps = fakeDeps({ files: { "/d/a.txt": "first" } });
+    expect(createExclusive(deps.fs, "/d/a.txt", "second")).toBe(false);
+    expect(readText(deps, "/d/a.txt")).toBe("first");
+    expect(createExclusive(deps.fs, "/d/b.txt", "mine", { mode: 0o600 })).toBe(true);
+    expect(deps.fs.statSync("/d/b.txt").mode & 0o777).toBe(0o600);
+    expect(listFiles(deps, "/d")).toEqual(["/d/a.txt", "/d/b.txt"]);
+  });
+  it("createUnique takes the next free name", () => {
+    const deps = fakeDeps();
+    const names = (n: number) => `x${n > 1 ? `-${n}` : ""}.md`;
+    expect(createUnique(deps.fs, "/c", names, "1")).toBe("/c/x.md");
+    expect(createUnique(deps.fs, "/c", names, "2")).toBe("/c/x-2.md");
+    expect(createUnique(deps.fs, "/c", names, "3")).toBe("/c/x-3.md");
+    expect(readText(deps, "/c/x-2.md")).toBe("2");
+  });
+});
+
+describe("trash", () => {
+  it("moves into trash/<date>/ and never overwrites an earlier trashed file", () => {
+    const deps = fakeDeps({ files: { "/m/a.txt": "one" } });
+    const now = new Date("2026-11-29T10:00:00Z");
+    expect(trashMove(deps.fs, "/m/a.txt", "/m", now)).toBe("/m/trash/2026-11-29/a.txt");
+    deps.fs.writeFileSync("/m/a.txt", "two");
+    expect(trashMove(deps.fs, "/m/a.txt", "/m", now)).toBe("/m/trash/2026-11-29/a.txt-2");
+    expect(readText(deps, "/m/trash/2026-11-29/a.txt")).toBe("one");
+    expect(readText(deps, "/m/trash/2026-11-29/a.txt-2")).toBe("two");
+    expect(deps.fs.existsSync("/m/a.txt")).toBe(false);
+  });
+  it("trashIfPresent is quiet about a missing file", () => {
+    const deps = fakeDeps();
+    expect(trashIfPresent(deps.fs, "/m/none.txt", "/m", new Date())).toBeNull();
+  });
+});

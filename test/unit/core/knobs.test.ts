@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { KNOB_NAMES, knobDefault, readKnobs } from "../../../lib/core/knobs.ts";
+
+describe("knobs", () => {
+  it("gives DESIGN.md's defaults when nothing is set", () => {
+    const warnings: string[] = [];
+    const k = readKnobs({}, (l) => warnings.push(l));
+    expect(k).toMatchObject({
+      QUOIN_STOP_BPS: 7000,
+      QUOIN_COMPACT_FIRST_BPS: 9000,
+      QUOIN_BLOCK_BPS: 9500,
+      QUOIN_PANIC_BPS: 10000,
+      QUOIN_BLOCK_MODE: "block",
+      QUOIN_AUTOCOMPACT_BUFFER: 33000,
+      QUOIN_BYTES_PER_TOKEN: 8,
+      QUOIN_RESTORE_SENTINEL_WINDOW: 7,
+      QUOIN_RESTORE_STALE_DAYS: 1,
+      QUOIN_SESSION_FALLBACK_WINDOW: 7,
+      QUOIN_PICKER_DEDUP_WINDOW: 7,
+      QUOIN_CLEANUP_SENTINEL_WINDOW: 1,
+      QUOIN_CLEANUP_CKPT_WINDOW: 30,
+      QUOIN_ROTATE_OBSERVATIONS: 0,
+      QUOIN_ROTATE_HOURS: 0,
+    });
+    expect(k.QUOIN_CONTEXT_WINDOW).toBeUndefined();
+    expect(k.QUOIN_EFFECTIVE_CONTEXT_LIMIT).toBeUndefined();
+    expect(k.QUOIN_1M_DISPATCH).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it("reads valid values", () => {
+    const k = readKnobs({ QUOIN_BLOCK_MODE: "advise", QUOIN_CONTEXT_WINDOW: "1000000", QUOIN_BYTES_PER_TOKEN: "4.5", QUOIN_1M_DISPATCH: "sonnet,haiku" }, () => {});
+    expect(k).toMatchObject({ QUOIN_BLOCK_MODE: "advise", QUOIN_CONTEXT_WINDOW: 1000000, QUOIN_BYTES_PER_TOKEN: 4.5, QUOIN_1M_DISPATCH: "sonnet,haiku" });
+  });
+
+  it.each([
+    ["QUOIN_STOP_BPS", "70%"],
+    ["QUOIN_BLOCK_MODE", "yes"],
+    ["QUOIN_CONTEXT_WINDOW", "-5"],
+    ["QUOIN_BYTES_PER_TOKEN", "0"],
+    ["QUOIN_1M_DISPATCH", "maybe"],
+    ["QUOIN_ROTATE_OBSERVATIONS", "1.5"],
+  ] as const)("a bad %s=%s costs one line naming the knob and the default is used", (name, value) => {
+    const warnings: string[] = [];
+    const k = readKnobs({ [name]: value }, (l) => warnings.push(l));
+    expect(k[name]).toBe(knobDefault(name));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^\\[quoin\\] ${name}=.*expected .*; using the default`));
+  });
+
+  it("has one entry per knob of DESIGN.md", () => {
+    expect(KNOB_NAMES).toHaveLength(18);
+  });
+});

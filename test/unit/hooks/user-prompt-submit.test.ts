@@ -1,0 +1,262 @@
+import { describe, expect, it } from "vitest";
+import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
+import { readKnobs } from "../../../lib/core/knobs.ts";
+import { parseBlockedPrompts } from "../../../lib/store/pending-prompts.ts";
+import type { UserPromptSubmitInput } from "../../../lib/hooks/hook-io.ts";
+import { fakeDeps, listFiles, readText, type FakeDeps } from "../../helpers/memfs-deps.ts";
+import { transcriptWithTokens } from "../../helpers/transcripts.ts";
+
+const ROOT = "/home/u/proj";
+const MEM = `${ROOT}/.workflow_artifacts/memory`;
+const SID = "5f0c2d9e-1111-4a2b-9c3d-000000000001";
+const TRANSCRIPT = "/home/u/.claude/projects/-home-u-proj/5f0c2d9e-1111-4a2b-9c3d-000000000001.jsonl";
+
+// 167k is the 100% of a 200k window; 70% = 116.9k, 95% = 158.65k.
+const QUIET = 100_000;
+const ADVISORY = 130_000;
+const BLOCK = 160_000;
+
+function world(tokens: number, env: Record<string, string> = {}, extra: Record<string, string> = {}): FakeDeps {
+  return fakeDeps({
+    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/parser\n", [TRANSCRIPT]: transcriptWithTokens(tokens), ...extra },
+    env,
+    now: "2026-11-29T12:00:00Z",
+  });
+}
+
+function prompt(text: string, over: Partial<UserPromptSubmitInput> = {}): UserPromptSubmitInput {
+  // The shape Claude Code 2.1.x sends (CLAUDE-CODE.md section 2).
+  return {
+    session_id: SID,
+    prompt_id: "550e8400-e29b-41d4-a716-446655440000",
+    transcript_path: TRANSCRIPT,
+    cwd: ROOT,
+    permission_mode: "default",
+    hook_event_name: "UserPromptSubmit",
+    prompt: text,
+    ...over,
+  };
+}
+
+const run = (deps: FakeDeps, input: UserPromptSubmitInput) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn));
+const context = (answer: unknown) => (answer as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput?.additionalContext;
+
+describe("userpromptsubmit below the advisory band", () => {
+  it("says nothing and records the prompt in recent-sessions.md", () => {
+    const deps = world(QUIET);
+    expect(run(deps, prompt("fix the bug"))).toBeNull();
+    expect(readText(deps, `${MEM}/recent-sessions.md`)).toBe(`2026-11-29T12:00:00Z | ${SID}\n`);
+  });
+
+  it("says nothing without a transcript path", () => {
+    const deps = world(BLOCK);
+    expect(run(deps, prompt("x", { transcript_path: undefined }))).toBeNull();
+  });
+});
+
+describe("userpromptsubmit advisory band", () => {
+  it("advises with tokens, the limit and the percentage", () => {
+    const deps = world(ADVISORY);
+    const text = context(run(deps, prompt("next step")));
+    expect(text).toContain("context 130k of 167k (77.8%)");
+    expect(text).toContain("window 200k (default for claude-opus-4-6)");
+    expect(text).toContain("Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.");
+    expect(text).toContain("/checkpoint");
+    expect(listFiles(deps, MEM)).toEqual([`${MEM}/recent-sessions.md`]);
+  });
+
+  it("is silenced by this session's defer marker", () => {
+    const deps = world(ADVISORY, {}, { [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n" });
+    expect(run(deps, prompt("next"))).toBeNull();
+  });
+
+  it("is not silenced by another session's defer marker", () => {
+    const deps = world(ADVISORY, {}, { [`${MEM}/checkpoint-defer-other-session.txt`]: "2026-11-29T11:00:00Z\n" });
+    expect(context(run(deps, prompt("next")))).toContain("77.8%");
+  });
+
+  it("step 0.5: a postcompact-reset trashes itself and the defer marker, so advice resumes", () => {
+    const deps = world(ADVISORY, {}, {
+      [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n",
+      [`${MEM}/postcompact-reset-${SID}.txt`]: `compacted_at=2026-11-29T11:30:00Z\nsession_id=${SID}\n`,
+    });
+    expect(context(run(deps, prompt("next")))).toContain("77.8%");
+    expect(listFiles(deps, MEM)).toEqual([
+      `${MEM}/recent-sessions.md`,
+      `${MEM}/trash/2026-11-29/checkpoint-defer-${SID}.txt`,
+      `${MEM}/trash/2026-11-29/postcompact-reset-${SID}.txt`,
+    ]);
+  });
+
+  it("uses the window the status line recorded for this session", () => {
+    const deps = world(ADVISORY, {}, { [`${MEM}/context-window-${SID}.txt`]: "context_window_size=1000000\nmodel=claude-opus-4-6[1m]\n" });
+    expect(run(deps, prompt("next"))).toBeNull(); // 130k of 967k is 13%
+  });
+
+  it("honours QUOIN_STOP_BPS and reports a bad knob once", () => {
+    const deps = world(QUIET, { QUOIN_STOP_BPS: "5000", QUOIN_BLOCK_BPS: "lots" });
+    expect(context(run(deps, prompt("next")))).toContain("context 100k of 167k (59.9%)");
+    expect(deps.warnings).toEqual([expect.stringContaining("QUOIN_BLOCK_BPS")]);
+  });
+});
+
+describe("userpromptsubmit block tier", () => {
+  it("saves the prompt and a skeleton checkpoint, then blocks naming both files", () => {
+    const deps = world(BLOCK);
+    const answer = run(deps, prompt("refactor the parser"));
+    const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    const pending = `${MEM}/pending-prompt-${SID}.txt`;
+    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining("context 160k of 167k (95.8%) is past the block tier (95.0% = 159k of 167k)") });
+    const reason = (answer as { reason: string }).reason;
+    expect(reason).toContain(pending);
+    expect(reason).toContain(checkpoint);
+    expect(parseBlockedPrompts(readText(deps, pending))).toEqual([
+      { timestamp: "2026-11-29T12:00:00Z", nonReplayable: false, nonReplayableKind: undefined, text: "refactor the parser" },
+    ]);
+    expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${checkpoint}\n`);
+    const body = readText(deps, checkpoint);
+    expect(body).toContain("## Active task\nunknown");
+    expect(body).toContain("## Branch\nfeat/parser");
+    expect(body).toContain(`## Session ID\n${SID}`);
+    expect(deps.fs.statSync(pending).mode & 0o777).toBe(0o600);
+    expect(deps.fs.statSync(checkpoint).mode & 0o777).toBe(0o600);
+  });
+
+  it("names the task from the newest session-state file", () => {
+    const deps = world(BLOCK, {}, { [`${MEM}/sessions/2026-11-28-parser-rewrite.md`]: "## Unfinished work\n- x\n" });
+    run(deps, prompt("go"));
+    expect(deps.fs.existsSync(`${MEM}/checkpoints/2026-11-29T1200-parser-rewrite.md`)).toBe(true);
+  });
+
+  it("keeps an existing pending-restore and appends the second prompt", () => {
+    const deps = world(BLOCK);
+    run(deps, prompt("first"));
+    deps.setNow("2026-11-29T12:01:00Z");
+    const answer = run(deps, prompt("<task-notification>agent done</task-notification>")) as { reason: string };
+    expect(answer.reason).toContain("(saved earlier)");
+    expect(listFiles(deps, `${MEM}/checkpoints`)).toHaveLength(1);
+    const entries = parseBlockedPrompts(readText(deps, `${MEM}/pending-prompt-${SID}.txt`));
+    expect(entries.map((e) => [e.text, e.nonReplayable])).toEqual([
+      ["first", false],
+      ["<task-notification>agent done</task-notification>", true],
+    ]);
+  });
+
+  it("replaces a pending-restore that names a missing checkpoint, keeping the old sentinel in trash", () => {
+    const deps = world(BLOCK, {}, { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` });
+    const answer = run(deps, prompt("go")) as { reason: string };
+    const fresh = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    expect(answer.reason).toContain(`Restore state: ${fresh}.`);
+    expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${fresh}\n`);
+    expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain("gone.md");
+  });
+
+  it("migrates a legacy headerless pending-prompt file instead of losing it", () => {
+    const deps = world(BLOCK, {}, { [`${MEM}/pending-prompt-${SID}.txt`]: "an old prompt\nwith two lines" });
+    run(deps, prompt("new one"));
+    const entries = parseBlockedPrompts(readText(deps, `${MEM}/pending-prompt-${SID}.txt`));
+    expect(entries.map((e) => [e.timestamp, e.text])).toEqual([
+      ["legacy", "an old prompt\nwith two lines"],
+      ["2026-11-29T12:00:00Z", "new one"],
+    ]);
+  });
+
+  it("in advise mode lets the prompt through with the same words, files still written", () => {
+    const deps = world(BLOCK, { QUOIN_BLOCK_MODE: "advise" });
+    const answer = run(deps, prompt("go on")) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
+    expect(answer.systemMessage).toContain("QUOIN_BLOCK_MODE=advise");
+    expect(answer.hookSpecificOutput.additionalContext).toBe(answer.systemMessage);
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(true);
+    expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
+  });
+
+  it.each(["/compact", "/clear", "/help", "/checkpoint", "/checkpoint --restore", "  /compact focus on tests"])("lets %s through untouched", (text) => {
+    const deps = world(BLOCK);
+    expect(run(deps, prompt(text))).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+  });
+
+  it("does not exempt /checkpoint --purge", () => {
+    const deps = world(BLOCK);
+    expect(run(deps, prompt("/checkpoint --purge"))).toMatchObject({ decision: "block" });
+  });
+
+  it("never builds a file name from an invalid session id: advice only", () => {
+    const deps = world(BLOCK);
+    const answer = run(deps, prompt("go", { session_id: "../../etc/x" }));
+    expect(context(answer)).toContain("95.8%");
+    expect(listFiles(deps, "/").filter((f) => f.includes("etc") || f.includes(".workflow_artifacts"))).toEqual([]);
+  });
+});
+
+describe("userpromptsubmit outside a project", () => {
+  it("writes nothing in $HOME itself, and advises instead of holding the prompt", () => {
+    const deps = world(BLOCK);
+    const answer = run(deps, prompt("go", { cwd: "/home/u" }));
+    expect(context(answer)).toContain("95.8%");
+    expect(listFiles(deps, "/home/u").filter((f) => f.includes(".workflow_artifacts"))).toEqual([]);
+  });
+});
+
+describe("userpromptsubmit idle advisory", () => {
+  it("a gap over an hour leaves an idle note that the prompt then gets once", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n2026-11-29T11:50:00Z | other-session\n` });
+    const text = context(run(deps, prompt("back again")));
+    expect(text).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
+    expect(text).toContain("context 100k of 167k (59.9%)");
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
+    expect(deps.fs.existsSync(`${MEM}/trash`)).toBe(false);
+    deps.setNow("2026-11-29T12:05:00Z");
+    expect(run(deps, prompt("again"))).toBeNull();
+  });
+
+  it("an exempt first prompt after the gap leaves the note for the next prompt", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n` });
+    expect(run(deps, prompt("/clear"))).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(true);
+    deps.setNow("2026-11-29T12:01:00Z");
+    expect(context(run(deps, prompt("where were we?")))).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
+    expect(run(deps, prompt("and then?"))).toBeNull();
+  });
+
+  it("finds the session's previous prompt behind many other sessions' lines", () => {
+    const others = Array.from({ length: 300 }, (_, i) => `2026-11-29T09:${String(i % 60).padStart(2, "0")}:00Z | other-${i}`).join("\n");
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n${others}\n` });
+    expect(context(run(deps, prompt("back")))).toContain("idle 3h30m");
+  });
+
+  it("no note for a gap under an hour", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T11:10:00Z | ${SID}\n` });
+    expect(run(deps, prompt("x"))).toBeNull();
+  });
+
+  it("keeps the idle note for the next prompt when this one is blocked", () => {
+    const deps = world(BLOCK, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:00:00Z | ${SID}\n` });
+    expect(run(deps, prompt("x"))).toMatchObject({ decision: "block" });
+    expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(true);
+  });
+});
+
+describe("userpromptsubmit rotation budget", () => {
+  it("is off by default", () => {
+    const deps = world(QUIET);
+    for (let i = 0; i < 5; i += 1) expect(run(deps, prompt(`p${i}`))).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/rotation-budget-${SID}.txt`)).toBe(false);
+  });
+
+  it("advises once when the prompt count is reached", () => {
+    const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "3" });
+    expect(run(deps, prompt("1"))).toBeNull();
+    expect(run(deps, prompt("2"))).toBeNull();
+    expect(context(run(deps, prompt("3")))).toContain("Rotation budget reached: 3 prompts");
+    expect(run(deps, prompt("4"))).toBeNull();
+  });
+
+  it("advises when the hours are reached", () => {
+    const deps = world(QUIET, { QUOIN_ROTATE_HOURS: "2" });
+    expect(run(deps, prompt("1"))).toBeNull();
+    deps.setNow("2026-11-29T14:00:00Z");
+    expect(context(run(deps, prompt("2")))).toContain("2 prompts over 2.0h");
+  });
+});

@@ -1,0 +1,47 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { commandTarget, engineCommand, hookCommand } from "../../../lib/install/install-layout.ts";
+import { mergeInstall, mergeUninstall } from "../../../lib/install/settings-merge.ts";
+
+// Claude Code runs a shell-form hook command through `sh -c`: run ours the same way, with `node`
+// swapped for printf, and see which path the shell hands over.
+function argvOf(command: string, env: Record<string, string> = {}): string {
+  const asPrintf = command.replace(/^node /, "printf '%s' ");
+  return execFileSync("/bin/sh", ["-c", asPrintf], { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "", ...env } });
+}
+
+const ODD_HOMES = [
+  "/home/plain/.claude/quoin-checkpoint",
+  "/home/with space/.claude/quoin-checkpoint",
+  `/home/o'brien/.claude/quoin-checkpoint`,
+  `/home/say "hi"/.claude/quoin-checkpoint`,
+  "/home/cost$HOME/.claude/quoin-checkpoint",
+  "/home/tick`id`/.claude/quoin-checkpoint",
+  "/home/back\\slash/.claude/quoin-checkpoint",
+];
+
+describe("hook and engine commands under sh -c", () => {
+  it.each(ODD_HOMES)("hand the shell the bundle path unchanged: %s", (dir) => {
+    expect(argvOf(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
+    expect(argvOf(`${engineCommand(dir)} statusline`)).toBe(`${dir}/quoin-checkpoint.mjsstatusline`);
+    expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
+  });
+
+  it("keep ${CLAUDE_PLUGIN_ROOT} in double quotes too (the plugin's hooks.json)", () => {
+    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe('node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.mjs"');
+  });
+
+  it("keep ${CLAUDE_PROJECT_DIR} in double quotes so it still expands", () => {
+    const cmd = hookCommand("${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint", "precompact");
+    expect(cmd).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/precompact.mjs"');
+    expect(argvOf(cmd, { CLAUDE_PROJECT_DIR: "/r/my repo" })).toBe("/r/my repo/.claude/quoin-checkpoint/hooks/precompact.mjs");
+  });
+
+  it.each(ODD_HOMES)("status line with a single-quoted engine path installs and uninstalls: %s", (dir) => {
+    const installed = mergeInstall(`{"statusLine": {"type": "command", "command": "mine"}}\n`, { hooks: [], statusLineEngine: engineCommand(dir) });
+    if (!installed.ok) throw new Error(installed.reason);
+    const again = mergeInstall(installed.text, { hooks: [], statusLineEngine: engineCommand(dir) });
+    expect(again).toMatchObject({ ok: true, changed: false });
+    expect(mergeUninstall(installed.text)).toMatchObject({ ok: true, text: `{"statusLine": {"type": "command", "command": "mine"}}\n` });
+  });
+});

@@ -1,0 +1,36 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { newestCheckpoint, shellCommand, shellQuote, successorPrompt } from "../../../lib/restore/successor.ts";
+import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+
+describe("successor", () => {
+  it("hands over the most recently modified checkpoint (not the newest name), skipping tiny files", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 1 });
+    const touched = f.checkpoint("2026-11-20T1100-beta.md", { task: "beta", ageDays: 0.1 });
+    f.checkpoint("2026-11-29T1200-tiny.md", { task: "tiny", raw: "tiny", ageDays: 0 });
+    expect(newestCheckpoint(f.snapshot(""))?.path).toBe(touched);
+  });
+
+  it("puts the reconciliation instructions first and the checkpoint inline", () => {
+    const p = successorPrompt("/x/cp.md", "## Active task\nalpha\n", ["Dropped as noise (not in git): 2222222"]);
+    expect(p).toMatch(/^Resume the work of a predecessor/);
+    expect(p).toContain("commit hash is in git log");
+    expect(p).toContain("re-derive the true state from git status, git diff");
+    expect(p).toContain("Reset any rotation budget to zero");
+    expect(p).toContain("- Dropped as noise (not in git): 2222222");
+    expect(p).toContain("--- /x/cp.md ---\n## Active task\nalpha\n");
+  });
+
+  const words = ["plain", "two words", "it's", "$HOME `x` \"q\" \\ !", "line1\nline2", "", "'"];
+  for (const w of words) {
+    it(`shell-quotes ${JSON.stringify(w)} so that sh reads it back unchanged`, () => {
+      const res = spawnSync("sh", ["-c", `printf %s ${shellQuote(w)}`], { encoding: "utf8" });
+      expect(res.stdout).toBe(w);
+    });
+  }
+
+  it("quotes a whole command", () => {
+    expect(shellCommand(["claude", "-p", "it's here"])).toBe("claude -p 'it'\\''s here'");
+  });
+});

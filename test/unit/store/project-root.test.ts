@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { resolveProjectRoot } from "../../../lib/store/project-root.ts";
+import { projectHash } from "../../../lib/core/project-hash.ts";
+import { fakeDeps } from "../../helpers/memfs-deps.ts";
+
+describe("resolveProjectRoot", () => {
+  const files = {
+    "/home/u/mono/.git/HEAD": "ref: refs/heads/main\n",
+    "/home/u/mono/.workflow_artifacts/memory/recent-sessions.md": "",
+    "/home/u/mono/pkg/a/.workflow_artifacts/x.md": "",
+    "/home/u/mono/pkg/a/src/index.ts": "",
+    "/home/u/plain/.git": "gitdir: /elsewhere\n",
+    "/home/u/plain/src/deep/file.ts": "",
+    "/home/u/.workflow_artifacts/stray.md": "",
+    "/home/u/loose/notes.txt": "",
+    "/srv/repo/.git/HEAD": "",
+    "/srv/repo/sub/file": "",
+  };
+  it.each([
+    ["the outermost .workflow_artifacts below $HOME wins over a nested one", "/home/u/mono/pkg/a/src", "/home/u/mono"],
+    ["a .git file counts like a folder", "/home/u/plain/src/deep", "/home/u/plain"],
+    ["$HOME's own .workflow_artifacts is never used", "/home/u/loose", "/home/u/loose"],
+    ["outside $HOME the walk still finds .git", "/srv/repo/sub", "/srv/repo"],
+    ["$HOME itself", "/home/u", "/home/u"],
+  ])("%s", (_why, start, root) => {
+    const deps = fakeDeps({ files });
+    expect(resolveProjectRoot(deps.fs, start, "/home/u")).toBe(root);
+  });
+});
+
+describe("projectHash", () => {
+  it("turns every character outside [A-Za-z0-9-] into -", () => {
+    expect(projectHash("/Users/me/ghq/github.com/a_b")).toBe("-Users-me-ghq-github-com-a-b");
+    expect(projectHash("/home/u/my proj@2")).toBe("-home-u-my-proj-2");
+  });
+});
