@@ -47,3 +47,12 @@ export interface Deps {
   /** One diagnostic line for a person (stderr at the edges). */
   warn: (line: string) => void;
 }
+
+/**
+ * Deps whose clock is read once, now: an operation that writes several dated names (a checkpoint,
+ * a trash folder, a ledger row) gives them all the same instant, even across midnight.
+ */
+export function withFrozenClock(deps: Deps): Deps {
+  const at = deps.now().getTime();
+  return { ...deps, now: () => new Date(at) };
+}

@@ -19,7 +19,7 @@ import { ownPendingRestore } from "../store/pending-restore.ts";
 export const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
-/** Step 0.5: a compaction happened since the last prompt; it expires any defer. */
+/** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */
 function postcompactReset(deps: Deps, paths: MemoryPaths, sid: string, now: Date): void {
   const reset = sentinelPath(paths.memory, "postcompact-reset", sid);
   if (!deps.fs.existsSync(reset)) return;
@@ -32,7 +32,7 @@ interface IdleGap {
   gapMs: number;
 }
 
-/** Step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
+/** Prompt hook step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
 function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
   const previous = lastSeen(deps.fs, paths.recentSessions, sid);
   appendRecentSession(deps.fs, paths.recentSessions, now, sid);

@@ -13,7 +13,7 @@ export interface NumberedPrompt extends BlockedPrompt {
 }
 
 /**
- * Step 4 cases. A: no pending-prompt file. B: one for this session (block recovery).
+ * Restore step 4 cases. A: no pending-prompt file. B: one for this session (block recovery).
  * C: only other sessions' files (stale; a mismatch warning comes first).
  */
 export type ReplayCase =
@@ -96,7 +96,7 @@ export type ReplayResult =
       replay: NumberedPrompt[];
       /** edit N: the entry to show in full; the user pastes an edited version */
       edit: NumberedPrompt | null;
-      /** Step 5: move the pending-prompt file to trash */
+      /** Restore step 5: move the pending-prompt file to trash */
       trash: boolean;
     }
   | { ok: false; reason: string };

@@ -7,7 +7,7 @@ import { utcHuman, DAY_MS } from "../core/time-format.ts";
 /** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
 export const CHECKPOINT_WINDOW_DAYS = 30;
 
-/** One entry of the picker list: a checkpoint file, annotated as step 2 of the seed says. */
+/** One entry of the picker list: a checkpoint file, annotated as the seed's restore step 2 says. */
 export interface Candidate {
   file: string;
   name: string;
@@ -81,7 +81,7 @@ export function headFields(head: string): HeadFields {
   };
 }
 
-/** Step 2 saved-time: from the file name's shape; a name of none of the three shapes shows its mtime. */
+/** Restore step 2 saved-time: from the file name's shape; a name of none of the three shapes shows its mtime. */
 export function savedLabel(name: string, mtimeMs: number): string {
   const shape = parseCheckpointName(name);
   return shape ? savedTimeLabel(shape) : `${utcHuman(new Date(mtimeMs))} (mtime)`;
@@ -141,7 +141,7 @@ export interface Enumeration {
 }
 
 /**
- * Step 3 de-duplication: drop `<date>-<task>-precompact.md` when `<date>-<task>.md` exists and
+ * Restore step 3 de-duplication: drop `<date>-<task>-precompact.md` when `<date>-<task>.md` exists and
  * their mtimes are within the window. Older pairs stay independent entries.
  */
 function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[] {

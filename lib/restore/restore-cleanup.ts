@@ -29,7 +29,7 @@ function isOwnSentinel(paths: MemoryPaths, file: string, family: "pending-restor
 }
 
 /**
- * Step 5 (B2 two-call pattern): the current session's pending-restore always; the consumed sentinel
+ * Restore step 5 (B2 two-call pattern): the current session's pending-restore always; the consumed sentinel
  * when set and different; the pending-prompt file when the replay step consumed it. Into trash/,
  * fail-open: a file that cannot move is reported and left in place.
  */

@@ -184,7 +184,7 @@ export function pickFastPath(snap: RestoreSnapshot): PickerDecision | null {
   return t1?.passed ? t1.decision : null;
 }
 
-/** The restore picker (seed Step 1): a pure decision over a snapshot of the memory folder. */
+/** The restore picker (seed restore step 1): a pure decision over a snapshot of the memory folder. */
 export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: PickerAnswers = {}): PickerDecision {
   const enumerate = (anchorTask: string) => {
     const e = enumerateCandidates(snap, { sentinelWindowDays: s.sentinelWindowDays, dedupWindowDays: s.dedupWindowDays });
@@ -229,7 +229,7 @@ export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: P
 }
 
 /**
- * Step 1.5 same-session detection: true only when the checkpoint's Session ID equals this session's
+ * Restore step 1.5 same-session detection: true only when the checkpoint's Session ID equals this session's
  * and no compaction happened since (compact-happened exempts: the context is already clear).
  */
 export function isSameSession(snap: RestoreSnapshot, checkpointSessionId: string | null | undefined): boolean {

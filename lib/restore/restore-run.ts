@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
-import type { Deps } from "../core/deps.ts";
+import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
@@ -35,7 +35,7 @@ export function pickerSettings(knobs: Knobs): PickerSettings {
   };
 }
 
-/** What the resumed session needs: the seed's Step 2 summary, from a checkpoint or from B3. */
+/** What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3. */
 export interface ResumeSummary {
   source: "checkpoint" | "session-state";
   file: string;
@@ -80,7 +80,7 @@ export type RestoreOutcome =
 export const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
 const RAW_CAP = 16_000;
 
-/** Step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
+/** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
 export function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
   if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
   const parsed = parseCheckpoint(text);
@@ -164,7 +164,7 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
 
 /**
  * The checkpoint this session's own pending-restore names when it exists but Tier 1 could not parse
- * it (it fell through, so the user never saw it). NOTE: deviation: the seed's Step 5 trashes this
+ * it (it fell through, so the user never saw it). NOTE: deviation: the seed's restore step 5 trashes this
  * session's sentinel on every successful restore; here it survives, as on the corrupt-file path.
  */
 function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
@@ -174,79 +174,69 @@ function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
   return target && toCandidate(target, own!.path) === null ? target.path : null;
 }
 
-/** Restore mode end to end: picker, Step 1.5, Step 2, reconciliation, Step 4 replay, Step 5 cleanup, Step 6 ledger. */
-export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
+/** Restore step 1 (the picker): Tier 1 on a first snapshot of this session's own sentinel, else the full picker. */
+function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: PickerDecision; snap: RestoreSnapshot } {
   const now = deps.now();
   const answered = req.pick !== undefined || req.synthesize === true;
   // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
   // a first snapshot reads only the checkpoint it names; the full one is built only if Tier 1 fails.
   const ownSentinel = isUsableSessionId(req.sessionId) && deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
-  let decision: PickerDecision | null = null;
-  let snap: RestoreSnapshot | null = null;
   if (ownSentinel && !answered) {
-    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: 0, ownSentinelOnly: true });
-    decision = pickFastPath(snap);
+    const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: 0, ownSentinelOnly: true });
+    const decision = pickFastPath(snap);
+    if (decision) return { decision, snap };
   }
-  if (!decision || !snap) {
-    snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
-    decision = pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize });
-  }
-  if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none") return decision;
-  if (decision.action === "synthesize" && !decision.confirmed) return decision;
+  const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
+  return { decision: pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize }), snap };
+}
 
-  let out: Restored;
-  let preferSid: string | null = null;
-  const rerun = req.synthesize ? ["--synthesize"] : req.pick !== undefined ? ["--pick", String(req.pick)] : [];
-  if (decision.action === "synthesize") {
-    // Path 5: B3 synthesis consumes no sentinel; current-session cleanup still runs.
-    out = base(decision.path, decision.warnings, { case: "A" });
-    out.summary = synthesisSummary(decision.synthesis);
-    out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
-  } else {
-    out = base(decision.path, decision.warnings, { case: "A" });
-    out.consumedSentinel = decision.consumedSentinelPath;
-    const file = decision.candidate.file;
-    let text: string | null = null;
-    try {
-      text = deps.fs.readFileSync(file, "utf8") as string;
-    } catch (err) {
-      text = null;
-      out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
-    }
-    const checked = text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
-    if (!checked.ok) {
-      // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
-      out.path = "6";
-      out.consumedSentinel = "";
-      out.needs = ["manual-recovery"];
-      out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
-      return out;
-    }
-    out.summary = checkpointSummary(file, checked.parsed);
-    // Step 1.5, for every tier that resolved a checkpoint.
-    out.sameSession = isSameSession(snap, checked.parsed.sessionId);
-    out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
-    const sentinel = decision.candidate.sentinel;
-    preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
+/** Restore steps 1.5 and 2 for a picked checkpoint: read, check, summarize, reconcile; path 6 when corrupt. */
+function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, decision: Extract<PickerDecision, { action: "restore" }>): { out: Restored; preferSid: string | null } {
+  const out = base(decision.path, decision.warnings, { case: "A" });
+  out.consumedSentinel = decision.consumedSentinelPath;
+  const file = decision.candidate.file;
+  let text: string | null = null;
+  try {
+    text = deps.fs.readFileSync(file, "utf8") as string;
+  } catch (err) {
+    out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
-  out.rerun = rerun;
-  if (out.sameSession && !req.proceed) out.needs.push("same-session");
+  const checked = text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
+  if (!checked.ok) {
+    // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
+    out.path = "6";
+    out.consumedSentinel = "";
+    out.needs = ["manual-recovery"];
+    out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
+    return { out, preferSid: null };
+  }
+  out.summary = checkpointSummary(file, checked.parsed);
+  // Restore step 1.5, for every tier that resolved a checkpoint.
+  out.sameSession = isSameSession(snap, checked.parsed.sessionId);
+  out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
+  const sentinel = decision.candidate.sentinel;
+  const preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
+  return { out, preferSid };
+}
 
-  // Step 4: pending-prompt rehydration.
+/** Restore step 4: pending-prompt rehydration; an answer that does not parse makes the whole call invalid. */
+function replayStep(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out: Restored, preferSid: string | null): { action: "invalid"; reason: string } | null {
   out.prompts = classifyPendingPrompts(readPendingPrompts(deps, snap), req.sessionId, preferSid);
-  if (out.prompts.case !== "A") {
-    if (req.replay === undefined) out.needs.push("replay");
-    else {
-      const parsed = parseReplaySelection(req.replay);
-      if (!parsed.ok) return { action: "invalid", reason: parsed.reason };
-      const result = applyReplaySelection(out.prompts, parsed.selection);
-      if (!result.ok) return { action: "invalid", reason: `--replay ${result.reason}` };
-      out.replay = result;
-    }
+  if (out.prompts.case === "A") return null;
+  if (req.replay === undefined) {
+    out.needs.push("replay");
+    return null;
   }
-  if (out.needs.length > 0) return out;
+  const parsed = parseReplaySelection(req.replay);
+  if (!parsed.ok) return { action: "invalid", reason: parsed.reason };
+  const result = applyReplaySelection(out.prompts, parsed.selection);
+  if (!result.ok) return { action: "invalid", reason: `--replay ${result.reason}` };
+  out.replay = result;
+  return null;
+}
 
-  // Step 5: sentinel cleanup (six-path contract), then Step 6: the ledger row.
+/** Restore step 5: sentinel cleanup (six-path contract), then restore step 6: the ledger row. */
+function finishRestore(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out: Restored): Restored {
   out.done = true;
   const unparsed = ownSentinelUnparsed(snap);
   if (unparsed) out.warnings.push(`[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`);
@@ -258,9 +248,36 @@ export function runRestore(deps: Deps, knobs: Knobs, req: RestoreRequest): Resto
   });
   const task = reduceTaskName(out.summary?.task);
   try {
-    out.ledger = appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, now, "restore"));
+    out.ledger = appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, deps.now(), "restore"));
   } catch (err) {
     out.warnings.push(`[checkpoint] ledger row not written: ${(err as Error).message}`);
   }
   return out;
+}
+
+/** Restore mode end to end: picker, restore steps 1.5 and 2, reconciliation, step 4 replay, step 5 cleanup, step 6 ledger. */
+export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
+  // The clock is read once per restore (see withFrozenClock).
+  const deps = withFrozenClock(rawDeps);
+  const { decision, snap } = pick(deps, knobs, req);
+  if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none") return decision;
+  if (decision.action === "synthesize" && !decision.confirmed) return decision;
+
+  let out: Restored;
+  let preferSid: string | null = null;
+  if (decision.action === "synthesize") {
+    // Path 5: B3 synthesis consumes no sentinel; current-session cleanup still runs.
+    out = base(decision.path, decision.warnings, { case: "A" });
+    out.summary = synthesisSummary(decision.synthesis);
+    out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
+  } else {
+    ({ out, preferSid } = restoreCheckpoint(deps, req, snap, decision));
+    if (out.corrupt) return out;
+  }
+  out.rerun = req.synthesize ? ["--synthesize"] : req.pick !== undefined ? ["--pick", String(req.pick)] : [];
+  if (out.sameSession && !req.proceed) out.needs.push("same-session");
+  const invalid = replayStep(deps, req, snap, out, preferSid);
+  if (invalid) return invalid;
+  if (out.needs.length > 0) return out;
+  return finishRestore(deps, req, snap, out);
 }

@@ -8,7 +8,7 @@ import { DAY_MS } from "../core/time-format.ts";
 
 
 export interface CleanupOptions {
-  /** this session's sentinels are never swept, whatever their age; null skips the sentinel sweep (step 3: fail safe) */
+  /** this session's sentinels are never swept, whatever their age; null skips the sentinel sweep (cleanup step 3: fail safe) */
   currentSessionId: string | null;
   /** QUOIN_CLEANUP_SENTINEL_WINDOW, days */
   sentinelWindowDays: number;
@@ -47,7 +47,7 @@ export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clea
   const sentinels: string[] = [];
   if (opts.currentSessionId !== null) {
     for (const s of opts.sentinelFiles ?? listSentinelFiles(fs, paths.memory)) {
-      // Step 4: id check BEFORE age check. Empty-id orphans (pending-restore-.txt) never match.
+      // Cleanup step 4: id check BEFORE age check. Empty-id orphans (pending-restore-.txt) never match.
       if (s.sid === opts.currentSessionId) continue;
       if (nowMs - s.mtimeMs > opts.sentinelWindowDays * DAY_MS) sentinels.push(s.path);
     }
@@ -56,7 +56,7 @@ export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clea
   const checkpoints: string[] = [];
   if (opts.checkpointWindowDays !== null) {
     for (const name of sortedNames(fs, paths.checkpoints)) {
-      // Step 5: *.md only; temp files of a save in flight (.x.md.<pid>.tmp) never match.
+      // Cleanup step 5: *.md only; temp files of a save in flight (.x.md.<pid>.tmp) never match.
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
       const file = path.join(paths.checkpoints, name);
       if (olderThan(fs, file, nowMs, opts.checkpointWindowDays)) checkpoints.push(file);
@@ -84,7 +84,7 @@ export function runCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clean
   return { ...moved, failed, dryRun: false };
 }
 
-/** Step 6: the one summary line, with the recover command. */
+/** Cleanup step 6: the one summary line, with the recover command. */
 export function cleanupSummary(paths: MemoryPaths, result: CleanupResult, trashDate: string, prefix = "[checkpoint]"): string {
   const s = result.sentinels.length;
   const c = result.checkpoints.length;

@@ -54,7 +54,7 @@ function readState(deps: Deps, file: string | null): SessionState | null {
   }
 }
 
-/** Step 1, gather: session-state by UUID anchor then mtime, branch, intent, plan, commits, in-flight paths (never content). */
+/** Save step 1, gather: session-state by UUID anchor then mtime, branch, intent, plan, commits, in-flight paths (never content). */
 export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string): Gathered {
   const { paths } = input;
   const info: string[] = [];

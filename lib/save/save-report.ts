@@ -13,7 +13,7 @@ export interface ReportInput {
   compactFirstBps: number;
 }
 
-/** Step 5: the confirmation, its mode-specific next step, and the high-use notice with its two choices. */
+/** Save step 5: the confirmation, its mode-specific next step, and the high-use notice with its two choices. */
 export function saveReport(r: ReportInput): string[] {
   const lines = [
     `Checkpoint saved to: ${r.checkpoint ?? "(no checkpoint file - mid-agent mode)"}`,

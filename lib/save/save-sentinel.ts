@@ -14,7 +14,7 @@ export const MODE_SENTINEL: Record<SaveMode, SentinelFamily> = {
   "mid-agent": "mid-agent-handoff",
 };
 
-/** The seed's empty/unknown-SID guard text, per mode (steps 3, 4b, 4c). */
+/** The seed's empty/unknown-SID guard text, per mode (save steps 3, 4b, 4c). */
 export function refusedSentinelWarning(mode: SaveMode): string {
   const family = MODE_SENTINEL[mode];
   const tail =
@@ -40,7 +40,7 @@ export function sentinelText(mode: SaveMode, f: SentinelFields, now: Date): stri
   return renderKeyValues({ prior_session_uuid: f.sid, task_name: f.task, active_skills: f.activeSkills, timestamp: utcIso(now) });
 }
 
-/** Steps 3, 4b, 4c: write this mode's sentinel (one per session: a newer save of the same session replaces it whole). */
+/** Save steps 3, 4b, 4c: write this mode's sentinel (one per session: a newer save of the same session replaces it whole). */
 export function writeModeSentinel(deps: Deps, paths: MemoryPaths, mode: SaveMode, f: SentinelFields): string {
   const file = sentinelPath(paths.memory, MODE_SENTINEL[mode], f.sid);
   writeAtomic(deps.fs, file, sentinelText(mode, f, deps.now()), { mode: 0o600, pid: deps.pid });

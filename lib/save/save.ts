@@ -1,6 +1,5 @@
 import * as path from "node:path";
-import type { Deps } from "../core/deps.ts";
-import type { CommitRef, NextUp } from "../store/checkpoint-format.ts";
+import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { parseCheckpoint, renderCheckpoint } from "../store/checkpoint-format.ts";
 import { voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
@@ -27,7 +26,7 @@ export interface SaveRequest extends GatherInput {
   sessionUnavailable?: string;
   /** --mode; null when not passed (auto-detect) */
   mode: SaveMode | null;
-  /** the deprecated --after-compact flag (step 0.5) */
+  /** the deprecated --after-compact flag (save step 0.5) */
   afterCompact?: boolean;
   noCleanup: boolean;
   knobs: Knobs;
@@ -80,8 +79,8 @@ function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnin
 }
 
 /**
- * Step 6: release the pidfile; a full save also expires this session's defer marker (the skip and
- * panic paths of steps 1.4 and 1.45 only release the pidfile, as in the seed).
+ * Save step 6: release the pidfile; a full save also expires this session's defer marker (the skip and
+ * panic paths of save steps 1.4 and 1.45 only release the pidfile, as in the seed).
  */
 function finish(deps: Deps, req: SaveRequest, expireDefer: boolean): void {
   releaseCheckpointPidfile(deps, req.paths, req.sessionId);
@@ -106,175 +105,212 @@ function done(partial: Partial<SaveDone> & Pick<SaveDone, "mode" | "report">): S
   };
 }
 
-/** Every step of the seed's save mode, in order (steps 1.4, 1.45, 1.47, 1.5, 1, 1.6, 2, 3/4a/4b/4c, 4, 5, 6). */
-export function runSave(deps: Deps, req: SaveRequest): SaveOutcome {
-  const { paths, knobs } = req;
+/** What every step of one save shares: the request, the one clock reading, and the lines so far. */
+interface SaveRun {
+  /** deps whose clock is frozen at this save's one reading */
+  deps: Deps;
+  req: SaveRequest;
+  sid: string | null;
+  warnings: string[];
+  info: string[];
+}
+
+/** The warnings of save step 0 and save step 0.5 (the deprecated --after-compact flag clears its legacy marker). */
+function startRun(deps: Deps, req: SaveRequest): SaveRun {
+  const { paths } = req;
   const sid = req.sessionId;
-  const warnings: string[] = [];
-  if (!sid) warnings.push(`[checkpoint] WARNING: ${req.sessionUnavailable ?? "session UUID unavailable"}`);
+  const run: SaveRun = { deps, req, sid, warnings: [], info: [] };
+  if (!sid) run.warnings.push(`[checkpoint] WARNING: ${req.sessionUnavailable ?? "session UUID unavailable"}`);
   // Nested-root warning: the save goes to the resolved root, not the launch folder.
   if (req.launchCwd !== paths.root && deps.fs.existsSync(path.join(req.launchCwd, ".workflow_artifacts"))) {
-    warnings.push(
+    run.warnings.push(
       `[checkpoint] WARNING: nested .workflow_artifacts/ detected at ${req.launchCwd}; writing session state to project root ${paths.root} instead. Remove ${req.launchCwd}/.workflow_artifacts/ to eliminate this confusion.`,
     );
   }
-  const info: string[] = [];
-  // Step 0.5: --after-compact is deprecated; it only clears the legacy marker and skips steps 1.4 and 1.45.
   if (req.afterCompact) {
-    info.push("[checkpoint] --after-compact flag is deprecated; it now has no effect - compact-already-ran detection is automatic via the compact-happened sentinel. Proceeding to normal save.");
+    run.info.push("[checkpoint] --after-compact flag is deprecated; it now has no effect - compact-already-ran detection is automatic via the compact-happened sentinel. Proceeding to normal save.");
     if (sid) trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-pending-compact", sid), paths.memory, deps.now());
   }
-  const autoDetect = req.mode === null && !req.afterCompact;
+  return run;
+}
 
-  // Step 1.4: compact already ran (both sentinels). Only on the auto-detect path, as in the seed.
-  if (autoDetect) {
-    if (!sid) {
-      warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
-    } else {
-      const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
-      // NOTE: the seed's precompact saved on auto only, so after a manual /compact step 1.4 let the
-      // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
-      if (pending?.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
-        const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
-        finish(deps, req, false);
-        return done({
-          mode: "compact-already-ran",
-          checkpoint: pending.checkpoint,
-          sentinel: pending.sentinel,
-          warnings,
-          info,
-          ledger: led,
-          report: compactAlreadyRanReport(pending.checkpoint),
-        });
-      }
-      // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
-      // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
-      if (pending) {
-        warnings.push(
-          `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
-        );
-      }
+/** Save step 1.4: compact already ran (both sentinels): the precompact checkpoint stands; null goes on to save. */
+function compactAlreadyRan(run: SaveRun): SaveDone | null {
+  const { deps, req, sid, warnings, info } = run;
+  const { paths } = req;
+  if (!sid) {
+    warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
+    return null;
+  }
+  const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
+  if (!pending) return null;
+  // NOTE: the seed's precompact saved on auto only, so after a manual /compact save step 1.4 let the
+  // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
+  if (pending.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
+    const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
+    finish(deps, req, false);
+    return done({
+      mode: "compact-already-ran",
+      checkpoint: pending.checkpoint,
+      sentinel: pending.sentinel,
+      warnings,
+      info,
+      ledger: led,
+      report: compactAlreadyRanReport(pending.checkpoint),
+    });
+  }
+  // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
+  // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
+  if (!pending.checkpoint) {
+    warnings.push(
+      `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
+    );
+  }
+  return null;
+}
+
+/** Save step 1.45: panic tier: a skeleton checkpoint and pending-restore only, from cheap sources. */
+function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
+  const { deps, req, sid, warnings, info } = run;
+  const saved = writeSkeletonCheckpoint(deps, {
+    paths: req.paths,
+    sessionId: sid,
+    launchCwd: req.launchCwd,
+    status: "checkpoint save (panic mode)",
+    shape: "voluntary",
+    writeSentinel: true,
+  });
+  if (!sid) warnings.push(refusedSentinelWarning("restore"));
+  const led = ledger(deps, req, saved.task, "save (panic mode)", warnings);
+  finish(deps, req, false);
+  return done({
+    mode: "panic",
+    info,
+    checkpoint: saved.checkpoint,
+    sentinel: saved.sentinel,
+    warnings,
+    utilization,
+    highUtil: true,
+    ledger: led,
+    report: panicReport(utilization, req.knobs.QUOIN_PANIC_BPS, saved.checkpoint, saved.sentinel),
+  });
+}
+
+/** Why save step 1.47 does not sweep, or null when it does. */
+function cleanupSkipReason(req: SaveRequest, mode: SaveMode, bps: number): string | null {
+  if (req.noCleanup) return "--no-cleanup";
+  if (mode === "mid-agent") return "mid-agent";
+  if (bps >= req.knobs.QUOIN_PANIC_BPS) return "panic";
+  if (bps >= req.knobs.QUOIN_COMPACT_FIRST_BPS) return "high-util";
+  return null;
+}
+
+/** Save step 1.47: auto-cleanup before the write, unless --no-cleanup, mid-agent or high use. */
+function cleanupBeforeWrite(run: SaveRun, mode: SaveMode, bps: number): { cleanup: CleanupResult | null; line: string } {
+  const { deps, req, sid } = run;
+  const skip = cleanupSkipReason(req, mode, bps);
+  if (skip) return { cleanup: null, line: `[checkpoint] cleanup skipped (${skip})` };
+  const now = deps.now();
+  const cleanup = runCleanup(deps.fs, req.paths, now, {
+    currentSessionId: sid,
+    sentinelWindowDays: req.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
+    checkpointWindowDays: req.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+    dryRun: false,
+  });
+  return { cleanup, line: cleanupSummary(req.paths, cleanup, utcDate(now)) };
+}
+
+interface Written {
+  checkpoint: string | null;
+  bytes: number | null;
+  task: string;
+}
+
+/** Save step 4c: no gathering, no checkpoint file, session-state untouched. */
+function midAgentTask(run: SaveRun): Written {
+  const resolved = resolveTask(run.req.task, undefined);
+  if (resolved.warning) run.warnings.push(resolved.warning);
+  return { checkpoint: null, bytes: null, task: run.req.task ? resolved.task : cheapTaskName(run.deps, run.req.paths) };
+}
+
+/** Save steps 1, 1.6 and 2: gather, record the session in recent-sessions.md, write the checkpoint. */
+function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): Written {
+  const { deps, req, sid, warnings, info } = run;
+  const { paths } = req;
+  // Save step 1: gather.
+  const status = mode === "restore" ? "checkpoint save (voluntary)" : "checkpoint save (voluntary, load-as-reference)";
+  const gathered = gatherCheckpoint(deps, { ...req, sessionId: sid }, status);
+  info.push(...gathered.info);
+  warnings.push(...gathered.warnings);
+  const task = gathered.data.task;
+  // Save step 1.6: recent-sessions.md (fail open).
+  if (sid) {
+    try {
+      appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid);
+    } catch (err) {
+      warnings.push(`[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`);
     }
   }
+  // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
+  const body = renderCheckpoint(gathered.data);
+  const savedAt = gathered.data.savedAt;
+  const checkpoint = createUnique(deps.fs, paths.checkpoints, (n) => voluntaryCheckpointName(savedAt, task, n), body, { mode: 0o600, pid: deps.pid });
+  const bytes = Buffer.byteLength(body);
+  if (bytes > SOFT_CAP_BYTES) {
+    warnings.push(
+      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds 4 KB soft cap (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
+    );
+  }
+  return { checkpoint, bytes, task };
+}
 
-  // Utilization (steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
+/** Save step 1.5 B: other skills running. Checked before anything is written, so asking the user for a mode leaves no trace. */
+function needsMode(activeSkills: string[], skills: Parameters<typeof describeSkills>[0]): SaveRefused {
+  return {
+    ok: false,
+    needsMode: true,
+    activeSkills,
+    reason: `active skills detected: ${describeSkills(skills)}; ask the user and call again with --mode mid-agent (minimal sentinel only) or --mode restore|load-as-reference`,
+  };
+}
+
+/** Every step of the seed's save mode, in order (save steps 0.5, 1.4, 1.45, 1.5, 1.47, 1, 1.6, 2, 3/4a/4b/4c, 4, 5, 6). */
+export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
+  // The clock is read once per save (see withFrozenClock).
+  const deps = withFrozenClock(rawDeps);
+  const run = startRun(deps, req);
+  const { paths, knobs } = req;
+  const { sid, warnings, info } = run;
+  const autoDetect = req.mode === null && !req.afterCompact;
+
+  if (autoDetect) {
+    const skipped = compactAlreadyRan(run);
+    if (skipped) return skipped;
+  }
+
+  // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
   const utilization = req.transcriptPath
     ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
     : null;
   const bps = utilization?.bps ?? 0;
+  if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);
 
-  // Step 1.45: panic tier: a skeleton checkpoint and pending-restore only, from cheap sources.
-  if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) {
-    const saved = writeSkeletonCheckpoint(deps, {
-      paths,
-      sessionId: sid,
-      launchCwd: req.launchCwd,
-      status: "checkpoint save (panic mode)",
-      shape: "voluntary",
-      writeSentinel: true,
-    });
-    if (!sid) warnings.push(refusedSentinelWarning("restore"));
-    const led = ledger(deps, req, saved.task, "save (panic mode)", warnings);
-    finish(deps, req, false);
-    return done({
-      mode: "panic",
-      info,
-      checkpoint: saved.checkpoint,
-      sentinel: saved.sentinel,
-      warnings,
-      utilization,
-      highUtil: true,
-      ledger: led,
-      report: panicReport(utilization, knobs.QUOIN_PANIC_BPS, saved.checkpoint, saved.sentinel),
-    });
-  }
-
-  // Step 1.5 B: other skills running. Checked before anything is written, so that asking the user
-  // for a mode leaves no trace; the skill calls again with --mode.
   const skills = otherActiveSkills(deps, paths, sid);
   const activeSkills = skills.map((s) => `${s.skill} (pid ${s.pid})`);
-  if (req.mode === null && skills.length > 0) {
-    return {
-      ok: false,
-      needsMode: true,
-      activeSkills,
-      reason: `active skills detected: ${describeSkills(skills)}; ask the user and call again with --mode mid-agent (minimal sentinel only) or --mode restore|load-as-reference`,
-    };
-  }
+  if (req.mode === null && skills.length > 0) return needsMode(activeSkills, skills);
   const mode: SaveMode = req.mode ?? "restore";
 
-  // Step 1.47: auto-cleanup before the write, unless --no-cleanup, mid-agent or high use.
-  let cleanup: CleanupResult | null = null;
-  let cleanupLine: string;
-  const skip = req.noCleanup
-    ? "--no-cleanup"
-    : mode === "mid-agent"
-      ? "mid-agent"
-      : bps >= knobs.QUOIN_PANIC_BPS
-        ? "panic"
-        : bps >= knobs.QUOIN_COMPACT_FIRST_BPS
-          ? "high-util"
-          : null;
-  if (skip) {
-    cleanupLine = `[checkpoint] cleanup skipped (${skip})`;
-  } else {
-    cleanup = runCleanup(deps.fs, paths, deps.now(), {
-      currentSessionId: sid,
-      sentinelWindowDays: knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
-      checkpointWindowDays: knobs.QUOIN_CLEANUP_CKPT_WINDOW,
-      dryRun: false,
-    });
-    cleanupLine = cleanupSummary(paths, cleanup, utcDate(deps.now()));
-  }
+  const { cleanup, line: cleanupLine } = cleanupBeforeWrite(run, mode, bps);
   const highUtil = utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
+  const { checkpoint, bytes, task } = mode === "mid-agent" ? midAgentTask(run) : writeCheckpoint(run, mode);
 
-  let checkpoint: string | null = null;
-  let bytes: number | null = null;
-  let task: string;
-  if (mode === "mid-agent") {
-    // Step 4c: no gathering, no checkpoint file, session-state untouched.
-    const resolved = resolveTask(req.task, undefined);
-    if (resolved.warning) warnings.push(resolved.warning);
-    task = req.task ? resolved.task : cheapTaskName(deps, paths);
-  } else {
-    // Step 1: gather.
-    const status = mode === "restore" ? "checkpoint save (voluntary)" : "checkpoint save (voluntary, load-as-reference)";
-    const gathered = gatherCheckpoint(deps, { ...req, sessionId: sid }, status);
-    info.push(...gathered.info);
-    warnings.push(...gathered.warnings);
-    task = gathered.data.task;
-    // Step 1.6: recent-sessions.md (fail open).
-    if (sid) {
-      try {
-        appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid);
-      } catch (err) {
-        warnings.push(`[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`);
-      }
-    }
-    // Step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-    const body = renderCheckpoint(gathered.data);
-    const now = gathered.data.savedAt;
-    checkpoint = createUnique(deps.fs, paths.checkpoints, (n) => voluntaryCheckpointName(now, task, n), body, { mode: 0o600, pid: deps.pid });
-    bytes = Buffer.byteLength(body);
-    if (bytes > SOFT_CAP_BYTES) {
-      warnings.push(
-        `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds 4 KB soft cap (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
-      );
-    }
-  }
-
-  // Steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id.
+  // Save steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id.
   let sentinel: string | null = null;
-  if (sid) {
-    sentinel = writeModeSentinel(deps, paths, mode, { sid, checkpoint, task, activeSkills: activeSkills.join(", ") });
-  } else {
-    warnings.push(refusedSentinelWarning(mode));
-  }
+  if (sid) sentinel = writeModeSentinel(deps, paths, mode, { sid, checkpoint, task, activeSkills: activeSkills.join(", ") });
+  else warnings.push(refusedSentinelWarning(mode));
 
-  // Step 4: the ledger row.
+  // Save step 4: the ledger row; save step 6: release.
   const led = ledger(deps, req, task, `save (${mode} mode)`, warnings);
-
-  // Step 6.
   finish(deps, req, true);
 
   const report = [

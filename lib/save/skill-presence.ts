@@ -6,7 +6,7 @@ import { releasePidfile } from "../store/pidfile-release.ts";
 export const CHECKPOINT_SKILL = "checkpoint";
 
 /**
- * Step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the
+ * Save step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the
  * checkpoint skill's own pidfile is excluded, and with a known session id only that session's
  * skills count (DESIGN: several sessions share a repository, and another session's running skill
  * is no reason to save this one in mid-agent mode).
@@ -22,7 +22,7 @@ export function describeSkills(skills: readonly ActivePidfile[]): string {
   return skills.map((s) => `${s.skill} (pid ${s.pid})`).join(", ");
 }
 
-/** Step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
+/** Save step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
 export function releaseCheckpointPidfile(deps: Deps, paths: MemoryPaths, sid: string | null): string | null {
   return releasePidfile(deps, paths, CHECKPOINT_SKILL, sid);
 }

@@ -1,4 +1,4 @@
-/** The status line of a precompact checkpoint; save's step 1.4 reads it back to tell a manual /compact. */
+/** The status line of a precompact checkpoint; save step 1.4 reads it back to tell a manual /compact. */
 export function precompactStatus(trigger: string): string {
   return `checkpoint save (precompact, ${trigger} trigger)`;
 }

@@ -6,7 +6,7 @@ import { parseKeyValues, parseSentinelName, sentinelPath } from "./sentinels.ts"
 import { listByMtime } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
-/** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed step 4c). */
+/** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
 export const MidAgentHandoffSchema = z.object({
   prior_session_uuid: z.string().check(z.regex(/^[A-Za-z0-9-]{1,128}$/)),
   task_name: z.optional(z.string()),

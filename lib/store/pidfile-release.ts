@@ -5,7 +5,7 @@ import { pidfilePath } from "./pidfile.ts";
 import { trashIfPresent } from "../core/trash.ts";
 
 /**
- * End of a skill run (the seed's section 0c, and step 6 of a save): the skill's pidfile goes to
+ * End of a skill run (the seed's section 0c, and save step 6): the skill's pidfile goes to
  * trash/ (nothing is deleted). Null when there was none, or no usable session id to name it by.
  */
 export function releasePidfile(deps: Deps, paths: Pick<MemoryPaths, "sessions" | "memory">, skill: string, sid: string | null): string | null {

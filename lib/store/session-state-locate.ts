@@ -16,7 +16,7 @@ export function newestSessionState(fs: FsApi, sessionsDir: string): string | nul
   return listByMtime(fs, sessionsDir, isSessionStateName)[0]?.path ?? null;
 }
 
-/** Step 1.1: the session-state file by `Session UUID:` anchor, else by mtime, with the seed's warnings. */
+/** Save step 1.1: the session-state file by `Session UUID:` anchor, else by mtime, with the seed's warnings. */
 export function locateSessionState(fs: FsApi, sessionsDir: string, sid: string | null | undefined): LocatedSessionState {
   const files = listByMtime(fs, sessionsDir, isSessionStateName);
   const newest = files[0]?.path ?? null;

@@ -131,6 +131,20 @@ describe("consumed_sentinel_path: the six-path contract, end to end", () => {
   }
 });
 
+describe("restore: one clock reading per restore", () => {
+  it("a restore that crosses midnight trashes the consumed sentinel and writes the ledger row under one date", () => {
+    const f = new MemoryFixture(new Date("2026-11-29T23:59:59Z"));
+    const own = f.sentinel(CUR, f.checkpoint("2026-11-29T2300-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    let t = f.now.getTime();
+    const deps = { ...f.deps(), now: () => new Date((t += 1000) - 1000) };
+    const r = restored(runRestore(deps, f.knobs(), { paths: f.paths, sessionId: CUR }));
+    expect(r.done).toBe(true);
+    expect(f.exists(own)).toBe(false);
+    expect(f.exists(`${f.paths.memory}/trash/2026-11-29/pending-restore-${CUR}.txt`)).toBe(true);
+    expect(f.fs.readFileSync(`${f.paths.root}/.workflow_artifacts/alpha/cost-ledger.md`, "utf8")).toContain(`${CUR} | 2026-11-29 |`);
+  });
+});
+
 describe("restore summary and bookkeeping", () => {
   it("prints task, branch, intent, the resume line, artifacts and open questions; writes the ledger row", () => {
     const f = new MemoryFixture();

@@ -133,6 +133,7 @@ describe("save: step 1.4, compact already ran", () => {
     expect(out.mode).toBe("restore");
     expect(out.checkpoint).not.toBe(skeleton);
     expect(w.fs.existsSync(skeleton)).toBe(true);
+    expect(out.warnings.filter((l) => l.includes("missing or outside checkpoints/"))).toEqual([]);
   });
 
   it("saves normally with compact-happened alone (a manual /compact) or with an explicit --mode", () => {
@@ -366,6 +367,24 @@ describe("save: report and step 6", () => {
     expect(w.fs.existsSync(pid)).toBe(false);
     expect(w.fs.existsSync(defer)).toBe(false);
     expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/checkpoint-defer-${SID}.txt`)).toBe(true);
+  });
+});
+
+describe("save: one clock reading per save", () => {
+  it("a save that crosses midnight names its checkpoint, trash folder, recent-sessions line and ledger row with one date", () => {
+    const defer = `${MEM}/checkpoint-defer-${SID}.txt`;
+    const w = world({ [defer]: "2026-11-29T20:00:00Z\n" });
+    let t = Date.parse("2026-11-29T23:59:59Z");
+    w.deps.now = () => {
+      const at = new Date(t);
+      t += 1000; // each reading one second later: the second one is past midnight
+      return at;
+    };
+    const out = ok(runSave(w.deps, request(w, { noCleanup: true })));
+    expect(out.checkpoint).toBe(`${CKPTS}/2026-11-29T2359-parser-rewrite.md`);
+    expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/checkpoint-defer-${SID}.txt`)).toBe(true);
+    expect(w.fs.readFileSync(`${MEM}/recent-sessions.md`, "utf8")).toBe(`2026-11-29T23:59:59Z | ${SID}\n`);
+    expect(w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8")).toContain(`${SID} | 2026-11-29 |`);
   });
 });
 
