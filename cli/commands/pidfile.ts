@@ -23,7 +23,7 @@ export const pidfileCommand: Command = {
         (p) => !(skill && p.skill === skill && mine.ok && p.session === mine.id),
       );
       if (ctx.json) printJson(ctx, { ok: true, active: live.map(({ skill: s, session, pid, acquired_at }) => ({ skill: s, session, pid, acquired_at })) });
-      else for (const p of live) printLine(ctx, `${p.skill} ${p.pid} ${p.session} ${p.acquired_at}`);
+      else for (const p of live) printLine(ctx, `${p.skill} ${p.pid} ${p.session || "-"} ${p.acquired_at}`);
       return 0;
     }
     if ((action !== "acquire" && action !== "release") || !skill) throw new UsageError(`usage: quoin-checkpoint ${USAGE}`);

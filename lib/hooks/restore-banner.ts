@@ -6,6 +6,11 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { readSentinelHead, trustedCheckpoint } from "../store/pending-restore.ts";
 import { listSentinelFiles, type SentinelFile } from "../store/sentinel-listing.ts";
 import { parseKeyValues, sentinelPath, type SentinelFamily } from "../store/sentinels.ts";
+import { parseActiveTask } from "../store/checkpoint-format.ts";
+import { readHead } from "../core/file-range.ts";
+import { handoffSkillList } from "../store/mid-agent-handoff.ts";
+
+const TASK_HEAD_BYTES = 4096;
 
 export type BannerKind = "own-restore" | "other-restore" | "reference" | "mid-agent";
 
@@ -16,19 +21,14 @@ export interface Banner {
   sentinel: string;
 }
 
-const SKILL_ENTRY = /^[a-z0-9][a-z0-9_-]{0,63} \(pid [0-9]{1,10}\)$/;
-
 /**
- * A handoff's active_skills as save wrote it ("plan (pid 412), implement (pid 977)"): only entries
- * of that exact shape, so the banner carries skill names, never free text from the file.
+ * The task a checkpoint is for: its `## Active task` line (quoin's forced save is named
+ * <date>T<HHMM>-<pid>-<task>-blocksave.md and a same-minute save gets -2, -3: the name misleads),
+ * else the file name. Reduced to [a-z0-9-] either way, so no free text reaches the banner.
  */
-function handoffSkills(raw: string | undefined): string {
-  const entries = (raw ?? "").split(",").map((e) => e.trim()).filter((e) => SKILL_ENTRY.test(e));
-  return entries.slice(0, 10).join(", ") || "(none)";
-}
-
-/** The task a checkpoint is for, from its file name only (never its content). */
-function taskOf(checkpoint: string): string {
+function taskOf(deps: Deps, checkpoint: string): string {
+  const fromFile = parseActiveTask(readHead(deps.fs, checkpoint, TASK_HEAD_BYTES) ?? "");
+  if (fromFile) return reduceTaskName(fromFile);
   const shape = parseCheckpointName(path.basename(checkpoint));
   return reduceTaskName(shape?.rest ?? "unknown");
 }
@@ -53,7 +53,7 @@ export function chooseBanner(
   for (const s of ordered) {
     const checkpoint = trustedCheckpoint(deps, paths, readSentinelHead(deps, s.file)?.split("\n")[0]);
     if (!checkpoint) continue;
-    const task = taskOf(checkpoint);
+    const task = taskOf(deps, checkpoint);
     if (s.sid === sid) {
       return {
         kind: "own-restore",
@@ -81,15 +81,16 @@ export function chooseBanner(
       checkpoint,
       sentinel: s.file,
       text:
-        `[quoin-checkpoint] Reference checkpoint from session ${prior.id}: ${checkpoint} (task '${taskOf(checkpoint)}'). ` +
+        `[quoin-checkpoint] Reference checkpoint from session ${prior.id}: ${checkpoint} (task '${taskOf(deps, checkpoint)}'). ` +
         "Treat it as read-only background; open it only if the user's work needs it.",
     };
   }
   for (const s of sentinelsOf(listing, "mid-agent-handoff")) {
-    const kv = parseKeyValues(readSentinelHead(deps, s.file) ?? "");
+    const head = readSentinelHead(deps, s.file) ?? "";
+    const kv = parseKeyValues(head);
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!prior.ok) continue;
-    const skills = handoffSkills(kv["active_skills"]);
+    const skills = handoffSkillList(head).join(", ") || "(none)";
     return {
       kind: "mid-agent",
       checkpoint: null,

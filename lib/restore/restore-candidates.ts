@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
-import { MIN_CHECKPOINT_BYTES, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
+import { MIN_CHECKPOINT_BYTES, SEED001_CHECKPOINT, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 
 /** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
@@ -109,10 +109,19 @@ export function sentinelTarget(snap: RestoreSnapshot, index: Map<string, Checkpo
   return index.get(path.resolve(target)) ?? null;
 }
 
+/**
+ * Seed 001's root files have no `## Active task`: their task is named after the file
+ * (`claude-checkpoint`, `claude-checkpoint.<slug>`), which says whose it is.
+ */
+function seed001Task(name: string): string | undefined {
+  return SEED001_CHECKPOINT.test(name) ? name.slice(1, -".md".length) : undefined;
+}
+
 /** A candidate from a checkpoint file; null when `## Active task` cannot be parsed (dropped silently). */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
   if (file.head === undefined) return null;
   const fields = headFields(file.head);
+  fields.task ??= seed001Task(file.name);
   if (!fields.task) return null;
   return {
     file: file.path,
@@ -175,7 +184,8 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   }
 
   // Checkpoints within 30 days; files under 100 bytes are skipped (0-byte corrupt entries).
-  for (const file of snap.checkpoints) {
+  // Seed 001's root files (already windowed by the snapshot) are candidates the same way.
+  for (const file of [...snap.checkpoints, ...(snap.rootCheckpoints ?? [])]) {
     if (snap.nowMs - file.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS) continue;
     if (file.size < MIN_CHECKPOINT_BYTES) continue;
     // Snapshot paths are already absolute and normal (path.join), the same keys as the index.

@@ -38,6 +38,8 @@ export interface RestoreSnapshot {
   paths: MemoryPaths;
   /** every *.md in checkpoints/ (temp files excluded), any age */
   checkpoints: CheckpointFile[];
+  /** seed 001's `.claude-checkpoint*.md` in the project root, in the window (read candidates only) */
+  rootCheckpoints: CheckpointFile[];
   pendingRestores: SentinelFile[];
   pendingPrompts: SentinelFile[];
   /** sessions/<YYYY-MM-DD>-<task>.md */
@@ -94,6 +96,9 @@ function readPrefix(fs: FsApi, file: string, bytes: number): string | null {
   }
 }
 
+
+/** Seed 001's per-session files in the project root: `.claude-checkpoint.md`, `.claude-checkpoint.<slug>.md`. */
+export const SEED001_CHECKPOINT = /^\.claude-checkpoint(?:\.[A-Za-z0-9-]{1,64})?\.md$/;
 
 const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
 
@@ -153,6 +158,17 @@ export function buildRestoreSnapshot(
     checkpoints.push(inWindow || wanted.has(file.path) ? { ...file, head: readCheckpointHead(fs, file) } : file);
   }
 
+  const rootCheckpoints: CheckpointFile[] = [];
+  if (!opts.ownSentinelOnly) {
+    for (const name of sortedNames(fs, paths.root)) {
+      if (!SEED001_CHECKPOINT.test(name)) continue;
+      const file = statFile(fs, paths.root, name);
+      if (file && nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES) {
+        rootCheckpoints.push({ ...file, head: readCheckpointHead(fs, file) });
+      }
+    }
+  }
+
   const sessionStates: SessionStateFile[] = [];
   for (const name of sortedNames(fs, paths.sessions)) {
     if (!/^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name)) continue;
@@ -167,6 +183,7 @@ export function buildRestoreSnapshot(
     sessionId,
     paths,
     checkpoints,
+    rootCheckpoints,
     pendingRestores,
     pendingPrompts,
     sessionStates,

@@ -15,6 +15,34 @@ export const MidAgentHandoffSchema = z.object({
 });
 export type MidAgentHandoff = z.infer<typeof MidAgentHandoffSchema> & { file: string };
 
+const OURS = /^([a-z0-9][a-z0-9_-]{0,63}) \(pid ([0-9]{1,10})\)$/;
+const QUOINS = /^([a-z0-9][a-z0-9_-]{0,63}) ([0-9]{1,10})$/;
+const BARE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * The skills a handoff names, as "<skill> (pid N)", from either writer: save here writes
+ * `active_skills=plan (pid 412), implement (pid 977)`; quoin writes the `skill PID` lines of
+ * pidfile_active_skills (`active_skills=implement 41234`, a second skill on the next line, which
+ * has no `=`); a bare skill name passes as itself. Only entries of those exact shapes pass: names and numbers, never free text.
+ */
+export function handoffSkillList(text: string): string[] {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const at = lines.findIndex((l) => /^\s*active_skills\s*=/.test(l));
+  if (at < 0) return [];
+  const raw = [lines[at]!.slice(lines[at]!.indexOf("=") + 1)];
+  for (const next of lines.slice(at + 1)) {
+    if (next.includes("=") || next.trim() === "") break;
+    raw.push(next);
+  }
+  const out: string[] = [];
+  for (const entry of raw.flatMap((r) => r.split(",")).map((e) => e.trim())) {
+    const m = OURS.exec(entry) ?? QUOINS.exec(entry);
+    if (m) out.push(`${m[1]} (pid ${m[2]})`);
+    else if (BARE.test(entry)) out.push(entry);
+  }
+  return out.slice(0, 10);
+}
+
 
 /**
  * The handoff a restore should mention: this session's, else the newest within the window.
@@ -28,8 +56,11 @@ export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, n
   const chosen = files.find((f) => f.path === own) ?? files[0];
   if (!chosen) return null;
   try {
-    const parsed = MidAgentHandoffSchema.safeParse(parseKeyValues(fs.readFileSync(chosen.path, "utf8") as string));
-    return parsed.success ? { ...parsed.data, file: path.resolve(chosen.path) } : null;
+    const text = fs.readFileSync(chosen.path, "utf8") as string;
+    const parsed = MidAgentHandoffSchema.safeParse(parseKeyValues(text));
+    if (!parsed.success) return null;
+    const skills = handoffSkillList(text);
+    return { ...parsed.data, active_skills: skills.length ? skills.join(", ") : undefined, file: path.resolve(chosen.path) };
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@ import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
+import { parseKeyValues } from "./sentinels.ts";
 
 /** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
 export const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
@@ -34,7 +35,35 @@ export interface ActivePidfile extends Pidfile {
   file: string;
 }
 
-/** Live pidfiles: parseable, younger than the TTL, and their process still alive. */
+const QUOIN_NAME = /^([a-z0-9][a-z0-9_-]{0,63})-([0-9]{1,10})\.pidfile\.lock$/;
+
+/**
+ * A pidfile as quoin's pidfile_helpers.sh writes it: <skill>-<pid>.pidfile.lock holding
+ * `skill=`, `pid=`, `timestamp=` lines, no session (session ""). The timestamp, else the mtime,
+ * dates it.
+ */
+function parseQuoinPidfile(name: string, text: string, mtimeMs: () => number): Pidfile | null {
+  const kv = parseKeyValues(text);
+  const pid = Number(kv["pid"]);
+  const named = QUOIN_NAME.exec(name);
+  if (!kv["skill"] || !Number.isInteger(pid) || pid <= 0 || !named || named[1] !== kv["skill"]) return null;
+  const stamp = Date.parse(kv["timestamp"] ?? "");
+  return { skill: kv["skill"], session: "", pid, acquired_at: utcIso(new Date(Number.isFinite(stamp) ? stamp : mtimeMs())) };
+}
+
+/** Ours (JSON) or quoin's (key=value); null when neither. */
+function parsePidfile(name: string, text: string, mtimeMs: () => number): Pidfile | null {
+  if (!text.trimStart().startsWith("{")) return parseQuoinPidfile(name, text, mtimeMs);
+  const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(text));
+  // A pidfile's fields reach sentinels and checkpoint notes: only well-formed names pass.
+  if (!parsed.success || !isUsableSessionId(parsed.data.session)) return null;
+  return parsed.data;
+}
+
+/**
+ * Live pidfiles: parseable (ours, or quoin's key=value with session ""), younger than the TTL,
+ * and their process still alive.
+ */
 export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[] {
   let names: string[];
   try {
@@ -48,14 +77,12 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     if (!name.endsWith(".pidfile.lock")) continue;
     const file = path.join(sessionsDir, name);
     try {
-      const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(deps.fs.readFileSync(file, "utf8") as string));
-      if (!parsed.success) continue;
-      // A pidfile's fields reach sentinels and checkpoint notes: only well-formed names pass.
-      if (!SKILL_NAME.test(parsed.data.skill) || !isUsableSessionId(parsed.data.session)) continue;
-      const age = now - Date.parse(parsed.data.acquired_at);
+      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8") as string, () => deps.fs.statSync(file).mtimeMs);
+      if (!data || !SKILL_NAME.test(data.skill)) continue;
+      const age = now - Date.parse(data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;
-      if (!deps.isProcessAlive(parsed.data.pid)) continue;
-      out.push({ ...parsed.data, file });
+      if (!deps.isProcessAlive(data.pid)) continue;
+      out.push({ ...data, file });
     } catch {
       continue;
     }
