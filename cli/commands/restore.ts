@@ -1,18 +1,22 @@
 import { findMidAgentHandoff, handoffLine } from "../../lib/store/mid-agent-handoff.ts";
 import { runRestore } from "../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
+import { markRunningSessions } from "../../lib/restore/running-sessions.ts";
+import { isSessionRunning } from "../../lib/store/session-liveness.ts";
+import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import type { Command } from "../command.ts";
 
 export const restoreCommand: Command = {
   name: "restore",
   summary: "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
-  usage: "restore [--pick N] [--synthesize] [--replay all|N,M|none|edit N|delete] [--proceed] [--session ID] [--cwd DIR] [--json]",
+  usage: "restore [--pick N] [--synthesize] [--replay all|N,M|none|edit N|delete] [--proceed] [--decline-synthesis] [--session ID] [--cwd DIR] [--json]",
   options: {
     pick: { type: "string" },
     synthesize: { type: "boolean", default: false },
     replay: { type: "string" },
     proceed: { type: "boolean", default: false },
+    "decline-synthesis": { type: "boolean", default: false },
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
@@ -31,14 +35,16 @@ export const restoreCommand: Command = {
     // "" and "unknown" are what a harness passes when it has no id: Tier 1 is skipped, as the seed says.
     if (!session.ok && ctx.sessionFlag !== undefined && ctx.sessionFlag !== "" && ctx.sessionFlag !== "unknown") return refuse(session.reason);
     if (!session.ok) ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
-    const outcome = runRestore(ctx.deps, ctx.knobs, {
+    const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
+    const outcome = markRunningSessions(runRestore(ctx.deps, ctx.knobs, {
       paths: ctx.paths,
       sessionId: session.ok ? session.id : "",
       pick,
       synthesize: values["synthesize"] === true,
       replay: typeof values["replay"] === "string" ? values["replay"] : undefined,
       proceed: values["proceed"] === true,
-    });
+      declineSynthesis: values["decline-synthesis"] === true,
+    }), session.ok ? session.id : "", (other) => isSessionRunning(ctx.deps, config, other));
     const sid = session.ok ? session.id : "";
     const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number);
     if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });

@@ -40,13 +40,15 @@ function sentinelsOf(listing: readonly SentinelFile[], family: SentinelFamily): 
 /**
  * At most one banner, in DESIGN.md's order: this session's pending restore; else the newest other
  * session's (marked as such); else a load-as-reference checkpoint; else a mid-agent handoff.
- * Paths and task names only. `listing` is the memory folder's sentinels, newest first.
+ * Paths and task names only. `listing` is the memory folder's sentinels, newest first;
+ * `refTakenBy` names the session a reference banner already went to (then only that one sees it).
  */
 export function chooseBanner(
   deps: Deps,
   paths: MemoryPaths,
   sid: string | null,
   listing: readonly SentinelFile[] = listSentinelFiles(deps.fs, paths.memory),
+  refTakenBy: (s: SentinelFile) => string | null = () => null,
 ): Banner | null {
   const restores = sentinelsOf(listing, "pending-restore").filter((s) => s.sid !== "");
   const ordered = sid ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)] : restores;
@@ -71,15 +73,18 @@ export function chooseBanner(
         "It belongs to that session, not this one. Run /checkpoint --restore to pick it up, or ignore it.",
     };
   }
-  for (const s of sentinelsOf(listing, "pending-resume-ref")) {
-    const kv = parseKeyValues(readSentinelHead(deps, s.file) ?? "");
+  for (const s of listing.filter((l) => l.family === "pending-resume-ref")) {
+    // Shown until a session acts on it (the first session it reached), not to every new session.
+    const taken = refTakenBy(s);
+    if (taken !== null && taken !== sid) continue;
+    const kv = parseKeyValues(readSentinelHead(deps, s.path) ?? "");
     const checkpoint = trustedCheckpoint(deps, paths, kv["checkpoint_path"]);
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!checkpoint || !prior.ok) continue;
     return {
       kind: "reference",
       checkpoint,
-      sentinel: s.file,
+      sentinel: s.path,
       text:
         `[quoin-checkpoint] Reference checkpoint from session ${prior.id}: ${checkpoint} (task '${taskOf(deps, checkpoint)}'). ` +
         "Treat it as read-only background; open it only if the user's work needs it.",

@@ -10,6 +10,10 @@ import { chooseBanner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { utcIso } from "../core/time-format.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { clientProcessPid, recordSessionProcess } from "../store/session-liveness.ts";
+import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
+import type { SentinelFile } from "../store/sentinel-listing.ts";
 
 const EVENT = "SessionStart";
 
@@ -21,6 +25,37 @@ export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): str
     writeAtomic(deps.fs, file, body, { pid: deps.pid });
     return file;
   });
+}
+
+/**
+ * Issue 10: record this session's Claude Code process outside the repository, so a restore can
+ * say that a checkpoint's session is still running; old entries pruned. Best effort.
+ */
+function noteSessionProcess(deps: Deps, sid: string, cwd: string): void {
+  try {
+    const config = claudeConfigDir(deps.env, deps.home);
+    pruneRegistry(deps, config);
+    const pid = clientProcessPid(deps, deps.pid);
+    if (pid !== null) recordSessionProcess(deps, config, sid, pid, cwd);
+  } catch {
+    // fail open: without the record no session is called running
+  }
+}
+
+/** The session a load-as-reference sentinel (this version of it) was already shown to, else null. */
+function referenceTakenBy(deps: Deps, config: string, s: SentinelFile): string | null {
+  const rec = s.sid ? readRegistry(deps, config, "ref-acted", s.sid) : null;
+  return rec && rec["mtimeMs"] === Math.floor(s.mtimeMs) && typeof rec["by"] === "string" ? rec["by"] : null;
+}
+
+function markReferenceTaken(deps: Deps, config: string, sentinel: string, sid: string, listing: readonly SentinelFile[]): void {
+  const s = listing.find((l) => l.path === sentinel);
+  if (!s?.sid || referenceTakenBy(deps, config, s) === sid) return;
+  try {
+    writeRegistry(deps, config, "ref-acted", s.sid, { mtimeMs: Math.floor(s.mtimeMs), by: sid });
+  } catch {
+    // fail open: the banner may show once more
+  }
 }
 
 export const REENTRY_NOTE =
@@ -50,7 +85,10 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
     sentinelFiles: sentinels,
   });
   const moved = new Set(swept.sentinels);
-  const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
+  if (sid) noteSessionProcess(deps, sid, input.cwd ?? deps.cwd);
+  const config = claudeConfigDir(deps.env, deps.home);
+  const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)), (s) => referenceTakenBy(deps, config, s));
+  if (banner?.kind === "reference" && sid) markReferenceTaken(deps, config, banner.sentinel, sid, sentinels);
   if (banner) notes.push(banner.text);
   return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
 }

@@ -64,26 +64,42 @@ function numbered(text: string): NumberedPrompt[] {
     .map((e, i) => ({ ...e, n: i + 1 }));
 }
 
+/** What identifies a blocked prompt across restores: its header's timestamp and its length. */
+export function promptKey(e: BlockedPrompt): string {
+  return `${e.timestamp}#${e.text.length}`;
+}
+
 /**
- * Which case applies. For CASE C the file shown is the one of `preferSid` (the session the restored
- * checkpoint came from) if there is one, else the newest.
+ * Which case applies. CASE C offers only the file of `preferSid` (the session the restored
+ * checkpoint came from) when that session is known, else the newest file. `replayed` holds, per
+ * session, the prompts an earlier CASE C restore already replayed: they are not offered again, nor
+ * is a file whose remaining entries are all non-replayable.
  */
 export function classifyPendingPrompts(
   files: readonly PendingPromptSource[],
   currentSid: string,
   preferSid?: string | null,
+  replayed: (sid: string) => ReadonlySet<string> = () => new Set(),
 ): ReplayCase {
   const usable = files.filter((f) => f.text.trim() !== "");
   if (usable.length === 0) return { case: "A" };
   const own = currentSid !== "" && currentSid !== "unknown" ? usable.find((f) => f.sid === currentSid) : undefined;
   if (own) return { case: "B", source: own, legacy: !hasHeader(own.text), entries: numbered(own.text), others: 0 };
-  const sorted = [...usable].sort((a, b) => b.mtimeMs - a.mtimeMs || b.file.localeCompare(a.file));
-  const source = (preferSid ? sorted.find((f) => f.sid === preferSid) : undefined) ?? sorted[0]!;
+  const fresh = usable
+    .map((f) => {
+      const done = replayed(f.sid);
+      return { f, entries: numbered(f.text).filter((e) => !done.has(promptKey(e))).map((e, i) => ({ ...e, n: i + 1 })) };
+    })
+    // a file left with only non-replayable entries (kept for audit) is not offered again
+    .filter((x) => x.entries.some((e) => !e.nonReplayable) && (!preferSid || x.f.sid === preferSid));
+  if (fresh.length === 0) return { case: "A" };
+  const sorted = [...fresh].sort((a, b) => b.f.mtimeMs - a.f.mtimeMs || b.f.file.localeCompare(a.f.file));
+  const { f: source, entries } = sorted[0]!;
   return {
     case: "C",
     source,
     legacy: !hasHeader(source.text),
-    entries: numbered(source.text),
+    entries,
     warning: `Stale pending-prompt sentinel detected (session-id MISMATCH: was ${source.sid || "(none)"}, current ${currentSid || "unknown"}).`,
     others: usable.length - 1,
   };

@@ -21,6 +21,13 @@ export interface PickerSettings {
 export interface PickerAnswers {
   pick?: number;
   synthesize?: boolean;
+  /** session-state files (b3Key) whose synthesis the user declined: not offered again */
+  declinedB3?: ReadonlySet<string>;
+}
+
+/** Which version of a session-state file a B3 decline was about: its path and mtime. */
+export function b3Key(file: string, mtimeMs: number): string {
+  return `${file}@${Math.floor(mtimeMs)}`;
 }
 
 /**
@@ -93,7 +100,9 @@ function routeToB3(
   list: ListedCandidate[],
 ): PickerDecision {
   const source = freshestSessionState(snap, s.fallbackWindowDays);
-  if (source) {
+  const declined = source !== null && answers.synthesize !== true && answers.declinedB3?.has(b3Key(source.path, source.mtimeMs)) === true;
+  if (declined) warnings = [...warnings, `[checkpoint] synthesis from ${source.path} was declined before; not offered again`];
+  if (source && !declined) {
     const synthesis = synthesizeFromSessionState(source);
     const confirmed = answers.synthesize === true;
     return {

@@ -5,10 +5,13 @@ import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
-import { applyReplaySelection, classifyPendingPrompts, parseReplaySelection, type PendingPromptSource, type ReplayCase, type ReplayResult } from "./prompt-replay.ts";
+import { listRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
+import { freshestSessionState } from "./restore-gate.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { applyReplaySelection, classifyPendingPrompts, promptKey, parseReplaySelection, type PendingPromptSource, type ReplayCase, type ReplayResult } from "./prompt-replay.ts";
 import { reconcile, type Reconciliation } from "./reconcile.ts";
 import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } from "./restore-candidates.ts";
-import { isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
+import { b3Key, isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
@@ -24,6 +27,8 @@ export interface RestoreRequest {
   replay?: string;
   /** the user chose to proceed after the same-session warning */
   proceed?: boolean;
+  /** the user said no to the B3 synthesis offer: remember it for that file, then pick without it */
+  declineSynthesis?: boolean;
 }
 
 export function pickerSettings(knobs: Knobs): PickerSettings {
@@ -174,6 +179,33 @@ function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
   return target && toCandidate(target, own!.path) === null ? target.path : null;
 }
 
+/**
+ * B3 offers the user declined, from every session (registry kind "b3-declined"); with
+ * `declineSynthesis` this answer is recorded first, for the file the offer was about.
+ */
+function declinedSyntheses(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, s: PickerSettings): Set<string> {
+  const config = claudeConfigDir(deps.env, deps.home);
+  const keys = new Set<string>();
+  for (const sid of listRegistry(deps, config, "b3-declined")) {
+    const files = readRegistry(deps, config, "b3-declined", sid)?.["files"];
+    if (Array.isArray(files)) for (const k of files) if (typeof k === "string") keys.add(k);
+  }
+  const source = req.declineSynthesis ? freshestSessionState(snap, s.fallbackWindowDays) : null;
+  if (source) {
+    const key = b3Key(source.path, source.mtimeMs);
+    keys.add(key);
+    const owner = isUsableSessionId(req.sessionId) ? req.sessionId : "unknown-session";
+    const mine = readRegistry(deps, config, "b3-declined", owner)?.["files"];
+    const files = [...new Set([...(Array.isArray(mine) ? mine.filter((k): k is string => typeof k === "string") : []), key])].slice(-50);
+    try {
+      writeRegistry(deps, config, "b3-declined", owner, { files });
+    } catch {
+      // not recorded: the offer may come again next time; this run still skips it
+    }
+  }
+  return keys;
+}
+
 /** Restore step 1 (the picker): Tier 1 on a first snapshot of this session's own sentinel, else the full picker. */
 function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: PickerDecision; snap: RestoreSnapshot } {
   const now = deps.now();
@@ -187,7 +219,9 @@ function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: Picker
     if (decision) return { decision, snap };
   }
   const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
-  return { decision: pickRestore(snap, pickerSettings(knobs), { pick: req.pick, synthesize: req.synthesize }), snap };
+  const settings = pickerSettings(knobs);
+  const declinedB3 = declinedSyntheses(deps, req, snap, settings);
+  return { decision: pickRestore(snap, settings, { pick: req.pick, synthesize: req.synthesize, declinedB3 }), snap };
 }
 
 /** Restore steps 1.5 and 2 for a picked checkpoint: read, check, summarize, reconcile; path 6 when corrupt. */
@@ -219,9 +253,33 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
   return { out, preferSid };
 }
 
+/** Prompts of another session's file that an earlier CASE C restore replayed (registry kind "replayed"). */
+function replayedPrompts(deps: Deps, sid: string): Set<string> {
+  if (!isUsableSessionId(sid)) return new Set();
+  const rec = readRegistry(deps, claudeConfigDir(deps.env, deps.home), "replayed", sid);
+  return new Set(Array.isArray(rec?.["prompts"]) ? (rec["prompts"] as unknown[]).filter((k): k is string => typeof k === "string") : []);
+}
+
+/**
+ * After a CASE C replay the other session's file stays (it is not this session's to consume), so
+ * what was replayed is recorded outside the repository and not offered again. Best effort.
+ */
+function recordReplayed(deps: Deps, out: Restored): void {
+  if (out.prompts.case !== "C" || !out.replay || out.replay.trash) return;
+  const sid = out.prompts.source.sid;
+  const done = [...out.replay.replay, ...(out.replay.edit ? [out.replay.edit] : [])].map(promptKey);
+  if (done.length === 0 || !isUsableSessionId(sid)) return;
+  try {
+    const prompts = [...new Set([...replayedPrompts(deps, sid), ...done])].slice(-200);
+    writeRegistry(deps, claudeConfigDir(deps.env, deps.home), "replayed", sid, { prompts });
+  } catch (err) {
+    out.warnings.push(`[checkpoint] could not record the replayed prompts: ${(err as Error).message}`);
+  }
+}
+
 /** Restore step 4: pending-prompt rehydration; an answer that does not parse makes the whole call invalid. */
 function replayStep(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out: Restored, preferSid: string | null): { action: "invalid"; reason: string } | null {
-  out.prompts = classifyPendingPrompts(readPendingPrompts(deps, snap), req.sessionId, preferSid);
+  out.prompts = classifyPendingPrompts(readPendingPrompts(deps, snap), req.sessionId, preferSid, (sid) => replayedPrompts(deps, sid));
   if (out.prompts.case === "A") return null;
   if (req.replay === undefined) {
     out.needs.push("replay");
@@ -246,6 +304,7 @@ function finishRestore(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, o
     consumedSentinelPath: out.consumedSentinel,
     pendingPromptFile: out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
   });
+  recordReplayed(deps, out);
   const task = reduceTaskName(out.summary?.task);
   try {
     out.ledger = appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, deps.now(), "restore"));

@@ -12,6 +12,20 @@ export interface ProcessInfo {
   comm: string;
 }
 
+/**
+ * When a process started, as /proc/<pid>/stat's field 22 (clock ticks since boot): with the pid it
+ * names one process, so a recycled pid is not taken for the session. Null off Linux.
+ */
+export function processStartTicks(fs: Deps["fs"], pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    return ticks && /^[0-9]+$/.test(ticks) ? ticks : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `/proc/<pid>/stat` on Linux (no child process, works without procps); else `ps`, as on macOS. */
 export function readProcessInfo(deps: Pick<Deps, "run" | "fs">, pid: number): ProcessInfo | null {
   try {

@@ -188,6 +188,8 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
 export const CLAUDE_BIN = path.resolve(import.meta.dirname, "..", "..", "node_modules", ".bin", "claude");
 
 export interface ClaudeRun {
+  /** the client process this run spawned */
+  pid: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -229,7 +231,7 @@ export function runClaude(opts: {
     const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 90_000);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ pid: child.pid ?? 0, code, stdout, stderr, ms: Date.now() - started });
     });
   });
 }

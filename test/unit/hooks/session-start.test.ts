@@ -83,6 +83,21 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     expect(text).toContain("It belongs to that session, not this one.");
   });
 
+  it("a load-as-reference banner goes to the first session that starts, again to that one, not to every later session", () => {
+    const w = full();
+    w.vol.unlinkSync(`${MEM}/pending-restore-${SID}.txt`);
+    w.vol.unlinkSync(`${MEM}/pending-restore-${OTHER}.txt`);
+    const start = (sid: string) => context(handleSessionStart(w.deps, payload({ session_id: sid }), knobs()));
+    expect(start(SID)).toContain("Reference checkpoint from session");
+    expect(start(SID)).toContain("Reference checkpoint from session");
+    const later = start("44444444-4444-4444-4444-444444444444");
+    expect(later).not.toContain("Reference checkpoint");
+    expect(later).toContain("Mid-agent handoff");
+    // a new load-as-reference save (the sentinel rewritten) is news again
+    w.vol.utimesSync(`${MEM}/pending-resume-ref-${THIRD}.txt`, new Date(), new Date());
+    expect(start("44444444-4444-4444-4444-444444444444")).toContain("Reference checkpoint from session");
+  });
+
   it("else a load-as-reference checkpoint, else a mid-agent handoff", () => {
     const w = full();
     w.vol.unlinkSync(`${MEM}/pending-restore-${SID}.txt`);

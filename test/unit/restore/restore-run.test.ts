@@ -279,17 +279,48 @@ describe("Step 4 pending-prompt rehydration through restore", () => {
   });
 
   it("CASE C: warns about the mismatch; a replay leaves the stale file, delete moves it", () => {
-    const { f, file } = setup(OLD);
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, sessionId: OLD }));
+    const file = f.prompt(OLD, MULTI, 0.01);
     const first = restored(restore(f));
     expect(first.prompts.case).toBe("C");
     expect(restoreText(first)).toContain(`Stale pending-prompt sentinel detected (session-id MISMATCH: was ${OLD}, current ${CUR}).`);
-    const kept = restored(restore(f, { replay: "all" }));
-    expect(kept.replay?.replay).toHaveLength(2);
+    const kept = restored(restore(f, { replay: "1" }));
+    expect(kept.replay?.replay).toHaveLength(1);
     expect(f.exists(file)).toBe(true);
     // the restore already consumed the pending-restore; a later delete still works on the prompt file
-    f.sentinel(CUR, f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", ageDays: 0.005 }));
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", ageDays: 0.005, sessionId: OLD }));
     restored(restore(f, { replay: "delete" }));
     expect(f.exists(file)).toBe(false);
+  });
+
+  it("CASE C: prompts already replayed are not offered again; the rest keep their order, renumbered", () => {
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, sessionId: OLD }));
+    f.prompt(OLD, MULTI, 0.01);
+    const all = restored(restore(f));
+    expect(all.prompts.case === "C" && all.prompts.entries.length).toBeGreaterThan(1);
+    const one = restored(restore(f, { replay: "1" }));
+    const firstText = one.replay?.replay[0]?.text;
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", ageDays: 0.005, sessionId: OLD }));
+    const again = restored(restore(f));
+    expect(again.prompts.case).toBe("C");
+    if (again.prompts.case !== "C" || all.prompts.case !== "C") return;
+    expect(again.prompts.entries.map((e) => e.text)).not.toContain(firstText);
+    expect(again.prompts.entries.map((e) => e.n)).toEqual(all.prompts.entries.slice(1).map((_, i) => i + 1));
+    restored(restore(f, { replay: "all" }));
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1200-alpha.md", { task: "alpha", ageDays: 0.001, sessionId: OLD }));
+    expect(restored(restore(f)).prompts.case).toBe("A");
+  });
+
+  it("a restore of one checkpoint offers only that session's blocked prompts, not another session's", () => {
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, sessionId: OLD }));
+    f.prompt("eeee0000-0000-0000-0000-000000000009", MULTI, 0.001);
+    expect(restored(restore(f)).prompts.case).toBe("A");
+    f.prompt(OLD, MULTI, 0.01);
+    const r = restored(restore(f));
+    expect(r.prompts.case === "C" && r.prompts.source.sid).toBe(OLD);
   });
 
   it("rejects an answer it cannot read, without touching anything", () => {

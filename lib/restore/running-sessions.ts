@@ -1,0 +1,26 @@
+import type { ListedCandidate } from "./restore-picker.ts";
+import type { RestoreOutcome } from "./restore-run.ts";
+import { runningNote } from "../store/session-liveness.ts";
+
+/**
+ * Issue 10: beside every checkpoint whose session is another one still running, say so: in the
+ * picker list (the note in [ ], which does not stop an explicit pick) and, for a restored
+ * checkpoint, as a warning. The restore itself goes ahead. `running` asks the session registry.
+ */
+export function markRunningSessions(outcome: RestoreOutcome, currentSid: string, running: (sid: string) => boolean): RestoreOutcome {
+  const asked = new Map<string, boolean>();
+  const isOther = (sid: string | null | undefined): sid is string => {
+    if (!sid || sid === currentSid) return false;
+    if (!asked.has(sid)) asked.set(sid, running(sid));
+    return asked.get(sid)!;
+  };
+  if ("list" in outcome && Array.isArray(outcome.list)) {
+    outcome.list = outcome.list.map((c: ListedCandidate) =>
+      isOther(c.sessionId) ? { ...c, note: [c.note, runningNote(c.sessionId)].filter(Boolean).join("; ") } : c,
+    );
+  }
+  if (outcome.action === "restore" && outcome.summary && isOther(outcome.summary.sessionId)) {
+    outcome.warnings.unshift(`[checkpoint] WARNING: ${runningNote(outcome.summary.sessionId)}.`);
+  }
+  return outcome;
+}
