@@ -39,6 +39,27 @@ export function resolveSessionId(deps: Deps, flag: string | undefined, launchCwd
   return { ok: false, reason: "no session id: pass --session <id> (a SKILL.md can pass ${CLAUDE_SESSION_ID}) or set CLAUDE_CODE_SESSION_ID" };
 }
 
+/** At most this many project folders are looked in for a session's transcript. */
+const PROJECT_FOLDER_LIMIT = 5000;
+
+/**
+ * The session's transcript: <config>/projects/<hash of the launch cwd>/<sid>.jsonl, else the same
+ * name in any other folder under <config>/projects/ (a skill run from a subfolder, or a cwd that
+ * moved, hashes to a folder Claude Code never wrote), else the first path (absent).
+ */
 export function transcriptPathFor(deps: Deps, launchCwd: string, sid: string): string {
-  return path.join(sessionTranscriptDir(deps, launchCwd), `${sid}.jsonl`);
+  const first = path.join(sessionTranscriptDir(deps, launchCwd), `${sid}.jsonl`);
+  if (deps.fs.existsSync(first) || !checkSessionId(sid).ok) return first;
+  const projects = path.join(claudeConfigDir(deps), "projects");
+  let folders: string[];
+  try {
+    folders = (deps.fs.readdirSync(projects) as string[]).slice(0, PROJECT_FOLDER_LIMIT);
+  } catch {
+    return first;
+  }
+  for (const folder of folders) {
+    const candidate = path.join(projects, folder, `${sid}.jsonl`);
+    if (deps.fs.existsSync(candidate)) return candidate;
+  }
+  return first;
 }

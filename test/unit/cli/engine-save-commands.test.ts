@@ -3,7 +3,7 @@ import { cleanupCommand } from "../../../cli/commands/cleanup.ts";
 import { deferCommand } from "../../../cli/commands/defer.ts";
 import { saveCommand } from "../../../cli/commands/save.ts";
 import { runCli } from "../../../cli/run-cli.ts";
-import { CKPTS, DAY, MEM, memWorld, OTHER, ROOT, SID, type MemWorld } from "../../helpers/save-deps.ts";
+import { CKPTS, DAY, MEM, memWorld, OTHER, ROOT, SID, transcriptLine, type MemWorld } from "../../helpers/save-deps.ts";
 
 function cli(w: MemWorld, argv: string[], stdin = "") {
   let stdout = "";
@@ -17,6 +17,13 @@ function cli(w: MemWorld, argv: string[], stdin = "") {
 }
 
 describe("engine: save", () => {
+  it("from a subfolder (--cwd <root>/sub) finds the session's transcript by id in another projects folder: the panic tier fires", () => {
+    const transcript = `/home/u/.claude/projects/-home-u-proj/${SID}.jsonl`;
+    const w = memWorld({ [`${ROOT}/sub/.keep`]: "", [transcript]: transcriptLine(170_000) });
+    const r = cli(w, ["save", "--session", SID, "--json", "--cwd", `${ROOT}/sub`]);
+    expect(r.json).toMatchObject({ ok: true, mode: "panic" });
+  });
+
   it("--json prints ok, mode, checkpoint, sentinel, warnings first, then the skill's extras", () => {
     const w = memWorld({ [`${ROOT}/.workflow_artifacts/.keep`]: "" });
     const r = cli(w, ["save", "--session", SID, "--json", "--task", "t1", "--next", "T-2", "--blocker", "red CI"]);
