@@ -1,8 +1,9 @@
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
-import { newestCheckpoint, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
-import { printJson, printLine } from "../cli-context.ts";
+import { newestCheckpoint, PERMISSION_MODES, permissionNote, sentinelsNaming, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
+import { cleanupAfterRestore } from "../../lib/restore/restore-cleanup.ts";
+import { printJson, printLine, UsageError } from "../cli-context.ts";
 import type { Command } from "../command.ts";
 
 // A successor session may run for a long time; Deps.run's default deadline is for quick tools.
@@ -11,9 +12,13 @@ const LAUNCH_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 export const successorCommand: Command = {
   name: "successor",
   summary: "hand the newest checkpoint to a fresh `claude -p` session (printed; --launch runs it)",
-  usage: "successor [--launch] [--cwd DIR] [--json]",
-  options: { launch: { type: "boolean", default: false } },
+  usage: `successor [--launch] [--permission-mode ${PERMISSION_MODES.join("|")}] [--cwd DIR] [--json]`,
+  options: { launch: { type: "boolean", default: false }, "permission-mode": { type: "string" } },
   run(ctx, values) {
+    const mode = typeof values["permission-mode"] === "string" ? values["permission-mode"] : null;
+    if (mode !== null && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+      throw new UsageError(`successor: --permission-mode ${JSON.stringify(mode)}: expected one of ${PERMISSION_MODES.join(", ")}`);
+    }
     // Seed 001's snippet, in code: the newest checkpoint, or stop early.
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: 0 });
     const newest = newestCheckpoint(snap);
@@ -24,15 +29,22 @@ export const successorCommand: Command = {
     }
     const content = ctx.deps.fs.readFileSync(newest.path, "utf8") as string;
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
-    const argv = ["claude", "-p", successorPrompt(newest.path, content, checked)];
+    const argv = ["claude", "-p", successorPrompt(newest.path, content, checked), ...(mode ? ["--permission-mode", mode] : [])];
     const command = shellCommand(argv);
+    const permissions = permissionNote(mode);
     if (values["launch"] !== true) {
-      if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false });
-      else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n${command}`);
+      if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false, permissions });
+      else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`);
       return 0;
     }
+    // The successor takes the checkpoint over as a restore would: the predecessor's pending-restore
+    // naming it goes to trash, so no later banner or picker offers it as still waiting.
+    const consumed = sentinelsNaming(snap, newest.path).flatMap(
+      (sentinel) => cleanupAfterRestore(ctx.deps, ctx.paths, { sessionId: "", keepOwn: true, consumedSentinelPath: sentinel, pendingPromptFile: null }).trashed,
+    );
+    if (!ctx.json) printLine(ctx, `[checkpoint] ${permissions}`);
     const res = ctx.deps.run(argv[0]!, argv.slice(1), { cwd: ctx.root, timeoutMs: LAUNCH_TIMEOUT_MS });
-    if (ctx.json) printJson(ctx, { ok: res.status === 0, checkpoint: newest.path, argv, command, launched: true, status: res.status, stdout: res.stdout, stderr: res.stderr });
+    if (ctx.json) printJson(ctx, { ok: res.status === 0, checkpoint: newest.path, argv, command, launched: true, permissions, consumed, status: res.status, stdout: res.stdout, stderr: res.stderr });
     else {
       if (res.stdout) printLine(ctx, res.stdout.trimEnd());
       if (res.status !== 0) ctx.deps.warn(`[checkpoint] claude -p exited ${res.status ?? "(not started)"}: ${res.stderr.trim().split("\n").slice(-1)[0] ?? ""}`);

@@ -1,5 +1,23 @@
 import type { CheckpointFile, RestoreSnapshot } from "./restore-snapshot.ts";
+import * as path from "node:path";
 import { MIN_CHECKPOINT_BYTES } from "./restore-snapshot.ts";
+
+/** Claude Code's --permission-mode values a person may choose for the successor. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+
+/** What the successor may do without asking, said plainly (a `claude -p` session cannot ask). */
+export function permissionNote(mode: string | null): string {
+  if (mode === null || mode === "default") {
+    return "the successor runs with the default permissions: every tool call that needs approval is refused in claude -p (pass --permission-mode acceptEdits, or allow the tools in settings)";
+  }
+  return `the successor runs with --permission-mode ${mode}`;
+}
+
+/** The pending-restore sentinels whose line 1 names this checkpoint. */
+export function sentinelsNaming(snap: RestoreSnapshot, checkpoint: string): string[] {
+  const target = path.resolve(checkpoint);
+  return snap.pendingRestores.filter((s) => s.firstLine !== "" && path.resolve(s.firstLine) === target).map((s) => s.path);
+}
 
 /** Seed 001 save-and-spawn-successor: the predecessor is the most recently modified checkpoint. */
 export function newestCheckpoint(snap: RestoreSnapshot): CheckpointFile | null {

@@ -208,4 +208,31 @@ describe("successor", () => {
     const f = new MemoryFixture();
     expect(cli(f, ["successor"]).code).toBe(1);
   });
+
+  it("--launch passes the permission mode the person chose, else says plainly that approvals are refused", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    f.runResult = (cmd) => (cmd === "claude" ? { status: 0, stdout: "ok", stderr: "" } : { status: 128, stdout: "", stderr: "" });
+    const chosen = JSON.parse(cli(f, ["successor", "--launch", "--json", "--permission-mode", "acceptEdits"]).out);
+    expect(f.runs.filter((x) => x.cmd === "claude")[0]!.args.slice(2)).toEqual(["--permission-mode", "acceptEdits"]);
+    expect(chosen.permissions).toBe("the successor runs with --permission-mode acceptEdits");
+    const plain = cli(f, ["successor", "--launch"]);
+    expect(plain.out).toContain("every tool call that needs approval is refused in claude -p");
+    expect(() => cli(f, ["successor", "--permission-mode", "yolo"])).not.toThrow();
+    expect(cli(f, ["successor", "--permission-mode", "yolo"]).code).not.toBe(0);
+  });
+
+  it("--launch consumes the predecessor's pending-restore naming that checkpoint, as a restore does", () => {
+    const f = new MemoryFixture();
+    const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
+    const pred = f.sentinel("aaaa0000-0000-0000-0000-00000000000a", cp);
+    const other = f.sentinel("bbbb0000-0000-0000-0000-00000000000b", f.checkpoint("2026-11-29T0900-beta.md", { task: "beta", ageDays: 0.05 }));
+    f.runResult = () => ({ status: 0, stdout: "", stderr: "" });
+    cli(f, ["successor"]);
+    expect(f.exists(pred)).toBe(true);
+    const j = JSON.parse(cli(f, ["successor", "--launch", "--json"]).out);
+    expect(f.exists(pred)).toBe(false);
+    expect(f.exists(other)).toBe(true);
+    expect(j.consumed.map((t: { from: string }) => t.from)).toEqual([pred]);
+  });
 });
