@@ -10,6 +10,8 @@ export interface ReportInput {
   sid: string | null;
   activeSkills: string;
   highUtil: Utilization | null;
+  /** this session's pending-restore names a checkpoint now, so a /compact would save nothing new */
+  precompactSkips?: boolean;
   compactFirstBps: number;
 }
 
@@ -39,15 +41,17 @@ export function saveReport(r: ReportInput): string[] {
     lines.push("  Option 1: type /clear to reset context in this same session, then run /checkpoint --restore to reload the mid-agent handoff.");
     lines.push(`  Option 2: start a new terminal session with: claude --resume ${r.sid ?? "<session id>"}, then run /checkpoint --restore there.`);
   }
-  if (r.highUtil) lines.push(...highUtilNotice(r.highUtil, r.compactFirstBps));
+  if (r.highUtil) lines.push(...highUtilNotice(r.highUtil, r.compactFirstBps, r.precompactSkips === true));
   return lines;
 }
 
-export function highUtilNotice(u: Utilization, compactFirstBps: number): string[] {
+export function highUtilNotice(u: Utilization, compactFirstBps: number, precompactSkips = false): string[] {
   return [
     `The ${describeUsage(u.tokens, u.limit, u.bps)} is at or past ${describeThreshold(compactFirstBps, u.limit)} (QUOIN_COMPACT_FIRST_BPS). Checkpoint saved. To free context, choose one:`,
     "  1. Start a fresh session (run /checkpoint --restore there).",
-    "  2. Run /compact in this session (the automatic precompact checkpoint will subsume this save; you do not need to re-run /checkpoint after).",
+    precompactSkips
+      ? "  2. Run /compact in this session (this checkpoint stays the one to restore: PreCompact keeps it and writes none of its own; work done after this save is not in it)."
+      : "  2. Run /compact in this session (the automatic precompact checkpoint will subsume this save; you do not need to re-run /checkpoint after).",
   ];
 }
 

@@ -159,6 +159,9 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
       report: compactAlreadyRanReport(pending.checkpoint),
     });
   }
+  if (pending.checkpoint) {
+    info.push(`[checkpoint] ${path.basename(pending.checkpoint)} was written by PreCompact for a manual /compact; it does not stand in for this save, which goes ahead and replaces it as the one to restore.`);
+  }
   // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
   // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
   if (!pending.checkpoint) {
@@ -301,7 +304,8 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   const mode: SaveMode = req.mode ?? "restore";
 
   const { cleanup, line: cleanupLine } = cleanupBeforeWrite(run, mode, bps);
-  const highUtil = utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
+  // The notice is for a save whose mode was left to the engine (seed step 1.5 A), not an explicit --mode.
+  const highUtil = req.mode === null && utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
   const { checkpoint, bytes, task } = mode === "mid-agent" ? midAgentTask(run) : writeCheckpoint(run, mode);
 
   // Save steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id.
@@ -316,7 +320,17 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   const report = [
     ...info,
     cleanupLine,
-    ...saveReport({ mode, checkpoint, sentinel, sid, activeSkills: activeSkills.join(", "), highUtil, compactFirstBps: knobs.QUOIN_COMPACT_FIRST_BPS }),
+    ...saveReport({
+      mode,
+      checkpoint,
+      sentinel,
+      sid,
+      activeSkills: activeSkills.join(", "),
+      highUtil,
+      compactFirstBps: knobs.QUOIN_COMPACT_FIRST_BPS,
+      // PreCompact keeps a pending-restore that names an existing checkpoint and writes none of its own.
+      precompactSkips: sid !== null && ownPendingRestore(deps, paths, sid)?.checkpoint != null,
+    }),
   ];
   if (req.afterCompact) report.push("Mode: --after-compact flag (deprecated; proceeded to normal save)");
   return done({ mode, checkpoint, sentinel, warnings, info, activeSkills, highUtil: highUtil !== null, utilization, cleanup, cleanupLine, ledger: led, bytes, report });

@@ -134,6 +134,7 @@ describe("save: step 1.4, compact already ran", () => {
     expect(out.checkpoint).not.toBe(skeleton);
     expect(w.fs.existsSync(skeleton)).toBe(true);
     expect(out.warnings.filter((l) => l.includes("missing or outside checkpoints/"))).toEqual([]);
+    expect(out.report.join("\n")).toContain("2026-11-29-parser-rewrite-precompact.md was written by PreCompact for a manual /compact; it does not stand in for this save");
   });
 
   it("saves normally with compact-happened alone (a manual /compact) or with an explicit --mode", () => {
@@ -358,6 +359,24 @@ describe("save: report and step 6", () => {
     expect(text).toContain("1. Start a fresh session");
     expect(text).toContain("2. Run /compact in this session");
   });
+
+  it("high-use notice: never promises that /compact subsumes the save when PreCompact would keep this one; absent with an explicit --mode", () => {
+    const w = world({ [TRANSCRIPT]: transcriptLine(155_000) });
+    const text = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT }))).report.join("\n");
+    // this save wrote pending-restore-<sid>: a /compact now keeps it (PreCompact skips)
+    expect(text).not.toContain("subsume");
+    expect(text).toContain("this checkpoint stays the one to restore: PreCompact keeps it and writes none of its own");
+    const ref = world({ [TRANSCRIPT]: transcriptLine(155_000) });
+    const refText = ok(runSave(ref.deps, request(ref, { transcriptPath: TRANSCRIPT, mode: null, intent: "x" }))).report.join("\n");
+    expect(refText).toContain("QUOIN_COMPACT_FIRST_BPS");
+    for (const mode of ["restore", "load-as-reference"] as const) {
+      const e = world({ [TRANSCRIPT]: transcriptLine(155_000) });
+      const out = ok(runSave(e.deps, request(e, { transcriptPath: TRANSCRIPT, mode })));
+      expect(out.highUtil).toBe(false);
+      expect(out.report.join("\n")).not.toContain("QUOIN_COMPACT_FIRST_BPS");
+    }
+  });
+
 
   it("releases the checkpoint pidfile and expires this session's defer marker (both to trash)", () => {
     const pid = `${SESSIONS}/checkpoint-${SID}.pidfile.lock`;
