@@ -48,7 +48,8 @@ export const pidfileCommand: Command = {
       }
       const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);
       if (ctx.json) printJson(ctx, { ok: true, released: moved !== null, trash: moved });
-      else printLine(ctx, moved ? `[quoin] ${skill} released` : `[quoin] ${skill} held no pidfile`);
+      // A release after the engine already released (save and restore do it at their end) says nothing.
+      else if (moved) printLine(ctx, `[quoin] ${skill} released`);
       return 0;
     } catch (err) {
       return fail((err as Error).message);

@@ -44,6 +44,9 @@ describe("engine: pidfile", () => {
     expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps).out).toContain("released");
     expect(vol.existsSync(file)).toBe(false);
     expect(vol.existsSync(`/home/u/proj/.workflow_artifacts/memory/trash/2026-11-29/checkpoint-${SID}.pidfile.lock`)).toBe(true);
+    // a second release (the engine's save already released) says nothing
+    expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps)).toMatchObject({ code: 0, out: "" });
+    expect(JSON.parse(cli(["pidfile", "release", "checkpoint", "--session", SID, "--json"], deps).out)).toMatchObject({ ok: true, released: false });
   });
   it("without a session id it warns in the seed's words and still exits 0", () => {
     const r = cli(["pidfile", "acquire", "checkpoint"]);
