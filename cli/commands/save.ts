@@ -46,12 +46,14 @@ export const saveCommand: Command = {
   name: "save",
   summary: "save this session's place: checkpoint file, sentinel for the mode, ledger row",
   usage:
-    "save [--mode restore|load-as-reference|mid-agent] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
+    "save [--mode restore|load-as-reference|mid-agent [--asked] | --ask-mode] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
     "[--in-progress TEXT] [--next ITEM]... [--next-blocked ITEM]... [--blocker TEXT]... [--stdin-json] [--transcript PATH] [--session ID] [--cwd DIR] [--json]",
   options: {
     mode: { type: "string" },
     "no-cleanup": { type: "boolean", default: false },
     "after-compact": { type: "boolean", default: false },
+    "ask-mode": { type: "boolean", default: false },
+    asked: { type: "boolean", default: false },
     task: { type: "string" },
     intent: { type: "string" },
     note: { type: "string", multiple: true },
@@ -86,6 +88,8 @@ export const saveCommand: Command = {
       mode: (modeFlag as SaveMode | undefined) ?? null,
       noCleanup: Boolean(values["no-cleanup"]),
       afterCompact: Boolean(values["after-compact"]),
+      askMode: Boolean(values["ask-mode"]),
+      modeAsked: Boolean(values["asked"]),
       transcriptPath: transcript,
       knobs: ctx.knobs,
       task: str(values["task"]) ?? doc.task,

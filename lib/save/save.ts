@@ -26,6 +26,10 @@ export interface SaveRequest extends GatherInput {
   sessionUnavailable?: string;
   /** --mode; null when not passed (auto-detect) */
   mode: SaveMode | null;
+  /** --ask-mode: with no --mode, stop after the checks (1.4, 1.45, mid-agent) so the skill asks the user */
+  askMode?: boolean;
+  /** --asked: --mode is the user's answer to that question, not an argument (the high-use notice applies) */
+  modeAsked?: boolean;
   /** the deprecated --after-compact flag (save step 0.5) */
   afterCompact?: boolean;
   noCleanup: boolean;
@@ -277,6 +281,16 @@ function needsMode(activeSkills: string[], skills: Parameters<typeof describeSki
   };
 }
 
+/** Save step 1.5 C: the checks passed and nothing is written; the skill asks restore or load-as-reference. */
+function askForMode(): SaveRefused {
+  return {
+    ok: false,
+    needsMode: true,
+    activeSkills: [],
+    reason: "no compaction, panic or running skill stops this save; ask the user (restore or load-as-reference) and call again with --mode M --asked",
+  };
+}
+
 /** Every step of the seed's save mode, in order (save steps 0.5, 1.4, 1.45, 1.5, 1.47, 1, 1.6, 2, 3/4a/4b/4c, 4, 5, 6). */
 export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   // The clock is read once per save (see withFrozenClock).
@@ -301,11 +315,12 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   const skills = otherActiveSkills(deps, paths, sid);
   const activeSkills = skills.map((s) => `${s.skill} (pid ${s.pid})`);
   if (req.mode === null && skills.length > 0) return needsMode(activeSkills, skills);
+  if (req.mode === null && req.askMode) return askForMode();
   const mode: SaveMode = req.mode ?? "restore";
 
   const { cleanup, line: cleanupLine } = cleanupBeforeWrite(run, mode, bps);
   // The notice is for a save whose mode was left to the engine (seed step 1.5 A), not an explicit --mode.
-  const highUtil = req.mode === null && utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
+  const highUtil = (req.mode === null || req.modeAsked === true) && utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
   const { checkpoint, bytes, task } = mode === "mid-agent" ? midAgentTask(run) : writeCheckpoint(run, mode);
 
   // Save steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id.

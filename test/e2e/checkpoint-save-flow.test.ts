@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
+import { lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
 import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.ts";
 
 // The skill's save, defer and restore paths through the real client: one session saves with
@@ -22,13 +22,21 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
   });
   afterAll(async () => model?.close());
 
-  it("/checkpoint <note> saves in restore mode and relays the report", async () => {
-    model = await startLoopbackModel(scripted((engine, sid) => [`${engine} save --json --intent 'wire the installer' --session ${sid}`]));
+  it("/checkpoint <note>: the engine's checks run before the mode question (--ask-mode), then the answer saves in restore mode", async () => {
+    model = await startLoopbackModel(
+      scripted((engine, sid) => [
+        `${engine} save --json --ask-mode --intent 'wire the installer' --session ${sid}`,
+        `${engine} save --json --mode restore --asked --intent 'wire the installer' --session ${sid}`,
+      ]),
+    );
     const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint wire the installer"] });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("RELAY");
     expect(run.stdout).toContain("Checkpoint saved to:");
     expect(run.stdout).toContain("Mode: restore");
+    // the skill text tells the model to call the engine before it asks; that call answered needsMode
+    expect(model.messageBodies().some((b) => requestText(b).includes("before asking anything, run `E save --ask-mode FLAGS`"))).toBe(true);
+    expect(model.messageBodies().some((b) => lastUserText(b).includes('"needsMode":true'))).toBe(true);
     const memory = path.join(project, ".workflow_artifacts", "memory");
     const checkpoints = readdirSync(path.join(memory, "checkpoints"));
     expect(checkpoints).toHaveLength(1);

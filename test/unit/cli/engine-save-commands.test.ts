@@ -81,6 +81,30 @@ describe("engine: save", () => {
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ ok: false, needsMode: true, activeSkills: ["plan (pid 5)"] });
   });
+
+  it("--ask-mode runs the checks before the question: compact-already-ran and the panic tier act, a plain session writes nothing and asks", () => {
+    const transcript = `/home/u/.claude/projects/-home-u-proj/${SID}.jsonl`;
+    // the panic tier: saved at once, no question (seed step 1.45)
+    const panic = memWorld({ [transcript]: transcriptLine(170_000) });
+    expect(cli(panic, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({ ok: true, mode: "panic" });
+    // compact already ran: the precompact checkpoint stands, no question
+    const cp = `${CKPTS}/2026-11-29-t-precompact.md`;
+    const compacted = memWorld({
+      [cp]: "## Status\ncheckpoint save (precompact, auto trigger)\n\n## Active task\nt\n\n## Branch\nmain\n",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${cp}\n`,
+    });
+    expect(cli(compacted, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({ ok: true, mode: "compact-already-ran" });
+    // nothing stops it: the skill is asked to ask, and nothing is written
+    const plain = memWorld({ [transcript]: transcriptLine(155_000) });
+    const before = plain.files();
+    const asked = cli(plain, ["save", "--session", SID, "--json", "--ask-mode"]);
+    expect(asked.json).toMatchObject({ ok: false, needsMode: true, activeSkills: [] });
+    expect(plain.files()).toEqual(before);
+    // the answer: a load-as-reference save with the high-use notice (the mode came from the question)
+    const ref = cli(plain, ["save", "--session", SID, "--json", "--mode", "load-as-reference", "--asked"]);
+    expect(ref.json).toMatchObject({ ok: true, mode: "load-as-reference", highUtil: true });
+  });
 });
 
 describe("engine: defer and cleanup", () => {
