@@ -1,6 +1,6 @@
 import { acquirePidfile, activePidfiles } from "../../lib/store/pidfile.ts";
 import { releasePidfile } from "../../lib/store/pidfile-release.ts";
-import { readProcessInfo, sessionProcessPid } from "../../lib/store/session-process.ts";
+import { readProcessInfo, sessionProcessPid } from "../../lib/store/session-liveness.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import type { Command } from "../command.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideDispatch, dispatchCachePath, dispatchSettingAllows, writeDispatchCache } from "../../../lib/skills/dispatch-decide.ts";
-import { sessionProcessPid, type ProcessInfo } from "../../../lib/store/session-process.ts";
+import { sessionProcessPid, type ProcessInfo } from "../../../lib/store/session-liveness.ts";
 import { memDeps } from "../../helpers/mem-install-deps.ts";
 
 describe("dispatch decide", () => {
@@ -66,12 +66,12 @@ describe("session process for pidfiles", () => {
 
 describe("process info", () => {
   it("reads /proc/<pid>/stat, comm with spaces and parentheses included", async () => {
-    const { readProcessInfo } = await import("../../../lib/store/session-process.ts");
+    const { readProcessInfo } = await import("../../../lib/store/session-liveness.ts");
     const { deps } = memDeps({ "/proc/321/stat": "321 (claude (x) y) S 300 321 300 0 -1 4194560\n" });
     expect(readProcessInfo(deps, 321)).toEqual({ ppid: 300, comm: "claude (x) y" });
   });
   it("falls back to ps when /proc has nothing", async () => {
-    const { readProcessInfo } = await import("../../../lib/store/session-process.ts");
+    const { readProcessInfo } = await import("../../../lib/store/session-liveness.ts");
     const { deps } = memDeps({}, { run: () => ({ status: 0, stdout: "  77 /usr/bin/claude\n", stderr: "" }) });
     expect(readProcessInfo(deps, 5)).toEqual({ ppid: 77, comm: "/usr/bin/claude" });
   });
