@@ -95,6 +95,9 @@ export const saveCommand: Command = {
       nextUp: [...nextUpFromFlags(list(values["next"]), list(values["next-blocked"])), ...(doc.nextUp ?? [])],
       completed: doc.completed ?? [],
       notes: [...list(values["note"]), ...(doc.notes ?? [])],
+      done: doc.done,
+      decisions: doc.decisions,
+      openQuestions: doc.openQuestions,
     };
     let out: SaveOutcome;
     try {

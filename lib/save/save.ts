@@ -18,8 +18,9 @@ import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./s
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
 
-export const SOFT_CAP_BYTES = 4096;
+export const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
 export interface SaveRequest extends GatherInput {
   /** why sessionId is null, for the warning */

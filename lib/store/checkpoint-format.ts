@@ -1,5 +1,6 @@
 import { firstLineOf, parseSections, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
 import { utcIso } from "../core/time-format.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, parseDigestSections, type CheckpointDigest, type ParsedDigest } from "./checkpoint-digest.ts";
 
 export interface InFlightArtifacts {
   currentPlan: string | null;
@@ -43,6 +44,8 @@ export interface CheckpointData {
   planFile?: string | null;
   artifacts: InFlightArtifacts;
   commits?: readonly CommitRef[];
+  /** finished items in words (the model's `done`); commits stay in `commits` */
+  done?: readonly string[];
   inProgress?: string;
   nextUp?: readonly NextUp[];
   blockers?: readonly string[];
@@ -50,6 +53,8 @@ export interface CheckpointData {
   decisions?: string;
   unfinished?: string;
   notes?: readonly string[];
+  /** the transcript digest; its sections are fitted under the 4 KB soft cap */
+  digest?: CheckpointDigest | null;
 }
 
 const NONE_FOUND = "(none found)";
@@ -97,7 +102,24 @@ function tailSections(d: CheckpointData): Section[] {
   return [...notes, { title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) }];
 }
 
-/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers. */
+/** The body sections, then the digest fitted into what the soft cap leaves, then notes and the hint. */
+function withDigest(d: CheckpointData, body: readonly Section[]): string {
+  const tail = tailSections(d);
+  let room = CHECKPOINT_SOFT_CAP_BYTES - Buffer.byteLength(renderSections([...body, ...tail]));
+  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
+  let text = "";
+  for (let pass = 0; pass < 3; pass += 1) {
+    text = renderSections([...body, ...digestSections(d.digest, room), ...tail]);
+    const over = Buffer.byteLength(text) - CHECKPOINT_SOFT_CAP_BYTES;
+    if (over <= 0 || !d.digest) break;
+    room -= over;
+  }
+  return text;
+}
+
+const bullets = (items: readonly string[]) => items.map((i) => `- ${sanitizeBody(i).replace(/\n/g, " ")}`).join("\n");
+
+/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
 export function renderCheckpoint(d: CheckpointData): string {
   const sections: Section[] = [
     ...headSections(d),
@@ -108,6 +130,7 @@ export function renderCheckpoint(d: CheckpointData): string {
       title: "Completed this session",
       body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${sanitizeBody(c.subject)}`).join("\n") : "(none)",
     },
+    ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done) }] : []),
     { title: "In progress", body: text(d.inProgress) },
     {
       title: "Next up",
@@ -120,12 +143,16 @@ export function renderCheckpoint(d: CheckpointData): string {
     { title: "Decisions made", body: text(d.decisions) },
     { title: "Unfinished work", body: text(d.unfinished) },
   ];
-  return renderSections([...sections, ...tailSections(d)]);
+  return withDigest(d, sections);
 }
 
-/** The skeleton of step C2, the panic tier and precompact: cheap fields only. */
+/**
+ * The skeleton of step C2, the panic tier and precompact: cheap fields, and the digest when the
+ * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
+ */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  return renderSections([...headSections(d), { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...tailSections(d)]);
+  const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent) }] : [];
+  return withDigest(d, [...headSections(d), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }]);
 }
 
 export interface ParsedCheckpoint {
@@ -143,12 +170,15 @@ export interface ParsedCheckpoint {
   artifacts: InFlightArtifacts;
   artifactPaths: string[];
   commits: CommitRef[];
+  done: string[];
   inProgress?: string;
   nextUp: NextUp[];
   blockers: string[];
   openQuestions?: string;
   decisions?: string;
   unfinished?: string;
+  /** the transcript digest's sections (empty when the checkpoint has none) */
+  digest: ParsedDigest;
 }
 
 function listItems(body: string | undefined): string[] {
@@ -222,12 +252,14 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     artifacts,
     artifactPaths,
     commits,
+    done: listItems(get("Done this session")),
     inProgress: noneToUndefined(get("In progress")),
     nextUp,
     blockers,
     openQuestions: noneToUndefined(get("Open questions")),
     decisions: noneToUndefined(get("Decisions made")),
     unfinished: noneToUndefined(get("Unfinished work")),
+    digest: parseDigestSections(get),
   };
 }
 

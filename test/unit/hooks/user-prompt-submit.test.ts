@@ -104,7 +104,7 @@ describe("userpromptsubmit block tier", () => {
   it("saves the prompt and a skeleton checkpoint, then blocks naming both files", () => {
     const deps = world(BLOCK);
     const answer = run(deps, prompt("refactor the parser"));
-    const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     const pending = `${MEM}/pending-prompt-${SID}.txt`;
     expect(answer).toEqual({ decision: "block", reason: expect.stringContaining("context 160k of 167k (95.8%) is past the block tier (95.0% = 159k of 167k)") });
     const reason = (answer as { reason: string }).reason;
@@ -115,7 +115,7 @@ describe("userpromptsubmit block tier", () => {
     ]);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${checkpoint}\n`);
     const body = readText(deps, checkpoint);
-    expect(body).toContain("## Active task\nunknown");
+    expect(body).toContain("## Active task\nfeat-parser");
     expect(body).toContain("## Branch\nfeat/parser");
     expect(body).toContain(`## Session ID\n${SID}`);
     expect(deps.fs.statSync(pending).mode & 0o777).toBe(0o600);
@@ -145,7 +145,7 @@ describe("userpromptsubmit block tier", () => {
   it("replaces a pending-restore that names a missing checkpoint, keeping the old sentinel in trash", () => {
     const deps = world(BLOCK, {}, { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` });
     const answer = run(deps, prompt("go")) as { reason: string };
-    const fresh = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    const fresh = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     expect(answer.reason).toContain(`Restore state: ${fresh}.`);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${fresh}\n`);
     expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain("gone.md");

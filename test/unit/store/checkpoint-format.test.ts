@@ -90,7 +90,7 @@ describe("checkpoint format", () => {
   });
 
   it("renders the skeleton with the C2 section set", () => {
-    const titles = parseSections(renderSkeletonCheckpoint({ ...full, artifacts: NO_ARTIFACTS })).map((s) => s.title);
+    const titles = parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, artifacts: NO_ARTIFACTS })).map((s) => s.title);
     expect(titles).toEqual(["Status", "Current stage", "Active task", "Branch", "Session ID", "Saved at", "Session link", "In-flight artifacts", "Restore hint"]);
   });
 
