@@ -12,16 +12,22 @@ export function readRange(fs: FsApi, fd: number, start: number, end: number): Bu
   return buf.subarray(0, got);
 }
 
-/** Open `file` read-only, hand the fd and size to `use`, always close. null when it cannot be opened. */
+/**
+ * Open `file` read-only, hand the fd and size to `use`, always close. null when it cannot be
+ * opened or is no regular file. NOTE: the stat comes before the open: opening a FIFO with no writer
+ * blocks the whole process (no timer can fire), and a directory or a device has no end to read to.
+ */
 export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size: number) => T): T | null {
   let fd: number;
   try {
+    if (!fs.statSync(file).isFile()) return null;
     fd = fs.openSync(file, "r");
   } catch {
     return null;
   }
   try {
-    return use(fd, fs.fstatSync(fd).size);
+    const st = fs.fstatSync(fd);
+    return st.isFile() ? use(fd, st.size) : null;
   } finally {
     fs.closeSync(fd);
   }
@@ -34,6 +40,8 @@ export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size:
 export function readTextOrNull(fs: FsApi, file: string): string | null {
   if (!fs.existsSync(file)) return null;
   try {
+    // A FIFO or a device (a symlink to /dev/zero) would block or never end: regular files only.
+    if (!fs.statSync(file).isFile()) return null;
     return fs.readFileSync(file, "utf8") as string;
   } catch {
     return null;

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { refuseSymlinkedTree } from "./memory-tree-guard.ts";
 import { utcDate } from "./time-format.ts";
 
 /**
@@ -8,6 +9,8 @@ import { utcDate } from "./time-format.ts";
  */
 export function trashMove(fs: FsApi, file: string, memoryDir: string, now: Date): string {
   const dir = path.join(memoryDir, "trash", utcDate(now));
+  refuseSymlinkedTree(fs, path.join(dir, "x"));
+  refuseSymlinkedTree(fs, file);
   fs.mkdirSync(dir, { recursive: true });
   const base = path.basename(file);
   for (let n = 1; n <= 10_000; n += 1) {

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { trashMove } from "../core/trash.ts";
+import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 import { utcIso } from "../core/time-format.ts";
 
 export const HOOK_LOG_CAP_BYTES = 256 * 1024;
@@ -11,6 +12,7 @@ export const HOOK_LOG_CAP_BYTES = 256 * 1024;
  */
 export function appendHookLog(fs: FsApi, logFile: string, memoryDir: string, now: Date, line: string): void {
   try {
+    refuseSymlinkedTree(fs, logFile);
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     try {
       if (fs.statSync(logFile).size > HOOK_LOG_CAP_BYTES) trashMove(fs, logFile, memoryDir, now);

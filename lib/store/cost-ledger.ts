@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { costLedgerPath } from "./memory-paths.ts";
 import { utcDate } from "../core/time-format.ts";
+import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
 /** `<uuid> | <date> | checkpoint | sonnet | task | <note> | 0` */
 export function ledgerRow(sid: string | null, now: Date, note: string): string {
@@ -11,6 +12,7 @@ export function ledgerRow(sid: string | null, now: Date, note: string): string {
 /** Append one row to <root>/.workflow_artifacts/<task>/cost-ledger.md (O_APPEND: concurrent rows interleave whole). */
 export function appendLedgerRow(fs: FsApi, root: string, task: string, row: string): string {
   const file = costLedgerPath(root, task);
+  refuseSymlinkedTree(fs, file);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.appendFileSync(file, `${row}\n`);
   return file;

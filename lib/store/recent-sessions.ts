@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readRange, withOpenFile } from "../core/file-range.ts";
 import { utcIso } from "../core/time-format.ts";
+import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
 export const RECENT_TAIL_BYTES = 32 * 1024;
 // A session's previous prompt is almost always among the last few lines: look there first.
@@ -48,6 +49,7 @@ export function lastSeen(fs: FsApi, file: string, sid: string, oldest = false): 
 
 /** One `<ISO UTC> | <sid>` line, appended with O_APPEND so concurrent sessions never clobber. */
 export function appendRecentSession(fs: FsApi, file: string, now: Date, sid: string): void {
+  refuseSymlinkedTree(fs, file);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.appendFileSync(file, `${utcIso(now)} | ${sid}\n`);
 }
