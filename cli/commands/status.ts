@@ -18,7 +18,7 @@ export const statusCommand: Command = {
       if (!session.ok) throw new UsageError(`status: ${session.reason}; or pass --transcript PATH`);
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
-    const u = measureUtilization({ fs: ctx.deps.fs, transcriptPath: transcript, knobs: ctx.knobs, memoryDir: ctx.paths.memory, sessionId: sid });
+    const u = measureUtilization({ fs: ctx.deps.fs, transcriptPath: transcript, knobs: ctx.knobs, memoryDir: ctx.project?.memory, sessionId: sid });
     if (!u) {
       if (ctx.json) printJson(ctx, { ok: false, reason: `cannot read transcript ${transcript}` });
       else printLine(ctx, `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`);

@@ -5,8 +5,7 @@ import { writeAtomic } from "../core/atomic-write.ts";
 import { basisPoints, chooseWindow, effectiveLimit, formatBps, formatTokens } from "./context-window.ts";
 import { recordedWindow } from "./context-utilization.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { memoryPaths } from "../store/memory-paths.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
+import { projectMemory } from "../store/project-root.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTranscriptTail } from "./transcript-tail.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -43,11 +42,11 @@ export interface StatusLineResult {
 /** Record the window Claude Code reports for this session (only when it changed), and draw the gauge. */
 export function handleStatusLine(deps: Deps, input: StatusLineInput, knobs: Knobs): StatusLineResult {
   const cwd = input.workspace?.current_dir ?? input.cwd ?? deps.cwd;
-  const paths = memoryPaths(resolveProjectRoot(deps.fs, cwd, deps.home));
+  const paths = projectMemory(deps.fs, cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : undefined;
   const size = input.context_window?.context_window_size ?? undefined;
   let recordedFile: string | null = null;
-  if (sid && size && Number.isInteger(size) && size >= 1000 && recordedWindow(deps.fs, paths.memory, sid) !== size) {
+  if (paths && sid && size && Number.isInteger(size) && size >= 1000 && recordedWindow(deps.fs, paths.memory, sid) !== size) {
     recordedFile = sentinelPath(paths.memory, "context-window", sid);
     writeAtomic(
       deps.fs,

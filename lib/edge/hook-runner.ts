@@ -2,8 +2,7 @@ import type { Deps } from "../core/deps.ts";
 import { HookInputError, parseHookInput, type HookAnswer, type PayloadSpec } from "../hooks/hook-io.ts";
 import { appendHookLog } from "../hooks/hook-log.ts";
 import { nodeFs } from "./node-deps.ts";
-import { memoryPaths } from "../store/memory-paths.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
+import { projectMemory } from "../store/project-root.ts";
 
 export const STDIN_CAP_BYTES = 16 * 1024 * 1024;
 export const HOOK_DEADLINE_MS = 8000;
@@ -65,10 +64,9 @@ function readStdin(cap: number): Promise<string | null> {
 
 function logFailure(ctx: HookContext, event: string, message: string): void {
   try {
-    const root = resolveProjectRoot(ctx.deps.fs, ctx.logCwd ?? ctx.deps.cwd, ctx.deps.home);
-    const paths = memoryPaths(root);
+    const paths = projectMemory(ctx.deps.fs, ctx.logCwd ?? ctx.deps.cwd, ctx.deps.home);
     // Only log into a project that already uses quoin; never create folders in a stray cwd.
-    if (!ctx.deps.fs.existsSync(paths.artifacts)) return;
+    if (!paths || !ctx.deps.fs.existsSync(paths.artifacts)) return;
     appendHookLog(ctx.deps.fs, paths.hooksLog, paths.memory, ctx.deps.now(), `${event}: ${message}`);
   } catch {
     // fail open, silently

@@ -1,8 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import type { PreCompactInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { memoryPaths } from "../store/memory-paths.ts";
-import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
+import { notAProject, projectMemory } from "../store/project-root.ts";
 import { writeSkeletonCheckpoint, type SkeletonResult } from "../save/skeleton-save.ts";
 import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
 import { trashIfPresent } from "../core/trash.ts";
@@ -24,10 +23,9 @@ export function triggerLabel(trigger: string | undefined): string {
  * of this session is still waiting to be restored, and it holds more than a skeleton would).
  */
 export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
-  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
-  // $HOME and / are never a project (found by the issue 11 fuzz: it wrote $HOME/.workflow_artifacts).
-  if (!isWritableProjectRoot(root, deps.home)) return { saved: false, reason: `${root} is no project; nothing saved` };
-  const paths = memoryPaths(root);
+  const cwd = input.cwd ?? deps.cwd;
+  const paths = projectMemory(deps.fs, cwd, deps.home);
+  if (!paths) return { saved: false, reason: `${notAProject(cwd)}: nothing is written there` };
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   const pending = sid ? ownPendingRestore(deps, paths, sid) : null;
   if (pending?.checkpoint) {

@@ -4,8 +4,8 @@ import { runCleanup } from "../save/cleanup-sweep.ts";
 import { contextAnswer, type HookAnswer, type SessionStartInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
-import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
@@ -33,11 +33,10 @@ export const REENTRY_NOTE =
  * at most one banner.
  */
 export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
-  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
-  // $HOME and / are never a project (found by the issue 11 fuzz: a compaction there wrote its sentinels).
-  if (!isWritableProjectRoot(root, deps.home)) return null;
-  const paths = memoryPaths(root);
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
+  if (!paths) return null;
   const notes: string[] = [];
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);

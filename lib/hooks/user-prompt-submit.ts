@@ -5,9 +5,9 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
-import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
+import { projectMemory } from "../store/project-root.ts";
 import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
@@ -109,27 +109,26 @@ function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserProm
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
 export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
   const now = deps.now();
-  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
-  const sid = isUsableSessionId(input.session_id) && isWritableProjectRoot(root, deps.home) ? input.session_id : null;
-  const paths = memoryPaths(root);
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
   let gap: IdleGap | null = null;
-  if (sid) {
+  if (paths && sid) {
     postcompactReset(deps, paths, sid, now);
     gap = recordPrompt(deps, paths, sid, now);
   }
   if (isExemptPrompt(input.prompt)) {
-    if (sid) persistIdleGap(deps, paths, sid, now, gap);
+    if (paths && sid) persistIdleGap(deps, paths, sid, now, gap);
     return null;
   }
 
   const u = input.transcript_path
-    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths?.memory, sessionId: sid ?? undefined })
     : null;
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 
-  if (tier === "block" && u && sid) {
+  if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
     const files = holdPrompt(deps, paths, sid, input, now);
     if (knobs.QUOIN_BLOCK_MODE === "block") {
@@ -140,17 +139,17 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   }
 
   const notes: string[] = [];
-  if (sid) {
+  if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
     const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
     const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }
   if (u && tier !== "quiet") {
-    const deferred = sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
+    const deferred = paths !== null && sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
     if (!deferred) notes.push(advisoryText(u, knobs));
   }
-  if (sid) {
+  if (paths && sid) {
     const rotation = rotationNote(deps, paths, sid, now, knobs);
     if (rotation) notes.push(rotation);
   }

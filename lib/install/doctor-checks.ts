@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
@@ -100,7 +100,7 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
       ? { name: "node on PATH (hooks run `node`)", ok: true, detail: `node -e 0 takes ${floor.ms} ms` }
       : { name: "node on PATH (hooks run `node`)", ok: false, detail: "`node` did not run", fix: "put node on the PATH Claude Code starts with" },
   );
-  const layouts = (["user", "project"] as const)
+  const layouts = availableScopes(deps)
     .map((scope) => installLayout(deps, scope))
     .filter((l, i, all) => all.findIndex((o) => o.configDir === l.configDir) === i)
     // NOTE: not the bundle folder alone: the skills keep their dispatch config and cache there, plugin installs too.

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
+import { notAProject, projectMemory } from "../store/project-root.ts";
 import type { OwnedHook } from "./settings-merge.ts";
 
 // Where an install puts things, and the hook entries it owns. One place for every name the
@@ -37,11 +37,17 @@ export interface InstallLayout {
   bundleDirInStatusLine: string;
 }
 
+/** The scopes that exist here: "project" only inside a project ($HOME, its ancestors and / are none). */
+export function availableScopes(deps: Pick<Deps, "fs" | "home" | "cwd">): InstallScope[] {
+  return projectMemory(deps.fs, deps.cwd, deps.home) ? ["user", "project"] : ["user"];
+}
+
 export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, scope: InstallScope): InstallLayout {
-  const configDir =
-    scope === "user"
-      ? deps.env["CLAUDE_CONFIG_DIR"] || path.join(deps.home, ".claude")
-      : path.join(resolveProjectRoot(deps.fs, deps.cwd, deps.home), ".claude");
+  const project = scope === "project" ? projectMemory(deps.fs, deps.cwd, deps.home) : null;
+  if (scope === "project" && !project) {
+    throw new Error(`${notAProject(deps.cwd)}: a project install needs a project folder`);
+  }
+  const configDir = project ? path.join(project.root, ".claude") : deps.env["CLAUDE_CONFIG_DIR"] || path.join(deps.home, ".claude");
   const bundleDir = path.join(configDir, "quoin-checkpoint");
   return {
     scope,

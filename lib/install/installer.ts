@@ -3,7 +3,8 @@ import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
-import { ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { notAProject } from "../store/project-root.ts";
+import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -94,6 +95,9 @@ interface FileCopy {
 }
 
 export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
+  if (!availableScopes(deps).includes(opts.scope)) {
+    return { ok: false, reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`, lines: [] };
+  }
   return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
 }
 

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../lib/core/deps.ts";
-import { resolveProjectRoot } from "../../lib/store/project-root.ts";
+import { projectMemory } from "../../lib/store/project-root.ts";
 import { FIXTURES } from "../helpers/run-bundle.ts";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { FUZZ_SEED, runs } from "./fuzz-seed.ts";
@@ -91,7 +91,8 @@ describe("hook bundles as processes, generated payloads", () => {
       if (t !== undefined && fields["transcript_path"] === undefined) fields["transcript_path"] = t;
       const cwd = typeof fields["cwd"] === "string" ? (fields["cwd"] as string) : sb.project;
       try {
-        roots.add(resolveProjectRoot(fsNode as unknown as FsApi, cwd.includes("\0") ? sb.project : path.resolve(sb.project, cwd), sb.home));
+        const project = projectMemory(fsNode as unknown as FsApi, cwd.includes("\0") ? sb.project : path.resolve(sb.project, cwd), sb.home);
+        if (project) roots.add(project.root);
       } catch {
         // a cwd node cannot even resolve: the hook cannot write there either
       }

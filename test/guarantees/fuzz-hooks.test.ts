@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { resolveProjectRoot } from "../../lib/store/project-root.ts";
+import { projectMemory } from "../../lib/store/project-root.ts";
 import { allowedPrefixes, breakage, buildWorld, changedPaths, HOME, PROJECT, payloadArb, worldArb } from "./fuzz-world.ts";
 import { count, params, report } from "./fuzz-seed.ts";
 import { answerProblem, HOOKS, inProcessAnswer, missingRows } from "./tables.ts";
@@ -37,8 +37,9 @@ describe.each(HOOKS)("$event hook, in-process on memfs", (row) => {
         if (problem) throw new Error(`${problem}\nstdout: ${out.slice(0, 300)}`);
         const cwd = typeof fields["cwd"] === "string" ? (fields["cwd"] as string) : PROJECT;
         // The payload's project, or (input refused before its cwd was read) the hook process's own.
-        const root = resolveProjectRoot(deps.fs, cwd, HOME);
-        const allowed = [...allowedPrefixes(root, HOME), ...allowedPrefixes(resolveProjectRoot(deps.fs, PROJECT, HOME), HOME)];
+        // Outside a project ($HOME, /) the root is taken as $HOME: nothing there is allowed.
+        const root = projectMemory(deps.fs, cwd, HOME)?.root ?? HOME;
+        const allowed = [...allowedPrefixes(root, HOME), ...allowedPrefixes(projectMemory(deps.fs, PROJECT, HOME)?.root ?? HOME, HOME)];
         const stray = changedPaths(before, deps.vol.toJSON()).filter((f) => !allowed.some((a) => f.startsWith(a)));
         if (stray.length) throw new Error(`wrote outside ${allowed.join(" and ")}: ${stray.join(", ")}`);
         const log = deps.vol.toJSON()[path.join(root, ".workflow_artifacts/memory/logs/hooks.log")];

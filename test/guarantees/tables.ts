@@ -3,8 +3,7 @@ import type { Deps } from "../../lib/core/deps.ts";
 import { readKnobs } from "../../lib/core/knobs.ts";
 import { parseHookInput, preCompactSchema, sessionStartSchema, userPromptSubmitSchema, type HookAnswer, type PayloadSpec } from "../../lib/hooks/hook-io.ts";
 import { appendHookLog } from "../../lib/hooks/hook-log.ts";
-import { memoryPaths } from "../../lib/store/memory-paths.ts";
-import { resolveProjectRoot } from "../../lib/store/project-root.ts";
+import { projectMemory } from "../../lib/store/project-root.ts";
 import { runPreCompact } from "../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
@@ -86,8 +85,8 @@ export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
     return answer ? `${JSON.stringify(answer)}\n` : "";
   } catch (err) {
     try {
-      const paths = memoryPaths(resolveProjectRoot(deps.fs, logCwd ?? deps.cwd, deps.home));
-      if (deps.fs.existsSync(paths.artifacts)) appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `${row.event}: ${(err as Error).message}`);
+      const paths = projectMemory(deps.fs, logCwd ?? deps.cwd, deps.home);
+      if (paths && deps.fs.existsSync(paths.artifacts)) appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `${row.event}: ${(err as Error).message}`);
     } catch {
       // fail open, silently
     }
