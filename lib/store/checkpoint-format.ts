@@ -1,4 +1,5 @@
-import { firstLineOf, parseSections, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
+import { exactLine, firstLineOf, parseSections, readExactLine, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
+import { asciiBody } from "../core/ascii-text.ts";
 import { utcIso } from "../core/time-format.ts";
 import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, parseDigestSections, type CheckpointDigest, type ParsedDigest } from "./checkpoint-digest.ts";
 
@@ -59,13 +60,18 @@ export interface CheckpointData {
 
 const NONE_FOUND = "(none found)";
 
+/** A path as stored: exactly (exactLine), or "(none found)". */
+function storedPath(p: string | null | undefined): string {
+  return p ? exactLine(p) : NONE_FOUND;
+}
+
 function artifactLines(a: InFlightArtifacts): string {
   return [
-    `- current-plan.md: ${a.currentPlan ?? NONE_FOUND}`,
-    `- architecture.md: ${a.architecture ?? NONE_FOUND}`,
-    `- latest critic-response: ${a.criticResponse ?? NONE_FOUND}`,
-    `- latest review: ${a.review ?? NONE_FOUND}`,
-    `- session-state: ${a.sessionState ?? NONE_FOUND}`,
+    `- current-plan.md: ${storedPath(a.currentPlan)}`,
+    `- architecture.md: ${storedPath(a.architecture)}`,
+    `- latest critic-response: ${storedPath(a.criticResponse)}`,
+    `- latest review: ${storedPath(a.review)}`,
+    `- session-state: ${storedPath(a.sessionState)}`,
     `- session-state-resolution: ${a.sessionStateResolution ?? "(none)"}`,
   ].join("\n");
 }
@@ -79,17 +85,22 @@ function restoreHint(task: string, branch: string): string {
   return `Run /checkpoint --restore in a fresh session to resume task '${task}' from branch '${branch}'.`;
 }
 
-function text(value: string | undefined): string {
-  return value && value.trim() !== "" ? sanitizeBody(value) : "(none)";
+type Clean = (text: string) => string;
+
+function text(value: string | undefined, clean: Clean = asciiBody): string {
+  return value && value.trim() !== "" ? clean(value) : "(none)";
 }
 
-/** The sections every checkpoint starts with: who, what, where, when. */
-function headSections(d: CheckpointData): Section[] {
+/**
+ * The sections every checkpoint starts with: who, what, where, when. `clean` is asciiBody for a
+ * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own.
+ */
+function headSections(d: CheckpointData, clean: Clean): Section[] {
   return [
-    { title: "Status", body: sanitizeBody(d.status) },
-    { title: "Current stage", body: text(d.currentStage) },
-    { title: "Active task", body: sanitizeBody(d.task) },
-    { title: "Branch", body: sanitizeBody(d.branch) },
+    { title: "Status", body: clean(d.status) },
+    { title: "Current stage", body: text(d.currentStage, clean) },
+    { title: "Active task", body: clean(d.task) },
+    { title: "Branch", body: exactLine(d.branch) },
     { title: "Session ID", body: d.sessionId ?? "unknown" },
     { title: "Saved at", body: utcIso(d.savedAt) },
     { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
@@ -97,14 +108,14 @@ function headSections(d: CheckpointData): Section[] {
 }
 
 /** Notes (when any) and the restore hint close every checkpoint. */
-function tailSections(d: CheckpointData): Section[] {
-  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${sanitizeBody(n)}`).join("\n") }] : [];
-  return [...notes, { title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) }];
+function tailSections(d: CheckpointData, clean: Clean): Section[] {
+  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${clean(n)}`).join("\n") }] : [];
+  return [...notes, { title: "Restore hint", body: restoreHint(clean(d.task), exactLine(d.branch)) }];
 }
 
 /** The body sections, then the digest fitted into what the soft cap leaves, then notes and the hint. */
-function withDigest(d: CheckpointData, body: readonly Section[]): string {
-  const tail = tailSections(d);
+function withDigest(d: CheckpointData, body: readonly Section[], clean: Clean): string {
+  const tail = tailSections(d, clean);
   let room = CHECKPOINT_SOFT_CAP_BYTES - Buffer.byteLength(renderSections([...body, ...tail]));
   // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
   let text = "";
@@ -122,28 +133,28 @@ const bullets = (items: readonly string[]) => items.map((i) => `- ${sanitizeBody
 /** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
 export function renderCheckpoint(d: CheckpointData): string {
   const sections: Section[] = [
-    ...headSections(d),
+    ...headSections(d, asciiBody),
     { title: "Last user intent", body: text(d.intent) },
-    { title: "Plan file", body: d.planFile ? sanitizeBody(d.planFile) : NONE_FOUND },
+    { title: "Plan file", body: storedPath(d.planFile) },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
     {
       title: "Completed this session",
-      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${sanitizeBody(c.subject)}`).join("\n") : "(none)",
+      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${asciiBody(c.subject)}`).join("\n") : "(none)",
     },
     ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done) }] : []),
     { title: "In progress", body: text(d.inProgress) },
     {
       title: "Next up",
       body: d.nextUp?.length
-        ? d.nextUp.map((n) => `- ${sanitizeBody(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
+        ? d.nextUp.map((n) => `- ${asciiBody(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
         : "(none)",
     },
-    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${sanitizeBody(b)}`).join("\n") : "None" },
+    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${asciiBody(b)}`).join("\n") : "None" },
     { title: "Open questions", body: text(d.openQuestions) },
     { title: "Decisions made", body: text(d.decisions) },
     { title: "Unfinished work", body: text(d.unfinished) },
   ];
-  return withDigest(d, sections);
+  return withDigest(d, sections, asciiBody);
 }
 
 /**
@@ -151,8 +162,8 @@ export function renderCheckpoint(d: CheckpointData): string {
  * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent) }] : [];
-  return withDigest(d, [...headSections(d), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }]);
+  const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }] : [];
+  return withDigest(d, [...headSections(d, sanitizeBody), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }], sanitizeBody);
 }
 
 export interface ParsedCheckpoint {
@@ -196,10 +207,15 @@ function noneToUndefined(body: string | undefined): string | undefined {
   return t === "" || t === "(none)" || t === NONE_FOUND ? undefined : t;
 }
 
+/** A stored path (exactLine), or null for "(none found)" and the like. */
 function pathOrNull(value: string | undefined): string | null {
   if (!value) return null;
   const v = value.trim();
-  return v === "" || v.startsWith("(") ? null : v;
+  return v === "" || v.startsWith("(") ? null : readExactLine(v);
+}
+
+function readBranch(line: string | undefined): string | undefined {
+  return line === undefined ? undefined : readExactLine(line);
 }
 
 /** Parse any checkpoint, old or new; missing sections stay undefined, never throw. */
@@ -244,7 +260,7 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     status: firstLineOf(get("Status")),
     currentStage: noneToUndefined(get("Current stage")),
     task: firstLineOf(get("Active task")),
-    branch: firstLineOf(get("Branch")),
+    branch: readBranch(firstLineOf(get("Branch"))),
     sessionId: sessionBody === undefined ? undefined : sessionLine && sessionLine !== "unknown" ? sessionLine : null,
     savedAt: firstLineOf(get("Saved at")),
     intent: noneToUndefined(get("Last user intent")),

@@ -89,6 +89,26 @@ describe("checkpoint format", () => {
     expect(parseSections(text).filter((s) => s.title === "Restore hint")).toHaveLength(1);
   });
 
+  it("stores paths and the branch exactly (non-ASCII kept, control characters escaped) and transliterates free text", () => {
+    const plan = "/proj\u00e9/docs/plan.md";
+    const odd = "/home/u/\u65e5\u672c/a\\b\nc.md";
+    const text = renderCheckpoint({
+      ...full,
+      branch: "feat/caf\u00e9",
+      planFile: plan,
+      artifacts: { ...full.artifacts, currentPlan: plan, architecture: odd },
+      intent: "caf\u00e9 d\u00e9j\u00e0 vu, Stra\u00dfe",
+    });
+    const parsed = parseCheckpoint(text);
+    expect(parsed.planFile).toBe(plan);
+    expect(parsed.artifacts.currentPlan).toBe(plan);
+    expect(parsed.artifacts.architecture).toBe(odd);
+    expect(parsed.branch).toBe("feat/caf\u00e9");
+    expect(parsed.intent).toBe("cafe deja vu, Strasse");
+    expect(text).not.toMatch(/proj\?|caf\?/);
+    expect(parseSections(text).filter((s) => s.title === "Restore hint")).toHaveLength(1);
+  });
+
   it("renders the skeleton with the C2 section set", () => {
     const titles = parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, artifacts: NO_ARTIFACTS })).map((s) => s.title);
     expect(titles).toEqual(["Status", "Current stage", "Active task", "Branch", "Session ID", "Saved at", "Session link", "In-flight artifacts", "Restore hint"]);
