@@ -26,15 +26,17 @@ export const cleanupCommand: Command = {
       currentSessionId: session.id,
       sentinelWindowDays: ctx.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
       checkpointWindowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+      trashDays: ctx.knobs.QUOIN_TRASH_DAYS,
       dryRun,
     });
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json) {
-      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, failed: result.failed, warnings, summary: line });
+      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, temps: result.temps, purged: result.purged, failed: result.failed, warnings, summary: line });
       return 0;
     }
     for (const w of warnings) ctx.deps.warn(w);
-    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints]) printLine(ctx, `would trash: ${f}`);
+    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps]) printLine(ctx, `would trash: ${f}`);
+    if (dryRun) for (const d of result.purged) printLine(ctx, `would delete: ${d}`);
     printLine(ctx, line);
     return 0;
   },

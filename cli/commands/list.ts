@@ -2,6 +2,7 @@ import { checkpointRowText, listCheckpoints } from "../../lib/restore/checkpoint
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { printJson, printLine } from "../cli-context.ts";
 import type { Command } from "../command.ts";
+import { engineInvocation } from "../../lib/core/shell-quote.ts";
 
 export const listCommand: Command = {
   name: "list",
@@ -21,7 +22,7 @@ export const listCommand: Command = {
     }
     printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
     for (const r of rows) printLine(ctx, checkpointRowText(r));
-    printLine(ctx, "show one with: quoin-checkpoint show N");
+    printLine(ctx, `show one with: ${engineInvocation(ctx.deps)} show N`);
     return 0;
   },
 };

@@ -1,6 +1,7 @@
 import { findMidAgentHandoff, handoffLine } from "../../lib/store/mid-agent-handoff.ts";
 import { runRestore } from "../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
+import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import type { Command } from "../command.ts";
 
@@ -42,7 +43,7 @@ export const restoreCommand: Command = {
     const sid = session.ok ? session.id : "";
     const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number);
     if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });
-    else printLine(ctx, [restoreText(outcome), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
+    else printLine(ctx, [restoreText(outcome, engineInvocation(ctx.deps)), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
     return outcome.action === "invalid" ? 2 : 0;
   },
 };

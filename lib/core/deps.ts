@@ -20,6 +20,7 @@ export type FsApi = Pick<
   | "fstatSync"
   | "chmodSync"
   | "realpathSync"
+  | "rmSync"
 >;
 
 export interface RunResult {
@@ -46,6 +47,8 @@ export interface Deps {
   run: (cmd: string, args: readonly string[], opts?: RunOptions) => RunResult;
   /** One diagnostic line for a person (stderr at the edges). */
   warn: (line: string) => void;
+  /** The engine's own file (for a hook: the bundle beside its hooks/ folder), so a message can print a command that runs. */
+  engineScript?: string;
 }
 
 /**

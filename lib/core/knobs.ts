@@ -34,6 +34,7 @@ const KNOB_SPECS = {
   QUOIN_CLEANUP_CKPT_WINDOW: { schema: days, fallback: 30, expected: "a number of days, e.g. 30" },
   QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
   QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
+  QUOIN_TRASH_DAYS: { schema: days, fallback: 30, expected: "a number of days, e.g. 30; 0 keeps everything" },
   QUOIN_1M_DISPATCH: {
     schema: () => z.string().check(z.regex(/^(on|off|(haiku|sonnet|opus)(,(haiku|sonnet|opus))*)$/)),
     fallback: undefined,

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import * as path from "node:path";
 import type { Deps, RunOptions, RunResult } from "../core/deps.ts";
 
 function isProcessAlive(pid: number): boolean {
@@ -32,6 +33,18 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
   return { status: res.error ? null : res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
 }
 
+/**
+ * The engine bundle this process belongs to: itself, or for a hook (<dir>/hooks/<name>.mjs) the
+ * engine beside that folder (install-layout's ENGINE_BUNDLE; the name is repeated here so a hook
+ * bundle does not pull in the installer).
+ */
+function engineScript(): string | undefined {
+  const self = process.argv[1];
+  if (!self) return undefined;
+  const dir = path.dirname(self);
+  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.mjs") : self;
+}
+
 /** The real world, for entry points only. */
 export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
   return {
@@ -44,6 +57,7 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     isProcessAlive,
     run,
     warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
+    engineScript: engineScript(),
     ...overrides,
   };
 }

@@ -46,6 +46,11 @@ export function advisoryText(u: Utilization, knobs: Knobs): string {
   );
 }
 
+/** The advisory's one short line for the person (systemMessage); the model gets advisoryText. */
+export function advisoryLine(u: Utilization): string {
+  return `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}: /checkpoint saves this session's place, /checkpoint --defer silences this`;
+}
+
 export interface BlockFiles {
   pendingPrompt: string;
   checkpoint: string | null;
@@ -90,7 +95,7 @@ export function rotationDue(state: RotationState, now: Date, knobs: Knobs): bool
   return byCount || byAge;
 }
 
-export function rotationText(state: RotationState, now: Date, knobs: Knobs): string {
+export function rotationText(state: RotationState, now: Date, knobs: Knobs, engine: string): string {
   const hours = ((now.getTime() - Date.parse(state.startedAt)) / 3_600_000).toFixed(1);
   const limits = [
     knobs.QUOIN_ROTATE_OBSERVATIONS > 0 ? `${knobs.QUOIN_ROTATE_OBSERVATIONS} prompts` : null,
@@ -100,6 +105,6 @@ export function rotationText(state: RotationState, now: Date, knobs: Knobs): str
     .join(" or ");
   return (
     `[quoin-checkpoint] Rotation budget reached: ${state.prompts} prompts over ${hours}h in this session (budget ${limits}). ` +
-    `Write a checkpoint (/checkpoint) and hand over to a successor session (quoin-checkpoint successor) before the context runs out.`
+    `Write a checkpoint (/checkpoint) and hand over to a successor session (run \`${engine} successor\`) before the context runs out.`
   );
 }

@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { runCleanup } from "../save/cleanup-sweep.ts";
@@ -6,7 +7,7 @@ import { isUsableSessionId } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
-import { chooseBanner } from "./restore-banner.ts";
+import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -26,6 +27,21 @@ export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): str
 export const REENTRY_NOTE =
   "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
   "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
+
+/** The banner's one short line for the person (systemMessage); the model gets the whole banner. */
+export function bannerLine(banner: Banner): string {
+  const file = banner.checkpoint ? path.basename(banner.checkpoint) : "";
+  switch (banner.kind) {
+    case "own-restore":
+      return `[quoin] a checkpoint of this session is waiting (${file}): /checkpoint --restore resumes it`;
+    case "other-restore":
+      return `[quoin] another session left a checkpoint (${file}): /checkpoint --restore picks it up`;
+    case "reference":
+      return `[quoin] reference checkpoint given to the model: ${file}`;
+    case "mid-agent":
+      return "[quoin] a mid-agent handoff is waiting: /checkpoint --restore reloads it";
+  }
+}
 
 /**
  * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;
@@ -48,11 +64,12 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
     currentSessionId: sid,
     sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     checkpointWindowDays: null,
+    trashDays: null,
     dryRun: false,
     sentinelFiles: sentinels,
   });
   const moved = new Set(swept.sentinels);
   const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
   if (banner) notes.push(banner.text);
-  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), banner ? bannerLine(banner) : undefined) : null;
 }

@@ -8,13 +8,16 @@ import { isUsableSessionId } from "../core/ids.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
 import { projectMemory } from "../store/project-root.ts";
-import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
+import { advisoryLine, advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
-import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { engineInvocation } from "../core/shell-quote.ts";
+import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 
 export const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
@@ -32,10 +35,14 @@ interface IdleGap {
   gapMs: number;
 }
 
-/** Prompt hook step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
+/**
+ * Step 0.7: where the memory folder already exists, record this prompt; a gap over an hour since
+ * this session's previous line is returned. Elsewhere a plain prompt writes nothing.
+ */
 function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
+  if (!deps.fs.existsSync(paths.memory)) return null;
   const previous = lastSeen(deps.fs, paths.recentSessions, sid);
-  appendRecentSession(deps.fs, paths.recentSessions, now, sid);
+  appendRecentSession(deps.fs, paths.recentSessions, now, sid, deps.pid);
   if (!previous || now.getTime() - previous.getTime() <= IDLE_GAP_MS) return null;
   return { previousIso: utcIso(previous), gapMs: now.getTime() - previous.getTime() };
 }
@@ -60,21 +67,19 @@ function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: D
   return idleText(detectedAt - previous, previousIso, u, formatDuration);
 }
 
-/** Seed 001's rotation budget: count this prompt, and say so once when the budget is spent. */
-function rotationNote(deps: Deps, paths: MemoryPaths, sid: string, now: Date, knobs: Knobs): string | null {
+/**
+ * Seed 001's rotation budget: count this prompt, and say so once when the budget is spent. The
+ * count is per-session state, kept outside the repository (a plain prompt writes nothing there).
+ */
+function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string | null {
   if (knobs.QUOIN_ROTATE_OBSERVATIONS <= 0 && knobs.QUOIN_ROTATE_HOURS <= 0) return null;
-  const file = sentinelPath(paths.memory, "rotation-budget", sid);
-  const kv = parseKeyValues(readTextOrNull(deps.fs, file) ?? "");
-  const startedAt = kv["started_at"] && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
-  const state: RotationState = { startedAt, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === "1" };
+  const config = claudeConfigDir(deps.env, deps.home);
+  const kv = readRegistry(deps, config, "rotation", sid) ?? {};
+  const started = typeof kv["started_at"] === "string" && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
+  const state: RotationState = { startedAt: started, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === true };
   const due = rotationDue(state, now, knobs);
-  writeAtomic(
-    deps.fs,
-    file,
-    renderKeyValues({ started_at: state.startedAt, prompts: String(state.prompts), advised: due || state.advised ? "1" : "0" }),
-    { pid: deps.pid },
-  );
-  return due ? rotationText(state, now, knobs) : null;
+  writeRegistry(deps, config, "rotation", sid, { started_at: state.startedAt, prompts: state.prompts, advised: due || state.advised });
+  return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
 }
 
 interface BlockOutcome {
@@ -139,6 +144,7 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   }
 
   const notes: string[] = [];
+  let line: string | undefined;
   if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
     const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
@@ -147,11 +153,14 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   }
   if (u && tier !== "quiet") {
     const deferred = paths !== null && sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
-    if (!deferred) notes.push(advisoryText(u, knobs));
+    if (!deferred) {
+      notes.push(advisoryText(u, knobs));
+      line = advisoryLine(u);
+    }
   }
   if (paths && sid) {
-    const rotation = rotationNote(deps, paths, sid, now, knobs);
+    const rotation = rotationNote(deps, sid, now, knobs);
     if (rotation) notes.push(rotation);
   }
-  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), line) : null;
 }

@@ -124,7 +124,7 @@ const sameSessionLines = (sid: string) => [
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
 ];
 
-function restoredText(r: Restored): string[] {
+function restoredText(r: Restored, engine: string): string[] {
   const lines = [...r.warnings];
   if (r.corrupt) {
     lines.push(`[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`);
@@ -149,7 +149,7 @@ function restoredText(r: Restored): string[] {
     }
   }
   if (r.cleanup) for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
-  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: quoin-checkpoint restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
+  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
   return lines;
 }
 
@@ -177,11 +177,11 @@ function synthesizeLines(o: Synthesize): string[] {
   ];
 }
 
-/** Readable text for a person at a terminal. */
-export function restoreText(o: RestoreOutcome): string {
+/** Readable text for a person at a terminal; `engine` is how to run the engine as printed (engineInvocation). */
+export function restoreText(o: RestoreOutcome, engine: string): string {
   switch (o.action) {
     case "restore":
-      return restoredText(o).join("\n");
+      return restoredText(o, engine).join("\n");
     case "choose":
       return [...o.warnings, ...chooseLines(o)].join("\n");
     case "synthesize":

@@ -216,6 +216,7 @@ function cleanupBeforeWrite(run: SaveRun, mode: SaveMode, bps: number): { cleanu
     currentSessionId: sid,
     sentinelWindowDays: req.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
     checkpointWindowDays: req.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+    trashDays: req.knobs.QUOIN_TRASH_DAYS,
     dryRun: false,
   });
   return { cleanup, line: cleanupSummary(req.paths, cleanup, utcDate(now)) };
@@ -247,7 +248,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   // Save step 1.6: recent-sessions.md (fail open).
   if (sid) {
     try {
-      appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid);
+      appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid, deps.pid);
     } catch (err) {
       warnings.push(`[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`);
     }

@@ -25,10 +25,11 @@ export interface TempRepo {
 }
 
 /** A real git repository with one commit, under a scratch $HOME (so nothing touches the real ~/.claude). */
-export function tempRepo(): TempRepo {
+export function tempRepo(opts: { outsideHome?: boolean } = {}): TempRepo {
   const base = mkdtempSync(path.join(os.tmpdir(), "quoin-save-"));
   const home = path.join(base, "home");
-  const root = path.join(home, "proj");
+  const root = opts.outsideHome ? path.join(base, "repo") : path.join(home, "proj");
+  mkdirSync(home, { recursive: true });
   mkdirSync(root, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],

@@ -75,6 +75,14 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     expect(text).not.toContain("IGNORE");
   });
 
+  it("also tells the person, in one short ASCII line (systemMessage)", () => {
+    const w = full();
+    const answer = handleSessionStart(w.deps, payload(), knobs());
+    const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
+    expect(line).toBe("[quoin] a checkpoint of this session is waiting (2026-11-29T2000-mine.md): /checkpoint --restore resumes it");
+    expect(line).toMatch(/^[\x20-\x7e]{1,200}$/);
+  });
+
   it("else names the newest other session's pending restore, marked as another session's", () => {
     const w = full();
     w.write(`${MEM}/pending-restore-${THIRD}.txt`, `${ref}\n`, 10 * 60_000);

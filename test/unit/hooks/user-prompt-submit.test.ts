@@ -42,8 +42,17 @@ const run = (deps: FakeDeps, input: UserPromptSubmitInput) => handleUserPromptSu
 const context = (answer: unknown) => (answer as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput?.additionalContext;
 
 describe("userpromptsubmit below the advisory band", () => {
-  it("says nothing and records the prompt in recent-sessions.md", () => {
-    const deps = world(QUIET);
+  it("writes nothing into a repository without a memory folder (a plain prompt leaves no trace)", () => {
+    const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "50" });
+    const before = listFiles(deps);
+    expect(run(deps, prompt("fix the bug"))).toBeNull();
+    expect(run(deps, prompt("and the next one"))).toBeNull();
+    // The rotation count is per-session state outside the repository.
+    expect(listFiles(deps).filter((f) => !before.includes(f))).toEqual([`/home/u/.claude/quoin-checkpoint/state/rotation-${SID}.json`]);
+  });
+
+  it("says nothing and records the prompt in recent-sessions.md where the memory folder exists", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/checkpoints/2026-11-28T1000-x.md`]: "x" });
     expect(run(deps, prompt("fix the bug"))).toBeNull();
     expect(readText(deps, `${MEM}/recent-sessions.md`)).toBe(`2026-11-29T12:00:00Z | ${SID}\n`);
   });
@@ -62,7 +71,13 @@ describe("userpromptsubmit advisory band", () => {
     expect(text).toContain("window 200k (default for claude-opus-4-6)");
     expect(text).toContain("Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.");
     expect(text).toContain("/checkpoint");
-    expect(listFiles(deps, MEM)).toEqual([`${MEM}/recent-sessions.md`]);
+    expect(deps.fs.existsSync(MEM)).toBe(false);
+  });
+
+  it("also tells the person, in one short line with tokens and the limit (systemMessage)", () => {
+    const answer = run(world(ADVISORY), prompt("next step"));
+    const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
+    expect(line).toBe("[quoin] context 130k of 167k (77.8%): /checkpoint saves this session's place, /checkpoint --defer silences this");
   });
 
   it("is silenced by this session's defer marker", () => {
@@ -249,7 +264,10 @@ describe("userpromptsubmit rotation budget", () => {
     const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "3" });
     expect(run(deps, prompt("1"))).toBeNull();
     expect(run(deps, prompt("2"))).toBeNull();
-    expect(context(run(deps, prompt("3")))).toContain("Rotation budget reached: 3 prompts");
+    const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.mjs" }, prompt("3")));
+    expect(text).toContain("Rotation budget reached: 3 prompts");
+    // A command the person can run as printed: the engine's own path, quoted for a shell.
+    expect(text).toContain(`run \`node '/h/it'\\''s $x/quoin-checkpoint.mjs' successor\``);
     expect(run(deps, prompt("4"))).toBeNull();
   });
 

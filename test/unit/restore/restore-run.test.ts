@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runRestore, type RestoreOutcome, type Restored } from "../../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../../lib/restore/restore-render.ts";
+
+const ENGINE = 'node "/e/quoin-checkpoint.mjs"';
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
 const CUR = "cccc0000-0000-0000-0000-000000000001";
@@ -159,6 +161,8 @@ describe("restore summary and bookkeeping", () => {
         artifacts: { currentPlan: "/home/dev/proj/.workflow_artifacts/alpha/current-plan.md", architecture: null, criticResponse: null, review: null, sessionState: null, sessionStateResolution: null },
       },
     });
+    // The ledger goes only where quoin's workflow made the task folder.
+    f.fs.mkdirSync("/home/dev/proj/.workflow_artifacts/alpha", { recursive: true });
     const r = restored(restore(f));
     expect(r.done).toBe(true);
     expect(r.summary).toMatchObject({
@@ -170,7 +174,7 @@ describe("restore summary and bookkeeping", () => {
       openQuestions: ["which lexer?", "keep v1?"],
     });
     expect(f.fs.readFileSync("/home/dev/proj/.workflow_artifacts/alpha/cost-ledger.md", "utf8")).toBe(`${CUR} | 2026-11-29 | checkpoint | sonnet | task | restore | 0\n`);
-    const text = restoreText(r);
+    const text = restoreText(r, ENGINE);
     expect(text).toContain("Resuming task: alpha. Branch: feat/x. Last intent: ship the parser.");
     expect(text).toContain(`Session: claude --resume ${OLD}`);
   });
@@ -191,7 +195,7 @@ describe("restore summary and bookkeeping", () => {
     const r = restored(restore(f));
     expect(r.corrupt).toMatchObject({ file: bad, reason: "no ## Branch" });
     expect(r.corrupt?.raw).toContain("garbled");
-    expect(restoreText(r)).toContain("Manual recovery");
+    expect(restoreText(r, ENGINE)).toContain("Manual recovery");
     expect(r.done).toBe(false);
     expect(f.exists(s)).toBe(true);
     expect(f.exists("/home/dev/proj/.workflow_artifacts/alpha/cost-ledger.md")).toBe(false);
@@ -282,7 +286,7 @@ describe("Step 4 pending-prompt rehydration through restore", () => {
     const { f, file } = setup(OLD);
     const first = restored(restore(f));
     expect(first.prompts.case).toBe("C");
-    expect(restoreText(first)).toContain(`Stale pending-prompt sentinel detected (session-id MISMATCH: was ${OLD}, current ${CUR}).`);
+    expect(restoreText(first, ENGINE)).toContain(`Stale pending-prompt sentinel detected (session-id MISMATCH: was ${OLD}, current ${CUR}).`);
     const kept = restored(restore(f, { replay: "all" }));
     expect(kept.replay?.replay).toHaveLength(2);
     expect(f.exists(file)).toBe(true);

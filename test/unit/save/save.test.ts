@@ -25,8 +25,11 @@ function request(w: MemWorld, over: Partial<SaveRequest> = {}): SaveRequest {
   };
 }
 
+/** A project where quoin's workflow made the task folder: the ledger goes there (and nowhere else). */
 function world(extra: Record<string, string> = {}, opts: Parameters<typeof memWorld>[1] = {}): MemWorld {
-  return memWorld({ [STATE]: STATE_TEXT, ...extra }, opts);
+  const w = memWorld({ [STATE]: STATE_TEXT, ...extra }, opts);
+  w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/parser-rewrite`, { recursive: true });
+  return w;
 }
 
 function ok(out: ReturnType<typeof runSave>): SaveDone {
@@ -300,7 +303,9 @@ describe("save: gathering (step 1)", () => {
     const out = ok(runSave(w.deps, request(w, { task: "../../etc/passwd" })));
     expect(out.checkpoint).toBe(`${CKPTS}/2026-11-29T2107-etc-passwd.md`);
     expect(out.warnings).toContain(`[checkpoint] task name "../../etc/passwd" reduced to 'etc-passwd' (file names use a-z, 0-9 and '-')`);
-    expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/etc-passwd/cost-ledger.md`);
+    // No .workflow_artifacts/etc-passwd/ folder: no ledger, nothing outside the memory folder.
+    expect(out.ledger).toBeNull();
+    expect(w.fs.existsSync(`${ROOT}/.workflow_artifacts/etc-passwd`)).toBe(false);
   });
 });
 
@@ -424,7 +429,10 @@ describe("save: step 0.5 and the nested-root warning", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
     expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)["task_name"]).toBe("big-refactor");
-    expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
+    expect(out.ledger).toBeNull();
+    w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/big-refactor`);
+    const again = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
+    expect(again.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
   });
 });
 

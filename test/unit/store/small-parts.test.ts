@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { appendBlockedPrompt, parseBlockedPrompts } from "../../../lib/store/pending-prompts.ts";
 import { acquirePidfile, activePidfiles, pidfilePath } from "../../../lib/store/pidfile.ts";
 import { appendLedgerRow, ledgerRow } from "../../../lib/store/cost-ledger.ts";
+import { appendRecentSession, RECENT_CAP_BYTES, RECENT_TAIL_BYTES } from "../../../lib/store/recent-sessions.ts";
 import { readBranchCheap } from "../../../lib/core/git.ts";
 import { parseHookInput, userPromptSubmitSchema, capText } from "../../../lib/hooks/hook-io.ts";
 import { appendHookLog, HOOK_LOG_CAP_BYTES } from "../../../lib/hooks/hook-log.ts";
@@ -54,12 +55,18 @@ describe("pidfiles", () => {
 
 describe("cost ledger", () => {
   it("writes the seed's row shape", () => {
-    const deps = fakeDeps();
+    const deps = fakeDeps({ files: { "/p/.workflow_artifacts/parser/plan.md": "" } });
     const row = ledgerRow("s1", new Date("2026-11-29T10:00:00Z"), "save (restore mode)");
     expect(row).toBe("s1 | 2026-11-29 | checkpoint | sonnet | task | save (restore mode) | 0");
     appendLedgerRow(deps.fs, "/p", "parser", row);
     appendLedgerRow(deps.fs, "/p", "parser", ledgerRow(null, new Date("2026-11-29T10:00:00Z"), "a|b"));
     expect(readText(deps, "/p/.workflow_artifacts/parser/cost-ledger.md")).toBe(`${row}\nunknown | 2026-11-29 | checkpoint | sonnet | task | a b | 0\n`);
+  });
+
+  it("is written only where .workflow_artifacts/<task>/ already exists (quoin's workflow made it)", () => {
+    const deps = fakeDeps({ files: { "/p/.workflow_artifacts/memory/recent-sessions.md": "" } });
+    expect(appendLedgerRow(deps.fs, "/p", "parser", "row")).toBeNull();
+    expect(deps.fs.existsSync("/p/.workflow_artifacts/parser")).toBe(false);
   });
 });
 
@@ -138,5 +145,21 @@ describe("numbers in messages", () => {
     expect(formatTokens(1000000)).toBe("1M");
     expect(formatTokens(1250000)).toBe("1.25M");
     expect(formatTokens(950)).toBe("950");
+  });
+});
+
+describe("recent-sessions.md is bounded", () => {
+  it("past the cap keeps only the newest whole lines, and the newest line is this prompt's", () => {
+    const file = "/p/.workflow_artifacts/memory/recent-sessions.md";
+    const deps = fakeDeps({ files: { [file]: "" } });
+    const start = Date.parse("2026-11-01T00:00:00Z");
+    for (let i = 0; i < 2000; i += 1) appendRecentSession(deps.fs, file, new Date(start + i * 60_000), `s-${i}`);
+    const text = readText(deps, file);
+    expect(text.length).toBeLessThanOrEqual(RECENT_CAP_BYTES);
+    expect(text.length).toBeGreaterThan(RECENT_TAIL_BYTES / 2);
+    const lines = text.trimEnd().split("\n");
+    expect(lines.at(-1)).toBe(`2026-11-02T09:19:00Z | s-1999`);
+    expect(lines.every((l) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z \| s-\d+$/.test(l))).toBe(true);
+    expect(listFiles(deps, "/p/.workflow_artifacts/memory").filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
