@@ -5,6 +5,7 @@ import { voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
+import { asciiBody } from "../core/ascii-text.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
@@ -254,7 +255,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const body = renderCheckpoint(gathered.data);
+  const body = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(deps.fs, paths.checkpoints, (n) => voluntaryCheckpointName(savedAt, task, n), body, { mode: 0o600, pid: deps.pid });
   const bytes = Buffer.byteLength(body);

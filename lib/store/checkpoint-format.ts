@@ -1,5 +1,4 @@
 import { exactLine, firstLineOf, parseSections, readExactLine, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
-import { asciiBody } from "../core/ascii-text.ts";
 import { utcIso } from "../core/time-format.ts";
 import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, parseDigestSections, type CheckpointDigest, type ParsedDigest } from "./checkpoint-digest.ts";
 
@@ -85,15 +84,17 @@ function restoreHint(task: string, branch: string): string {
   return `Run /checkpoint --restore in a fresh session to resume task '${task}' from branch '${branch}'.`;
 }
 
-type Clean = (text: string) => string;
+/** How free text becomes section text: asciiBody (lib/core/ascii-text.ts) for a full save, sanitizeBody for quoin's own text. */
+export type Clean = (text: string) => string;
 
-function text(value: string | undefined, clean: Clean = asciiBody): string {
+function text(value: string | undefined, clean: Clean): string {
   return value && value.trim() !== "" ? clean(value) : "(none)";
 }
 
 /**
  * The sections every checkpoint starts with: who, what, where, when. `clean` is asciiBody for a
- * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own.
+ * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own,
+ * and any-ascii's tables stay out of those bundles.
  */
 function headSections(d: CheckpointData, clean: Clean): Section[] {
   return [
@@ -128,33 +129,33 @@ function withDigest(d: CheckpointData, body: readonly Section[], clean: Clean): 
   return text;
 }
 
-const bullets = (items: readonly string[]) => items.map((i) => `- ${sanitizeBody(i).replace(/\n/g, " ")}`).join("\n");
+const bullets = (items: readonly string[], clean: Clean) => items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
 
 /** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
-export function renderCheckpoint(d: CheckpointData): string {
+export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
   const sections: Section[] = [
-    ...headSections(d, asciiBody),
-    { title: "Last user intent", body: text(d.intent) },
+    ...headSections(d, clean),
+    { title: "Last user intent", body: text(d.intent, clean) },
     { title: "Plan file", body: storedPath(d.planFile) },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
     {
       title: "Completed this session",
-      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${asciiBody(c.subject)}`).join("\n") : "(none)",
+      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n") : "(none)",
     },
-    ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done) }] : []),
-    { title: "In progress", body: text(d.inProgress) },
+    ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done, clean) }] : []),
+    { title: "In progress", body: text(d.inProgress, clean) },
     {
       title: "Next up",
       body: d.nextUp?.length
-        ? d.nextUp.map((n) => `- ${asciiBody(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
+        ? d.nextUp.map((n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
         : "(none)",
     },
-    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${asciiBody(b)}`).join("\n") : "None" },
-    { title: "Open questions", body: text(d.openQuestions) },
-    { title: "Decisions made", body: text(d.decisions) },
-    { title: "Unfinished work", body: text(d.unfinished) },
+    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None" },
+    { title: "Open questions", body: text(d.openQuestions, clean) },
+    { title: "Decisions made", body: text(d.decisions, clean) },
+    { title: "Unfinished work", body: text(d.unfinished, clean) },
   ];
-  return withDigest(d, sections, asciiBody);
+  return withDigest(d, sections, clean);
 }
 
 /**

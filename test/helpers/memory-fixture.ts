@@ -6,6 +6,7 @@ import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { sentinelName } from "../../lib/store/sentinels.ts";
+import { asciiBody } from "../../lib/core/ascii-text.ts";
 
 export const NOW = new Date("2026-11-29T12:00:00Z");
 export const DAY = 86_400_000;
@@ -61,7 +62,7 @@ export class MemoryFixture {
       artifacts: NO_ARTIFACTS,
       ...spec.extra,
     };
-    let text = spec.skeleton ? renderSkeletonCheckpoint(data) : renderCheckpoint(data);
+    let text = spec.skeleton ? renderSkeletonCheckpoint(data) : renderCheckpoint(data, asciiBody);
     if (spec.sessionId === "legacy") text = text.replace(/## Session ID\n[^\n]*\n\n/, "");
     return this.write(file, text, spec.ageDays);
   }

@@ -12,6 +12,7 @@ import { appendBlockedPrompt } from "../../lib/store/pending-prompts.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { writeSkeletonCheckpoint } from "../../lib/save/skeleton-save.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
+import { asciiBody } from "../../lib/core/ascii-text.ts";
 
 const ENGINE = path.resolve(import.meta.dirname, "../../dist/quoin-checkpoint.mjs");
 const OLD = "aaaa1111-0000-4000-8000-000000000001";
@@ -64,7 +65,7 @@ function saveLikeTheSaveSide(paths: MemoryPaths, sid: string, task: string, extr
     intent: "finish the parser",
     artifacts: NO_ARTIFACTS,
     ...extra,
-  });
+  }, asciiBody);
   const checkpoint = createUnique(fs, paths.checkpoints, (n) => voluntaryCheckpointName(when, task, n), body, { mode: 0o600 });
   const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
   writeAtomic(fs, sentinel, `${checkpoint}\n`, { mode: 0o600 });
@@ -83,6 +84,7 @@ describe("restore round trip with the built engine", () => {
     const plan = path.join(repo, "docs", "plan.md");
     fs.mkdirSync(path.dirname(plan));
     fs.writeFileSync(plan, "- [x] T-01 first\n- [x] T-02 second\n");
+    fs.mkdirSync(path.join(repo, ".workflow_artifacts", "parser"), { recursive: true }); // quoin's workflow made the task folder
     const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, OLD, "parser", {
       planFile: "docs/plan.md",
       commits: [

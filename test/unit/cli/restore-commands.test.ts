@@ -107,9 +107,13 @@ describe("restore hints for the skill", () => {
     f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     f.prompt(CUR, "blocked prompt");
+    let text = "";
     const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
     expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
-    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay all|N,M|none|edit N");
+    // Runnable as printed: the engine's own file, quoted for a shell.
+    const out = runCli(["restore", "--pick", "2", "--session", CUR], { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.mjs" }, { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" }, COMMANDS);
+    expect(out).toBe(0);
+    expect(text).toContain('Answer, then rerun: node "/h/a b/quoin-checkpoint.mjs" restore --pick 2 --replay all|N,M|none|edit N');
   });
 
   it("explains a suppressed single candidate when there is nothing to synthesize from", () => {

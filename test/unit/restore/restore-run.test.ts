@@ -137,6 +137,7 @@ describe("restore: one clock reading per restore", () => {
   it("a restore that crosses midnight trashes the consumed sentinel and writes the ledger row under one date", () => {
     const f = new MemoryFixture(new Date("2026-11-29T23:59:59Z"));
     const own = f.sentinel(CUR, f.checkpoint("2026-11-29T2300-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.fs.mkdirSync(`${f.paths.root}/.workflow_artifacts/alpha`, { recursive: true });
     let t = f.now.getTime();
     const deps = { ...f.deps(), now: () => new Date((t += 1000) - 1000) };
     const r = restored(runRestore(deps, f.knobs(), { paths: f.paths, sessionId: CUR }));

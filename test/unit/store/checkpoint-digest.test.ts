@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, newestRequestOf, type CheckpointDigest } from "../../../lib/store/checkpoint-digest.ts";
 import { NO_ARTIFACTS, parseCheckpoint, renderCheckpoint, renderSkeletonCheckpoint, type CheckpointData } from "../../../lib/store/checkpoint-format.ts";
 import { parseSections, renderSections } from "../../../lib/core/markdown-sections.ts";
+import { asciiBody } from "../../../lib/core/ascii-text.ts";
 
 const digest: CheckpointDigest = {
   firstRequest: { text: "set up the spotter importer", at: "2026-11-29T09:00:00.000Z" },
@@ -55,7 +56,7 @@ describe("checkpoint digest sections", () => {
   });
 
   it("a checkpoint without a digest parses to an empty one (seed-format files still read)", () => {
-    const parsed = parseCheckpoint(renderCheckpoint(base));
+    const parsed = parseCheckpoint(renderCheckpoint(base, asciiBody));
     expect(parsed.digest).toMatchObject({ requests: [], todos: null, changed: [], read: [], failures: [], summary: null, truncated: false });
     expect(parsed.task).toBe("spotter");
   });
