@@ -105,6 +105,6 @@ export function rotationText(state: RotationState, now: Date, knobs: Knobs, engi
     .join(" or ");
   return (
     `[quoin-checkpoint] Rotation budget reached: ${state.prompts} prompts over ${hours}h in this session (budget ${limits}). ` +
-    `Write a checkpoint (/checkpoint) and hand over to a successor session (run \`${engine} successor\`) before the context runs out.`
+    `Write a checkpoint (/checkpoint) and hand over to a successor session (run: ${engine} successor) before the context runs out.`
   );
 }

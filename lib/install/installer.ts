@@ -6,7 +6,7 @@ import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
 import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
-import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { existingHookContainers, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -122,6 +122,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     bundles.push(spec.bundle);
     copies.push({ from, to: path.join(layout.bundleDir, "hooks", `${spec.bundle}.mjs`), text });
   }
+  // The skills name the engine as '${CLAUDE_SKILL_DIR}/...' (skill-render.ts): any character but `'` is safe there.
+  if (layout.skillsDir.includes("'")) {
+    return fail(`${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`);
+  }
   for (const name of SKILL_NAMES) {
     const from = path.join(opts.distDir, "skills", name, "SKILL.md");
     const text = readTextOrNull(deps.fs, from);
@@ -160,6 +164,9 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
   }
   if (!writes.length && !merged.changed) lines.push("[quoin] already installed; nothing to change");
+  if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
+    lines.push("[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it");
+  }
   if (opts.dryRun) return { ok: true, lines, changed: writes.length > 0 || merged.changed };
 
   for (const w of writes) writeAtomic(deps.fs, w.to, w.text, { pid: deps.pid });

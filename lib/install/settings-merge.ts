@@ -54,14 +54,31 @@ function valueOf(text: string, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end));
 }
 
+function isOwnedHook(h: unknown): boolean {
+  const command = (h as { command?: unknown } | null)?.command;
+  return typeof command === "string" && command.includes(OWNED_HOOK_MARKER);
+}
+
+/** A group holding one of quoin's handlers; a user may have added their own handlers beside it. */
 export function isOwnedGroup(value: unknown): boolean {
   if (!value || typeof value !== "object") return false;
   const hooks = (value as { hooks?: unknown }).hooks;
-  return (
-    Array.isArray(hooks) &&
-    hooks.length > 0 &&
-    hooks.every((h) => typeof (h as { command?: unknown })?.command === "string" && (h as { command: string }).command.includes(OWNED_HOOK_MARKER))
-  );
+  return Array.isArray(hooks) && hooks.some(isOwnedHook);
+}
+
+/**
+ * The group with quoin's handlers replaced by `ours` (where the first of them was), the user's
+ * handlers and keys kept; `ours` null takes quoin's out. Null when nothing would be left.
+ */
+function withOurHooks(existing: Record<string, unknown>, ours: HookGroup | null): Record<string, unknown> | null {
+  const hooks = existing["hooks"] as unknown[];
+  const at = hooks.findIndex(isOwnedHook);
+  const theirs = hooks.filter((h) => !isOwnedHook(h));
+  const next = ours ? [...theirs.slice(0, at), ...ours.hooks, ...theirs.slice(at)] : theirs;
+  if (!next.length) return null;
+  const { matcher, hooks: _old, ...rest } = existing;
+  const keep = ours ? ours.matcher : matcher;
+  return { ...(keep !== undefined ? { matcher: keep } : {}), hooks: next, ...rest };
 }
 
 function ownedIndexes(text: string, arr: JsonArrayNode): number[] {
@@ -86,6 +103,16 @@ function hookArray(root: JsonObjectNode, event: string, file: string): { hooks?:
   if (!ev) return { hooks: hooks.value };
   if (ev.value.kind !== "array") return { reason: `${file}: "hooks.${event}" is not an array; nothing was changed` };
   return { hooks: hooks.value, arr: ev.value };
+}
+
+/** True when the settings text holds quoin's status line (ours, or ours wrapping the user's). */
+export function hasOwnedStatusLine(text: string): boolean {
+  try {
+    const command = (JSON.parse(text) as { statusLine?: { command?: unknown } }).statusLine?.command;
+    return typeof command === "string" && OWNED_STATUSLINE.test(command);
+  } catch {
+    return false;
+  }
 }
 
 export function statusLineCommand(engineCommand: string, theirs: string | undefined): string {
@@ -116,14 +143,21 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
       const owned = ownedIndexes(current, found.arr);
       const first = owned[0];
       if (first === undefined) return appendItem(current, found.arr, group);
-      if (owned.length === 1 && isDeepStrictEqual(valueOf(current, found.arr.items[first] as JsonNode), group)) return null;
-      // Refresh the first of ours in place, drop any duplicates (last first, so offsets hold).
+      const have = valueOf(current, found.arr.items[first] as JsonNode) as Record<string, unknown>;
+      const want = withOurHooks(have, group) as Record<string, unknown>;
+      if (owned.length === 1 && isDeepStrictEqual(have, want)) return null;
+      // Refresh the first of ours in place (a handler the user added to it stays), and take ours
+      // out of any later group (last first, so offsets hold): a reinstall never adds a second one.
       let out = current;
-      for (const i of [...owned.slice(1)].reverse()) out = removeItem(out, found.arr, i);
+      for (const i of [...owned.slice(1)].reverse()) {
+        const item = found.arr.items[i] as JsonNode;
+        const rest = withOurHooks(valueOf(current, item) as Record<string, unknown>, null);
+        out = rest ? replaceValue(out, item, rest) : removeItem(out, found.arr, i);
+      }
       const again = parseRoot(out, file);
       if (!again.ok) return again;
       const arr = (hookArray(again.root, event, file) as { arr: JsonArrayNode }).arr;
-      return replaceValue(out, arr.items[first] as JsonNode, group);
+      return replaceValue(out, arr.items[first] as JsonNode, want);
     });
     if (!res.ok) return res;
     current = res.text;
@@ -180,6 +214,9 @@ export function mergeUninstall(text: string, file = "settings.json", keep: reado
           const owned = ownedIndexes(current, ev.value);
           const last = owned[owned.length - 1];
           if (last === undefined) continue;
+          // A group where the user added a handler beside ours: only ours comes out.
+          const rest = withOurHooks(valueOf(current, ev.value.items[last] as JsonNode) as Record<string, unknown>, null);
+          if (rest) return replaceValue(current, ev.value.items[last] as JsonNode, rest);
           if (ev.value.items.length === 1 && !keep.includes(`hooks.${ev.key}`)) {
             return hooks.value.props.length === 1 && !keep.includes("hooks") ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
           }
@@ -213,7 +250,7 @@ export function ownedHookCommands(text: string): Record<string, string[]> | { re
     if (ev.value.kind !== "array") continue;
     for (const item of ev.value.items) {
       const v = valueOf(text, item);
-      if (isOwnedGroup(v)) (out[ev.key] ??= []).push(...(v as HookGroup).hooks.map((h) => h.command));
+      if (isOwnedGroup(v)) (out[ev.key] ??= []).push(...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command));
     }
   }
   return out;

@@ -267,7 +267,7 @@ describe("userpromptsubmit rotation budget", () => {
     const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.mjs" }, prompt("3")));
     expect(text).toContain("Rotation budget reached: 3 prompts");
     // A command the person can run as printed: the engine's own path, quoted for a shell.
-    expect(text).toContain(`run \`node '/h/it'\\''s $x/quoin-checkpoint.mjs' successor\``);
+    expect(text).toContain(`(run: node '/h/it'\\''s $x/quoin-checkpoint.mjs' successor)`);
     expect(run(deps, prompt("4"))).toBeNull();
   });
 

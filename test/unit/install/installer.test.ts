@@ -89,6 +89,11 @@ describe("installer, user scope", () => {
     const before = snapshot(vol, "/home/u");
     expect(must(runInstall(deps, opts({ statusLine: true }))).changed).toBe(false);
     expect(snapshot(vol, "/home/u")).toEqual(before);
+    // A rerun without --statusline leaves the earlier status line, and says so.
+    const rerun = must(runInstall(deps, opts()));
+    expect(rerun.changed).toBe(false);
+    expect(rerun.lines).toContain("[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it");
+    expect(snapshot(vol, "/home/u")).toEqual(before);
 
     must(runInstall(deps, opts({ uninstall: true })));
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(THEIRS);

@@ -127,3 +127,36 @@ describe("settings merge", () => {
     });
   });
 });
+
+describe("a handler the user added inside quoin's group (issue 10 point 9)", () => {
+  const mine = { type: "command", command: "~/bin/audit-prompt", timeout: 5 };
+  function withUserHandler(): string {
+    const installed = mergeInstall(null, { hooks: HOOKS });
+    if (!installed.ok) throw new Error(installed.reason);
+    const parsed = JSON.parse(installed.text);
+    parsed.hooks.UserPromptSubmit[0].hooks.push(mine);
+    return `${JSON.stringify(parsed, null, 2)}\n`;
+  }
+
+  it("is kept, and a reinstall neither appends a second group nor changes anything", () => {
+    const before = withUserHandler();
+    const again = mergeInstall(before, { hooks: HOOKS });
+    if (!again.ok) throw new Error(again.reason);
+    expect(again.changed).toBe(false);
+    const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
+    expect(groups).toHaveLength(1);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([HOOKS[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+  });
+
+  it("is kept when quoin's command changes (a new install folder) and when quoin is uninstalled", () => {
+    const moved = HOOKS.map((h) => ({ ...h, group: { ...h.group, hooks: h.group.hooks.map((x) => ({ ...x, command: x.command.replace("/h/", "/other/") })) } }));
+    const again = mergeInstall(withUserHandler(), { hooks: moved });
+    if (!again.ok) throw new Error(again.reason);
+    const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
+    expect(groups).toHaveLength(1);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([moved[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+    const removed = mergeUninstall(again.text);
+    if (!removed.ok) throw new Error(removed.reason);
+    expect(JSON.parse(removed.text).hooks).toEqual({ UserPromptSubmit: [{ hooks: [mine] }] });
+  });
+});
