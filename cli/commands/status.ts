@@ -2,6 +2,7 @@ import { describeUsage, formatTokens } from "../../lib/context/context-window.ts
 import { measureUtilization } from "../../lib/context/context-utilization.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import type { Command } from "../command.ts";
 
 export const statusCommand: Command = {
@@ -18,7 +19,7 @@ export const statusCommand: Command = {
       if (!session.ok) throw new UsageError(`status: ${session.reason}; or pass --transcript PATH`);
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
-    const u = measureUtilization({ fs: ctx.deps.fs, transcriptPath: transcript, knobs: ctx.knobs, memoryDir: ctx.project?.memory, sessionId: sid });
+    const u = measureUtilization({ fs: ctx.deps.fs, transcriptPath: transcript, knobs: ctx.knobs, configDir: claudeConfigDir(ctx.deps.env, ctx.deps.home), sessionId: sid });
     if (!u) {
       if (ctx.json) printJson(ctx, { ok: false, reason: `cannot read transcript ${transcript}` });
       else printLine(ctx, `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`);

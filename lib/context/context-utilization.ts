@@ -3,7 +3,7 @@ import { readTextOrNull } from "../core/file-range.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { basisPoints, chooseWindow, effectiveLimit, type WindowSource } from "./context-window.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
-import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { registryPath } from "../store/session-registry.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 
 export interface Utilization {
@@ -16,12 +16,21 @@ export interface Utilization {
   model?: string;
 }
 
-/** The window the status-line command recorded for this session, if any. */
-export function recordedWindow(fs: FsApi, memoryDir: string, sid: string | undefined): number | undefined {
+/**
+ * The window the status-line command recorded for this session, if any: per-session state in
+ * <config>/quoin-checkpoint/state/ (session-registry), never in the repository.
+ */
+export function recordedWindow(fs: FsApi, configDir: string, sid: string | undefined): number | undefined {
   if (!isUsableSessionId(sid)) return undefined;
   // Most sessions never ran the status line: readTextOrNull probes before it reads.
-  const text = readTextOrNull(fs, sentinelPath(memoryDir, "context-window", sid));
-  const value = Number(parseKeyValues(text ?? "")["context_window_size"]);
+  const text = readTextOrNull(fs, registryPath(configDir, "window", sid));
+  if (text === null) return undefined;
+  let value: number;
+  try {
+    value = Number((JSON.parse(text) as { context_window_size?: unknown } | null)?.context_window_size);
+  } catch {
+    return undefined;
+  }
   return Number.isInteger(value) && value >= 1000 ? value : undefined;
 }
 
@@ -29,7 +38,8 @@ export interface MeasureInput {
   fs: FsApi;
   transcriptPath: string;
   knobs: Knobs;
-  memoryDir?: string;
+  /** <config> (claudeConfigDir), where the status line records the session's window */
+  configDir?: string;
   sessionId?: string;
 }
 
@@ -38,7 +48,7 @@ export function measureUtilization(input: MeasureInput): Utilization | null {
   const { fs, knobs } = input;
   const reading = readTranscriptTail(fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
   if (!reading) return null;
-  const recorded = input.memoryDir ? recordedWindow(fs, input.memoryDir, input.sessionId) : undefined;
+  const recorded = input.configDir ? recordedWindow(fs, input.configDir, input.sessionId) : undefined;
   const choice = chooseWindow({ envWindow: knobs.QUOIN_CONTEXT_WINDOW, recorded, model: reading.model });
   const limit = effectiveLimit(choice.window, knobs.QUOIN_AUTOCOMPACT_BUFFER, knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT);
   return {

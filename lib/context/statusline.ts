@@ -1,12 +1,11 @@
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { writeAtomic } from "../core/atomic-write.ts";
 import { basisPoints, chooseWindow, effectiveLimit, formatBps, formatTokens } from "./context-window.ts";
 import { recordedWindow } from "./context-utilization.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { projectMemory } from "../store/project-root.ts";
-import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { registryPath, writeRegistry } from "../store/session-registry.ts";
 import { readTranscriptTail } from "./transcript-tail.ts";
 import { utcIso } from "../core/time-format.ts";
 
@@ -39,21 +38,19 @@ export interface StatusLineResult {
   recordedFile: string | null;
 }
 
-/** Record the window Claude Code reports for this session (only when it changed), and draw the gauge. */
+/**
+ * Record the window Claude Code reports for this session (only when it changed), and draw the
+ * gauge. The record is per-session state outside the repository (<config>/quoin-checkpoint/state/
+ * window-<sid>.json): a status-line draw writes nothing into a project.
+ */
 export function handleStatusLine(deps: Deps, input: StatusLineInput, knobs: Knobs): StatusLineResult {
-  const cwd = input.workspace?.current_dir ?? input.cwd ?? deps.cwd;
-  const paths = projectMemory(deps.fs, cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : undefined;
   const size = input.context_window?.context_window_size ?? undefined;
+  const config = claudeConfigDir(deps.env, deps.home);
   let recordedFile: string | null = null;
-  if (paths && sid && size && Number.isInteger(size) && size >= 1000 && recordedWindow(deps.fs, paths.memory, sid) !== size) {
-    recordedFile = sentinelPath(paths.memory, "context-window", sid);
-    writeAtomic(
-      deps.fs,
-      recordedFile,
-      renderKeyValues({ context_window_size: String(size), model: input.model?.id ?? "", recorded_at: utcIso(deps.now()) }),
-      { pid: deps.pid },
-    );
+  if (sid && size && Number.isInteger(size) && size >= 1000 && recordedWindow(deps.fs, config, sid) !== size) {
+    writeRegistry(deps, config, "window", sid, { context_window_size: size, model: input.model?.id ?? "", recorded_at: utcIso(deps.now()) });
+    recordedFile = registryPath(config, "window", sid);
   }
 
   const usage = input.context_window?.current_usage;

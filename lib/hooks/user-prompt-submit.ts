@@ -129,7 +129,7 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   }
 
   const u = input.transcript_path
-    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths?.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, configDir: claudeConfigDir(deps.env, deps.home), sessionId: sid ?? undefined })
     : null;
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 

@@ -6,6 +6,7 @@ import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { asciiBody } from "../core/ascii-text.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
@@ -293,7 +294,7 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
 
   // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
   const utilization = req.transcriptPath
-    ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), sessionId: sid ?? undefined })
     : null;
   const bps = utilization?.bps ?? 0;
   if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);

@@ -82,8 +82,10 @@ describe("quoin-checkpoint statusline", () => {
   it("records the window for the hooks and prints a gauge with tokens and the limit", () => {
     const r = runBundle(engine, ["statusline"], { input: input(1000000, { input_tokens: 5, cache_creation_input_tokens: 1000, cache_read_input_tokens: 200000, output_tokens: 9 }), env: { HOME: home } });
     expect(r).toMatchObject({ status: 0, stdout: "[Opus] ctx 201k of 967k (20.8%)\n" });
-    const recorded = fs.readFileSync(path.join(home, "proj", ".workflow_artifacts", "memory", `context-window-${sid}.txt`), "utf8");
-    expect(recorded).toMatch(/^context_window_size=1000000\nmodel=claude-opus-4-8\nrecorded_at=\S+Z\n$/);
+    // Per-session state outside the repository: the status line writes nothing into the project.
+    const recorded = JSON.parse(fs.readFileSync(path.join(home, ".claude", "quoin-checkpoint", "state", `window-${sid}.json`), "utf8"));
+    expect(recorded).toMatchObject({ context_window_size: 1000000, model: "claude-opus-4-8", recorded_at: expect.stringMatching(/Z$/) });
+    expect(fs.existsSync(path.join(home, "proj", ".workflow_artifacts"))).toBe(false);
   });
 
   it("reads the transcript when current_usage is null (before the first reply, after /compact)", () => {

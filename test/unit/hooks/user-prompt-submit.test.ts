@@ -104,7 +104,7 @@ describe("userpromptsubmit advisory band", () => {
   });
 
   it("uses the window the status line recorded for this session", () => {
-    const deps = world(ADVISORY, {}, { [`${MEM}/context-window-${SID}.txt`]: "context_window_size=1000000\nmodel=claude-opus-4-6[1m]\n" });
+    const deps = world(ADVISORY, {}, { [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]: '{"context_window_size":1000000,"model":"claude-opus-4-6[1m]"}\n' });
     expect(run(deps, prompt("next"))).toBeNull(); // 130k of 967k is 13%
   });
 
