@@ -18,6 +18,7 @@ import { intentFromUnfinished, parseSessionState } from "../../lib/store/session
 import { parseKeyValues, parseSentinelName, renderKeyValues, SENTINEL_FAMILIES } from "../../lib/store/sentinels.ts";
 import { hostileString, hugeString, REAL_LINES, SIDS, transcriptText } from "./fuzz-world.ts";
 import { HOOKS } from "./tables.ts";
+import { asciiBody } from "../../lib/core/ascii-text.ts";
 
 // Every parser of text that reaches quoin from disk, stdin or a person, as one row each: an
 // arbitrary of inputs (realistic documents, mutated; random text; huge text) and what must hold.
@@ -117,7 +118,7 @@ function same(what: string, got: unknown, want: unknown): void {
 
 /** parse(render(d)) gives d back, field by field. */
 export function checkRoundTrip(d: CheckpointData): void {
-  const p = parseCheckpoint(renderCheckpoint(d));
+  const p = parseCheckpoint(renderCheckpoint(d, asciiBody));
   same("status", p.status, d.status);
   same("currentStage", p.currentStage, d.currentStage);
   same("task", p.task, d.task);
@@ -134,12 +135,12 @@ export function checkRoundTrip(d: CheckpointData): void {
   same("openQuestions", p.openQuestions, d.openQuestions);
   same("decisions", p.decisions, d.decisions);
   same("unfinished", p.unfinished, d.unfinished);
-  same("parseActiveTask", parseActiveTask(renderCheckpoint(d)), d.task);
+  same("parseActiveTask", parseActiveTask(renderCheckpoint(d, asciiBody)), d.task);
 }
 
 /** Hostile fields: the render is one heading per section (nothing forged), and parse is a fixpoint. */
 function checkHostileCheckpoint(d: CheckpointData): void {
-  for (const render of [renderCheckpoint, renderSkeletonCheckpoint]) {
+  for (const render of [(x: CheckpointData) => renderCheckpoint(x, asciiBody), renderSkeletonCheckpoint]) {
     const text = render(d);
     if (/[^\x09\x0A\x20-\x7E]/.test(text)) fail("non-ASCII or control byte in a checkpoint", text.match(/[^\x09\x0A\x20-\x7E]/)?.[0], "none");
     const parsed = parseCheckpoint(text);
@@ -149,7 +150,7 @@ function checkHostileCheckpoint(d: CheckpointData): void {
   }
 }
 
-const checkpointSample = fc.oneof(checkpointData.map(renderCheckpoint), anyCheckpointData.map(renderSkeletonCheckpoint));
+const checkpointSample = fc.oneof(checkpointData.map((x) => renderCheckpoint(x, asciiBody)), anyCheckpointData.map(renderSkeletonCheckpoint));
 const sessionStateSample = fc
   .record({ phase: cleanLine, stage: cleanText, uuid: fc.uuid(), unfinished: cleanText })
   .map((s) => `# Session\n## Cost\n- Phase: ${s.phase}\n## Current stage\n${s.stage}\n- Session UUID: ${s.uuid}\n## Unfinished work\n- 1. \u23F3 ${s.unfinished}\n`);
