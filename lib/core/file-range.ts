@@ -56,3 +56,60 @@ export function readHead(fs: FsApi, file: string, bytes: number): string | null 
     return null;
   }
 }
+
+export interface BackwardScan {
+  /** first read from the end */
+  initialChunk: number;
+  /** each further read is this many times larger, up to maxChunk */
+  growth: number;
+  maxChunk: number;
+  /** never read more than this many bytes in all */
+  maxScan: number;
+  /** asked after each read's lines were visited: true stops before reading further back */
+  stopAfterChunk?: (scanned: number) => boolean;
+}
+
+export interface BackwardScanResult {
+  scanned: number;
+  /** every line down to the file's first byte was visited */
+  reachedStart: boolean;
+  /** the visitor stopped the scan */
+  stopped: boolean;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Visit the complete lines of an open file from the last to the first, reading backwards in
+ * growing chunks, never more than `maxScan` bytes. A line cut by the budget is not visited.
+ * `visit` returns true to stop. The lines handed over are views into a buffer that is reused:
+ * copy what must outlive the call.
+ */
+export function scanLinesBackwards(fs: FsApi, fd: number, size: number, scan: BackwardScan, visit: (line: Buffer) => boolean): BackwardScanResult {
+  let chunk = scan.initialChunk;
+  let end = size;
+  let carry: Buffer = Buffer.alloc(0);
+  let scanned = 0;
+  while (end > 0 && scanned < scan.maxScan) {
+    const start = Math.max(0, end - Math.min(chunk, scan.maxScan - scanned));
+    const piece = readRange(fs, fd, start, end);
+    scanned += piece.length;
+    const data = carry.length ? Buffer.concat([piece, carry]) : piece;
+    let segEnd = data.length;
+    for (;;) {
+      const idx = segEnd > 0 ? data.lastIndexOf(NEWLINE, segEnd - 1) : -1;
+      // Before the first newline of a read that did not start at 0, the line is incomplete.
+      if (idx < 0 && start > 0) break;
+      const line = data.subarray(idx + 1, segEnd);
+      if (line.length > 0 && visit(line)) return { scanned, reachedStart: false, stopped: true };
+      if (idx < 0) break;
+      segEnd = idx;
+    }
+    if (start === 0) return { scanned, reachedStart: true, stopped: false };
+    carry = Buffer.from(data.subarray(0, segEnd));
+    end = start;
+    if (scan.stopAfterChunk?.(scanned)) return { scanned, reachedStart: false, stopped: true };
+    chunk = Math.min(chunk * scan.growth, scan.maxChunk);
+  }
+  return { scanned, reachedStart: end === 0, stopped: false };
+}
