@@ -16,6 +16,19 @@ export interface ReadDigestOptions {
   headBytes?: number;
 }
 
+const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
+
+/**
+ * Whether a line can change the digest, judged on its bytes before any parse (escaped quotes inside
+ * strings never match these). Progress, snapshot and plain assistant text lines cannot; nor can a
+ * tool result that is neither an error nor TaskCreate's (a call with no error counts without its
+ * result). Half of a real window is tool results, a third progress lines: this skips most of it.
+ */
+export function mayMatter(line: Buffer): boolean {
+  if (has(line, '"tool_result"')) return has(line, '"is_error":true') || has(line, '"task":{') || has(line, "Task #");
+  return has(line, '"type":"user"') || has(line, '"tool_use"') || has(line, '"queue-operation"') || has(line, '"compact_boundary"');
+}
+
 function isRegularFile(fs: FsApi, file: string): boolean {
   try {
     return fs.statSync(file).isFile();
@@ -48,9 +61,14 @@ export function readTranscriptDigest(fs: FsApi, transcriptPath: string, opts: Re
   try {
     return withOpenFile(fs, transcriptPath, (fd, size) => {
       const newestFirst: Line[] = [];
+      // Until the newest line of ours is seen every line is parsed: its timestamp is `lastAt`.
+      let newestSeen = false;
       const scan = scanLinesBackwards(fs, fd, size, { initialChunk: FIRST_CHUNK, growth: 2, maxChunk: MAX_CHUNK, maxScan: budget }, (line) => {
+        if (newestSeen && !mayMatter(line)) return false;
         const e = parseLine(line.toString("utf8"));
-        if (e !== null && ours(e, opts.sessionId)) newestFirst.push(shrinkEntry(e));
+        if (e === null || !ours(e, opts.sessionId)) return false;
+        newestFirst.push(shrinkEntry(e));
+        newestSeen ||= typeof e["timestamp"] === "string";
         return false;
       });
       const digest = digestEntries(newestFirst.reverse(), digestOpts);

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../../lib/core/deps.ts";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
-import { readTranscriptDigest } from "../../../lib/context/transcript-digest-read.ts";
+import { mayMatter, readTranscriptDigest } from "../../../lib/context/transcript-digest-read.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
@@ -76,5 +76,21 @@ describe("readTranscriptDigest", () => {
     const deps = fakeDeps({ files: { "/t/empty.jsonl": "", "/t/one.jsonl": '{"type":"user","sessionId":"s","message":{"content":"hello"}}\n' } });
     expect(readTranscriptDigest(deps.fs, "/t/empty.jsonl", { projectRoot: "/p" })?.requestCount).toBe(0);
     expect(readTranscriptDigest(deps.fs, "/t/one.jsonl", { projectRoot: "/p" })?.firstRequest?.text).toBe("hello");
+  });
+});
+
+describe("mayMatter: the byte-level skip before parsing", () => {
+  const b = (v: unknown) => Buffer.from(JSON.stringify(v));
+  it("keeps what can change the digest and skips what cannot", () => {
+    expect(mayMatter(b({ type: "user", message: { content: "typed" } }))).toBe(true);
+    expect(mayMatter(b({ type: "assistant", message: { content: [{ type: "tool_use", id: "t", name: "Edit", input: {} }] } }))).toBe(true);
+    expect(mayMatter(b({ type: "queue-operation", operation: "enqueue", content: "x" }))).toBe(true);
+    expect(mayMatter(b({ type: "system", subtype: "compact_boundary" }))).toBe(true);
+    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "x", is_error: true }] } }))).toBe(true);
+    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }, toolUseResult: { task: { id: "1" } } }))).toBe(true);
+    // a successful ordinary result, a progress line, an assistant text line: nothing for the digest
+    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "file text" }] }, toolUseResult: {} }))).toBe(false);
+    expect(mayMatter(b({ type: "progress", data: { type: "bash_progress", output: 'quoted {"type":"user"}' } }))).toBe(false);
+    expect(mayMatter(b({ type: "assistant", message: { content: [{ type: "text", text: "the tool_use was fine" }] } }))).toBe(false);
   });
 });
