@@ -1,15 +1,20 @@
 import type { FsApi } from "./deps.ts";
 
-/** Bytes [start, end) of an open file; shorter only if the file shrank under us. */
-export function readRange(fs: FsApi, fd: number, start: number, end: number): Buffer {
-  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+/** Read bytes [start, start + length) of an open file into `buf` at 0; how many came (fewer only if the file shrank under us). */
+function readInto(fs: FsApi, fd: number, buf: Buffer, start: number, length: number): number {
   let got = 0;
-  while (got < buf.length) {
-    const n = fs.readSync(fd, buf, got, buf.length - got, start + got);
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, start + got);
     if (n <= 0) break;
     got += n;
   }
-  return buf.subarray(0, got);
+  return got;
+}
+
+/** Bytes [start, end) of an open file; shorter only if the file shrank under us. */
+export function readRange(fs: FsApi, fd: number, start: number, end: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, end - start));
+  return buf.subarray(0, readInto(fs, fd, buf, start, buf.length));
 }
 
 /**
@@ -82,8 +87,8 @@ const NEWLINE = 0x0a;
 /**
  * Visit the complete lines of an open file from the last to the first, reading backwards in
  * growing chunks, never more than `maxScan` bytes. A line cut by the budget is not visited.
- * `visit` returns true to stop. The lines handed over are views into a buffer that is reused:
- * copy what must outlive the call.
+ * `visit` returns true to stop. The lines handed over are views into the read buffer: copy what
+ * must outlive the call.
  */
 export function scanLinesBackwards(fs: FsApi, fd: number, size: number, scan: BackwardScan, visit: (line: Buffer) => boolean): BackwardScanResult {
   let chunk = scan.initialChunk;
@@ -92,9 +97,13 @@ export function scanLinesBackwards(fs: FsApi, fd: number, size: number, scan: Ba
   let scanned = 0;
   while (end > 0 && scanned < scan.maxScan) {
     const start = Math.max(0, end - Math.min(chunk, scan.maxScan - scanned));
-    const piece = readRange(fs, fd, start, end);
-    scanned += piece.length;
-    const data = carry.length ? Buffer.concat([piece, carry]) : piece;
+    // Read straight into a buffer with room for the partial line carried from the last read:
+    // copying each chunk again (Buffer.concat) was the scan's largest cost.
+    const buf = Buffer.allocUnsafe(end - start + carry.length);
+    const got = readInto(fs, fd, buf, start, end - start);
+    scanned += got;
+    carry.copy(buf, got);
+    const data = buf.subarray(0, got + carry.length);
     let segEnd = data.length;
     for (;;) {
       const idx = segEnd > 0 ? data.lastIndexOf(NEWLINE, segEnd - 1) : -1;
@@ -106,7 +115,7 @@ export function scanLinesBackwards(fs: FsApi, fd: number, size: number, scan: Ba
       segEnd = idx;
     }
     if (start === 0) return { scanned, reachedStart: true, stopped: false };
-    carry = Buffer.from(data.subarray(0, segEnd));
+    carry = data.subarray(0, segEnd);
     end = start;
     if (scan.stopAfterChunk?.(scanned)) return { scanned, reachedStart: false, stopped: true };
     chunk = Math.min(chunk * scan.growth, scan.maxChunk);
