@@ -29,14 +29,6 @@ export function mayMatter(line: Buffer): boolean {
   return has(line, '"type":"user"') || has(line, '"tool_use"') || has(line, '"queue-operation"') || has(line, '"compact_boundary"');
 }
 
-function isRegularFile(fs: FsApi, file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The first typed request from a bounded read of the head; the last line of a cut head is partial, so dropped. */
 function firstFromHead(fs: FsApi, file: string, size: number, headBytes: number, opts: ReadDigestOptions): TranscriptDigest["firstRequest"] {
   const head = readHead(fs, file, headBytes);
@@ -51,10 +43,9 @@ function firstFromHead(fs: FsApi, file: string, size: number, headBytes: number,
  * parsed and shrunk as they come, so memory follows the digest, not the file), plus a bounded head
  * read for the session's first request when the window does not reach the start. `truncated` when
  * the budget cut the history short. null when the file is missing, unreadable or not a regular file
- * (a FIFO would block the open, a directory fails the read).
+ * (withOpenFile stats first: a FIFO would block the open).
  */
 export function readTranscriptDigest(fs: FsApi, transcriptPath: string, opts: ReadDigestOptions): TranscriptDigest | null {
-  if (!isRegularFile(fs, transcriptPath)) return null;
   const budget = Math.max(1, opts.budgetBytes ?? DIGEST_BUDGET_BYTES);
   const headBytes = Math.max(0, opts.headBytes ?? DIGEST_HEAD_BYTES);
   const digestOpts = { projectRoot: opts.projectRoot, sessionId: opts.sessionId, transcriptPath };
