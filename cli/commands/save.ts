@@ -17,7 +17,11 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
 }
 
 function print(ctx: CliContext, out: SaveOutcome): number {
-  if (!out.ok) return refuse(ctx, out.reason, out.needsMode ? { needsMode: true, activeSkills: out.activeSkills } : {});
+  if (!out.ok) {
+    // The question the skill asks, worded here so the SKILL.md stays small.
+    const ask = `AskUserQuestion "Active skills detected: ${(out.activeSkills ?? []).join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (--mode restore)`;
+    return refuse(ctx, out.reason, out.needsMode ? { needsMode: true, activeSkills: out.activeSkills, ask } : {});
+  }
   if (ctx.json) {
     const u = out.utilization;
     printJson(ctx, {

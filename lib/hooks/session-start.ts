@@ -10,6 +10,7 @@ import { chooseBanner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { utcIso } from "../core/time-format.ts";
+import { reentryDigest } from "./compact-reentry.ts";
 
 const EVENT = "SessionStart";
 
@@ -42,6 +43,8 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
+    const digest = reentryDigest(deps, paths, sid);
+    if (digest) notes.push(digest);
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);

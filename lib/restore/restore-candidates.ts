@@ -25,6 +25,8 @@ export interface Candidate {
   sentinel: string | null;
   /** `## Status`, first line, when the head has it */
   status?: string;
+  /** `## Last user intent` (the model's intent, else the newest request), so two saves of one task differ */
+  intent?: string;
 }
 
 export interface HeadFields {
@@ -32,6 +34,8 @@ export interface HeadFields {
   task?: string;
   branch?: string;
   sessionId?: string | null;
+  /** first line of `## Last user intent`, when it lies within the head */
+  intent?: string;
 }
 
 function normalTitle(line: string): string {
@@ -49,7 +53,9 @@ export function headFields(head: string): HeadFields {
   let statusNext = false;
   let branch: string | null | undefined;
   let sid: string | null | undefined;
-  // which field the next non-blank line fills: 1 branch, 2 session id
+  let intent: string | undefined;
+  let intentSeen = false;
+  // which field the next non-blank line fills: 1 branch, 2 session id, 3 intent
   let want = 0;
   let taskNext = false;
   let at = 0;
@@ -77,12 +83,19 @@ export function headFields(head: string): HeadFields {
       const title = normalTitle(line);
       if (title === "branch" && branch === undefined) want = 1;
       else if (title === "session id" && sid === undefined) want = 2;
+      else if (title === "last user intent" && !intentSeen) {
+        want = 3;
+        intentSeen = true;
+      }
     } else if (want !== 0 && line.trim() !== "") {
       if (want === 1) branch = line.trim();
-      else sid = line.trim();
+      else if (want === 2) sid = line.trim();
+      else intent = line.trim() === "(none)" ? undefined : line.trim();
       want = 0;
     }
-    if (task !== undefined && branch !== undefined && sid !== undefined && want === 0) break;
+    // `## Last user intent` follows the session link; past `## In-flight artifacts` it is not there.
+    const pastIntent = intentSeen || /^## In-flight artifacts\s*$/.test(line);
+    if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0) break;
   }
   if (want === 1) branch = null;
   if (want === 2) sid = null;
@@ -91,6 +104,7 @@ export function headFields(head: string): HeadFields {
     task,
     branch: branch ?? undefined,
     sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
+    ...(intent ? { intent } : {}),
   };
 }
 
@@ -148,6 +162,7 @@ export function toCandidate(file: CheckpointFile, sentinel: string | null): Cand
     source: sentinel ? "sentinel" : "disk-only",
     sentinel,
     ...(fields.status === undefined ? {} : { status: fields.status }),
+    ...(fields.intent ? { intent: fields.intent } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { EMPTY_SESSION, listLines, rereadList, resumeSession, type ResumeSession } from "./resume-session.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
@@ -48,6 +49,10 @@ export interface ResumeSummary {
   savedAt?: string;
   artifacts: string[];
   openQuestions: string[];
+  /** what the session was doing, from the checkpoint (the model's fields and the transcript digest) */
+  session: ResumeSession;
+  /** files to Read now: the artifacts, then the newest changed files that still exist (absolute) */
+  reread: string[];
 }
 
 export type Need = "same-session" | "replay" | "manual-recovery";
@@ -95,15 +100,11 @@ function resumeLine(sid: string | null | undefined): string {
   return `claude --resume ${sid}`;
 }
 
-function listLines(text: string | undefined): string[] {
-  return (text ?? "")
-    .split("\n")
-    .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim())
-    .filter((l) => l !== "" && l !== "(none)");
-}
 
-function checkpointSummary(file: string, p: ParsedCheckpoint): ResumeSummary {
+function checkpointSummary(deps: Deps, root: string, file: string, p: ParsedCheckpoint): ResumeSummary {
   return {
+    session: resumeSession(p),
+    reread: rereadList(deps, root, p),
     source: "checkpoint",
     file,
     task: p.task ?? "(unknown)",
@@ -128,6 +129,8 @@ function synthesisSummary(b: B3Synthesis): ResumeSummary {
     resume: "(none: synthesized from session-state)",
     artifacts: [],
     openQuestions: listLines(b.openQuestions),
+    session: EMPTY_SESSION,
+    reread: [],
   };
 }
 
@@ -210,7 +213,7 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
     out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
     return { out, preferSid: null };
   }
-  out.summary = checkpointSummary(file, checked.parsed);
+  out.summary = checkpointSummary(deps, req.paths.root, file, checked.parsed);
   // Restore step 1.5, for every tier that resolved a checkpoint.
   out.sameSession = isSameSession(snap, checked.parsed.sessionId);
   out.reconcile = reconcile(deps, req.paths.root, checked.parsed);

@@ -13,7 +13,8 @@ export const ENGINE_COMMAND = {
 export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
 /** 6 KB in decimal: the budget the skill texts are held to (a smaller skill costs less context on every use). */
-export const SKILL_SIZE_BUDGET_BYTES = 6000;
+/** A rendered SKILL.md may hold at most this many bytes (6 KiB): per-case wording goes into the engine's answers. */
+export const SKILL_SIZE_BUDGET_BYTES = 6144;
 export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({
@@ -51,7 +52,8 @@ export function engineCommandsIn(body: string, engine: string): string[] {
     add(/^ ([a-z][a-z-]*)/.exec(body.slice(at + engine.length))?.[1]);
     at = body.indexOf(engine, at + engine.length);
   }
-  for (const m of body.matchAll(/`E ([a-z][a-z-]*)/g)) add(m[1]);
+  // `E save ...` at the start of a command, or after a pipe (`echo -E '...' | E save ...`).
+  for (const m of body.matchAll(/(?:`|\| )E ([a-z][a-z-]*)/g)) add(m[1]);
   return seen;
 }
 
@@ -91,7 +93,7 @@ export function renderSkill(template: string, preamble: string, target: RenderTa
 /** Parse a rendered SKILL.md back: frontmatter schema, ASCII, size budget, allowed-tools = commands run. */
 export function validateRendered(text: string, source = "SKILL.md"): RenderResult {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes >= SKILL_SIZE_BUDGET_BYTES) return { ok: false, reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget` };
+  if (bytes > SKILL_SIZE_BUDGET_BYTES) return { ok: false, reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget` };
   const nonAscii = /[^\x09\x0a\x0d\x20-\x7e]/.exec(text);
   if (nonAscii) return { ok: false, reason: `${source}: non-ASCII character ${JSON.stringify(nonAscii[0])} at offset ${nonAscii.index}` };
   // NOTE: a fresh copy of the options defeats gray-matter's cache keyed on the input string.
