@@ -5,6 +5,7 @@ import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { benchRestore } from "./bench-restore.ts";
 import { benchDigest } from "./bench-digest.ts";
 import { benchSave } from "./bench-save.ts";
+import { benchSessionEnd } from "./bench-sessionend.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
@@ -72,5 +73,6 @@ const scenarios: Array<[string, (ctx: BenchContext) => void | Promise<void>]> = 
   ["save", benchSave],
   ["restore", benchRestore],
   ["digest", benchDigest],
+  ["sessionend", benchSessionEnd],
 ];
 for (const [name, scenario] of scenarios) if (wants(name)) await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });

@@ -46,6 +46,8 @@ export interface Deps {
   run: (cmd: string, args: readonly string[], opts?: RunOptions) => RunResult;
   /** One diagnostic line for a person (stderr at the edges). */
   warn: (line: string) => void;
+  /** Block this many ms (a bounded wait for another hook's file); absent: callers do not wait. */
+  sleep?: (ms: number) => void;
 }
 
 /**

@@ -34,6 +34,11 @@ const KNOB_SPECS = {
   QUOIN_CLEANUP_CKPT_WINDOW: { schema: days, fallback: 30, expected: "a number of days, e.g. 30" },
   QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
   QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
+  QUOIN_SESSIONEND_DEADLINE_MS: {
+    schema: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(600_000)),
+    fallback: 1200,
+    expected: "a whole number of milliseconds, e.g. 1200",
+  },
   QUOIN_1M_DISPATCH: {
     schema: () => z.string().check(z.regex(/^(on|off|(haiku|sonnet|opus)(,(haiku|sonnet|opus))*)$/)),
     fallback: undefined,

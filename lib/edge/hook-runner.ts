@@ -8,8 +8,20 @@ import { resolveProjectRoot } from "../store/project-root.ts";
 export const STDIN_CAP_BYTES = 16 * 1024 * 1024;
 export const HOOK_DEADLINE_MS = 8000;
 
+export interface HookOptions {
+  /** ms after the process started when the hook gives up (default HOOK_DEADLINE_MS) */
+  deadlineMs?: number;
+  /**
+   * Let a SIGTERM wait until the synchronous work is done (a listener replaces node's default
+   * exit). SessionEnd: Claude Code sends it at 1.5 s; the atomic writes leave nothing partial either way.
+   */
+  finishOnSigterm?: boolean;
+}
+
 export interface HookContext {
   deps: Deps;
+  /** epoch ms at which this hook's own deadline falls */
+  deadlineAt: number;
   /** Set by the handler once it knows the payload's cwd, so failures are logged in the right project. */
   logCwd?: string;
 }
@@ -79,12 +91,16 @@ function logFailure(ctx: HookContext, event: string, message: string): void {
  * The only place a hook turns into a process outcome: read stdin once, run the handler,
  * print at most one JSON object, exit 0 whatever happens (fail open, one log line).
  */
-export async function runHook(event: string, handler: HookHandler, deps: Deps): Promise<void> {
-  const ctx: HookContext = { deps };
+export async function runHook(event: string, handler: HookHandler, deps: Deps, opts: HookOptions = {}): Promise<void> {
+  const budget = opts.deadlineMs ?? HOOK_DEADLINE_MS;
+  // NOTE: counted from the process start, not from here: node's own start-up is part of the budget.
+  const startedAt = Date.now() - process.uptime() * 1000;
+  const ctx: HookContext = { deps, deadlineAt: startedAt + budget };
+  if (opts.finishOnSigterm) process.on("SIGTERM", () => logFailure(ctx, event, "SIGTERM received; finishing the current step"));
   const deadline = setTimeout(() => {
-    logFailure(ctx, event, `deadline of ${HOOK_DEADLINE_MS} ms passed; exiting without an answer`);
+    logFailure(ctx, event, `deadline of ${budget} ms passed; exiting without an answer`);
     process.exit(0);
-  }, HOOK_DEADLINE_MS);
+  }, Math.max(0, ctx.deadlineAt - Date.now()));
   deadline.unref();
   let out = "";
   try {
@@ -112,8 +128,9 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps): 
 export function runValidatedHook<T extends { session_id: string; hook_event_name: string; cwd?: string }>(
   event: string,
   schema: () => PayloadSpec<T>,
-  handle: (input: T) => HookAnswer | null,
+  handle: (input: T, ctx: HookContext) => HookAnswer | null,
   deps: Deps,
+  opts: HookOptions = {},
 ): Promise<void> {
   return runHook(
     event,
@@ -121,8 +138,9 @@ export function runValidatedHook<T extends { session_id: string; hook_event_name
       const parsed = parseHookInput(schema(), raw, event);
       if (!parsed.ok) throw new HookInputError(parsed.reason);
       ctx.logCwd = parsed.value.cwd;
-      return handle(parsed.value);
+      return handle(parsed.value, ctx);
     },
     deps,
+    opts,
   );
 }

@@ -32,6 +32,11 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
   return { status: res.error ? null : res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
 }
 
+// A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+}
+
 /** The real world, for entry points only. */
 export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
   return {
@@ -43,6 +48,7 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     cwd: process.cwd(),
     isProcessAlive,
     run,
+    sleep,
     warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
     ...overrides,
   };

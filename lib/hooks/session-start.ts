@@ -9,8 +9,12 @@ import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root
 import { chooseBanner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { utcIso } from "../core/time-format.ts";
 import { reentryDigest } from "./compact-reentry.ts";
+import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { reduceTaskName } from "../core/ids.ts";
+import { newestSessionEndSnapshot } from "../store/session-checkpoints.ts";
+import { clearNotice } from "./clear-handoff.ts";
 
 const EVENT = "SessionStart";
 
@@ -58,5 +62,29 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   const moved = new Set(swept.sentinels);
   const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
   if (banner) notes.push(banner.text);
-  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  const line = banner && input.source !== "clear" ? null : sessionEndLine(deps, paths.root, sid, input.source);
+  if (line) notes.push(line.context);
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), line?.systemMessage) : null;
+}
+
+/** How old a session-end snapshot may be for the startup line. */
+export const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
+
+/**
+ * After /clear, what became of the cleared session (clear-handoff.ts); at startup when no banner
+ * applies, the newest session-end snapshot of another session under a day old.
+ */
+export function sessionEndLine(deps: Deps, root: string, sid: string | null, source: string | undefined): { context: string; systemMessage: string } | null {
+  // $HOME and / are never a project: no snapshot was written there, so there is nothing to wait for.
+  if (root === deps.home || root === "/") return null;
+  if (source === "clear") return clearNotice(deps, claudeConfigDir(deps.env, deps.home), root, sid);
+  if (source !== "startup") return null;
+  const snap = newestSessionEndSnapshot(deps, memoryPaths(root), sid, LAST_SESSION_LINE_MAX_AGE_MS);
+  if (!snap?.savedMs) return null;
+  const task = reduceTaskName(snap.task);
+  const ago = formatDuration(deps.now().getTime() - snap.savedMs);
+  return {
+    context: `[quoin-checkpoint] Last session, task '${task}', ended ${ago} ago; its snapshot is ${snap.file}. /checkpoint --restore continues it.`,
+    systemMessage: `quoin-checkpoint: last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
+  };
 }

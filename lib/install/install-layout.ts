@@ -8,13 +8,27 @@ import type { OwnedHook } from "./settings-merge.ts";
 
 export type InstallScope = "user" | "project";
 
-/** Hook bundles (dist/hooks/<name>.mjs) and the events they serve, with explicit timeouts (seconds). */
-export const HOOK_SPECS = [
+/**
+ * Hook bundles (dist/hooks/<name>.mjs) and the events they serve, with explicit timeouts (seconds).
+ * NOTE: SessionEnd has none, and no matcher (every reason, newer ones too): Claude Code gives all
+ * SessionEnd hooks 1.5 s together, and a `timeout` on any SessionEnd entry raises that budget for
+ * every SessionEnd hook of the user. The hook keeps its own deadline well inside 1.5 s.
+ */
+export const HOOK_SPECS: readonly HookSpec[] = [
   { bundle: "sessionstart", event: "SessionStart", matcher: "startup|resume|clear|compact", timeout: 15 },
   { bundle: "userpromptsubmit", event: "UserPromptSubmit", matcher: undefined, timeout: 15 },
   { bundle: "precompact", event: "PreCompact", matcher: "auto|manual", timeout: 30 },
-] as const;
-export type HookBundle = (typeof HOOK_SPECS)[number]["bundle"];
+  { bundle: "sessionend", event: "SessionEnd", matcher: undefined, timeout: undefined },
+];
+
+export interface HookSpec {
+  bundle: HookBundle;
+  event: string;
+  matcher: string | undefined;
+  /** seconds; undefined: the entry carries no timeout */
+  timeout: number | undefined;
+}
+export type HookBundle = "sessionstart" | "userpromptsubmit" | "precompact" | "sessionend";
 
 export const ENGINE_BUNDLE = "quoin-checkpoint.mjs";
 export const SKILL_NAMES = ["checkpoint", "cleanup"] as const;
@@ -84,13 +98,18 @@ export function commandTarget(command: string): string | undefined {
   return m?.[1] ?? m?.[2]?.replace(/'\\''/g, "'");
 }
 
+/** One command handler; `timeout` only when the spec has one. */
+export function hookHandler(command: string, timeout: number | undefined): { type: "command"; command: string; timeout?: number } {
+  return { type: "command", command, ...(timeout === undefined ? {} : { timeout }) };
+}
+
 /** The settings entries for the hook bundles that exist. */
 export function ownedHooks(bundleDirInCommands: string, bundles: readonly string[]): OwnedHook[] {
   return HOOK_SPECS.filter((s) => bundles.includes(s.bundle)).map((s) => ({
     event: s.event,
     group: {
       ...(s.matcher ? { matcher: s.matcher } : {}),
-      hooks: [{ type: "command" as const, command: hookCommand(bundleDirInCommands, s.bundle), timeout: s.timeout }],
+      hooks: [hookHandler(hookCommand(bundleDirInCommands, s.bundle), s.timeout)],
     },
   }));
 }

@@ -12,7 +12,7 @@ const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
 
 export interface HookGroup {
   matcher?: string;
-  hooks: Array<{ type: "command"; command: string; timeout: number }>;
+  hooks: Array<{ type: "command"; command: string; timeout?: number }>;
 }
 export interface OwnedHook {
   event: string;

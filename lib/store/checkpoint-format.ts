@@ -126,10 +126,7 @@ export function renderCheckpoint(d: CheckpointData): string {
     { title: "Last user intent", body: text(d.intent) },
     { title: "Plan file", body: d.planFile ? sanitizeBody(d.planFile) : NONE_FOUND },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-    {
-      title: "Completed this session",
-      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${sanitizeBody(c.subject)}`).join("\n") : "(none)",
-    },
+    { title: "Completed this session", body: commitLines(d.commits) },
     ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done) }] : []),
     { title: "In progress", body: text(d.inProgress) },
     {
@@ -152,7 +149,13 @@ export function renderCheckpoint(d: CheckpointData): string {
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
   const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent) }] : [];
-  return withDigest(d, [...headSections(d), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }]);
+  // Commits only when the writer looked them up (session end does; the cheap writers run no git).
+  const commits: Section[] = d.commits ? [{ title: "Completed this session", body: commitLines(d.commits) }] : [];
+  return withDigest(d, [...headSections(d), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...commits]);
+}
+
+function commitLines(commits: readonly CommitRef[] | undefined): string {
+  return commits?.length ? commits.map((c) => `- ${c.hash} ${sanitizeBody(c.subject)}`).join("\n") : "(none)";
 }
 
 export interface ParsedCheckpoint {

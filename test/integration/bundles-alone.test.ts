@@ -25,8 +25,8 @@ function hasNodeModulesAbove(dir: string): boolean {
 }
 
 describe("bundles copied alone", () => {
-  it("builds the three hooks and the engine", () => {
-    expect(hooks.sort()).toEqual(["precompact.mjs", "sessionstart.mjs", "userpromptsubmit.mjs"]);
+  it("builds the four hooks and the engine", () => {
+    expect(hooks.sort()).toEqual(["precompact.mjs", "sessionend.mjs", "sessionstart.mjs", "userpromptsubmit.mjs"]);
     expect(hasNodeModulesAbove(alone)).toBe(false);
   });
 

@@ -45,3 +45,14 @@ describe("hook and engine commands under sh -c", () => {
     expect(mergeUninstall(installed.text)).toMatchObject({ ok: true, text: `{"statusLine": {"type": "command", "command": "mine"}}\n` });
   });
 });
+
+describe("the plugin's hooks.json", () => {
+  it("registers the SessionEnd hook for every reason (no matcher) and with no timeout", async () => {
+    const { pluginFiles } = await import("../../../lib/install/plugin-files.ts");
+    const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
+    const hooks = JSON.parse(files["hooks/hooks.json"]!).hooks;
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.mjs"' }] }]);
+    expect(hooks.PreCompact[0].hooks[0].timeout).toBe(30);
+    expect(files["hooks/sessionend.mjs"]).toBe("// se");
+  });
+});

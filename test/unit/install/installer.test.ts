@@ -9,6 +9,7 @@ const BUILT = {
   [`${DIST}/hooks/sessionstart.mjs`]: "// sessionstart\n",
   [`${DIST}/hooks/userpromptsubmit.mjs`]: "// userpromptsubmit\n",
   [`${DIST}/hooks/precompact.mjs`]: "// precompact\n",
+  [`${DIST}/hooks/sessionend.mjs`]: "// sessionend\n",
   [`${DIST}/skills/checkpoint/SKILL.md`]: SKILL("checkpoint"),
   [`${DIST}/skills/cleanup/SKILL.md`]: SKILL("cleanup"),
 };
@@ -31,12 +32,13 @@ function must(r: InstallOutcome): Extract<InstallOutcome, { ok: true }> {
 }
 
 describe("installer, user scope", () => {
-  it("installs into an empty home: bundles, skills, settings with three events and explicit timeouts", () => {
+  it("installs into an empty home: bundles, skills, settings with four events, explicit timeouts except SessionEnd", () => {
     const { deps, vol } = memDeps(BUILT);
     must(runInstall(deps, opts()));
     const files = snapshot(vol, "/home/u/.claude");
     expect(Object.keys(files)).toEqual([
       "/home/u/.claude/quoin-checkpoint/hooks/precompact.mjs",
+      "/home/u/.claude/quoin-checkpoint/hooks/sessionend.mjs",
       "/home/u/.claude/quoin-checkpoint/hooks/sessionstart.mjs",
       "/home/u/.claude/quoin-checkpoint/hooks/userpromptsubmit.mjs",
       "/home/u/.claude/quoin-checkpoint/install-state.json",
@@ -53,6 +55,8 @@ describe("installer, user scope", () => {
     expect(settings.hooks.UserPromptSubmit[0].matcher).toBeUndefined();
     expect(settings.hooks.PreCompact[0].matcher).toBe("auto|manual");
     expect(settings.hooks.PreCompact[0].hooks[0].timeout).toBe(30);
+    // SessionEnd: every reason (no matcher) and no timeout, which would raise the 1.5 s budget of all the user's SessionEnd hooks.
+    expect(settings.hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "/home/u/.claude/quoin-checkpoint/hooks/sessionend.mjs"' }] }]);
   });
 
   it("twice changes nothing, byte for byte; uninstall gives the empty home back (files kept in backups)", () => {
@@ -163,7 +167,7 @@ describe("installer, user scope", () => {
     const res = must(runInstall(deps, opts()));
     expect(res.lines.join("\n")).toContain("/repo/dist/hooks/precompact.mjs is missing: the PreCompact hook is NOT installed");
     const settings = JSON.parse(vol.readFileSync("/home/u/.claude/settings.json", "utf8") as string);
-    expect(Object.keys(settings.hooks)).toEqual(["SessionStart", "UserPromptSubmit"]);
+    expect(Object.keys(settings.hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd"]);
   });
 
   it("fails clearly without a build, and never overwrites a skill that is not quoin's", () => {
