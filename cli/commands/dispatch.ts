@@ -21,7 +21,7 @@ export const dispatchCommand: Command = {
         printLine(ctx, "dispatch\nprobe");
         return 0;
       }
-      const d = decideDispatch(ctx.deps, tier.data, ctx.deps.env["QUOIN_1M_DISPATCH"]);
+      const d = decideDispatch(ctx.deps, tier.data, ctx.knobs.QUOIN_1M_DISPATCH);
       if (ctx.json) printJson(ctx, { ok: true, decision: d.verdict, reason: d.reason, detail: d.detail });
       else printLine(ctx, `${d.verdict}\n${d.reason}${values["verbose"] ? `\n${d.detail}` : ""}`);
       return 0;

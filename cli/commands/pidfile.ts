@@ -1,4 +1,4 @@
-import { acquirePidfile, activePidfiles } from "../../lib/store/pidfile.ts";
+import { acquirePidfile, activePidfiles, skillWithPid } from "../../lib/store/pidfile.ts";
 import { releasePidfile } from "../../lib/store/pidfile-release.ts";
 import { readProcessInfo, sessionProcessPid } from "../../lib/store/session-process.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
@@ -43,7 +43,7 @@ export const pidfileCommand: Command = {
           : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, process.ppid);
         const file = acquirePidfile(ctx.deps, ctx.paths.sessions, skill, sid.id, pid);
         if (ctx.json) printJson(ctx, { ok: true, pidfile: file, pid });
-        else printLine(ctx, `[quoin] ${skill} active (pid ${pid}): ${file}`);
+        else printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);
         return 0;
       }
       const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);

@@ -48,11 +48,26 @@ export function readTextOrNull(fs: FsApi, file: string): string | null {
   }
 }
 
-/** At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs nothing more. */
+/**
+ * At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs
+ * nothing more. The one way lib/ reads a file's head (sentinels, checkpoint heads, transcript heads).
+ */
 export function readHead(fs: FsApi, file: string, bytes: number): string | null {
+  let fd: number;
   try {
-    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"));
+    fd = fs.openSync(file, "r");
   } catch {
     return null;
+  }
+  try {
+    return readRange(fs, fd, 0, bytes).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // the read already happened or failed; nothing more to do
+    }
   }
 }

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { DISPATCH_SETTING_PATTERN, MODEL_TIERS } from "./model-tiers.ts";
 
 // One schema per knob: a bad value costs one stderr line naming the knob, and the default is used.
 // NOTE: schemas are built only for knobs that are set; the hot path pays for nothing it does not read.
@@ -35,9 +36,10 @@ const KNOB_SPECS = {
   QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
   QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
   QUOIN_1M_DISPATCH: {
-    schema: () => z.string().check(z.regex(/^(on|off|(haiku|sonnet|opus)(,(haiku|sonnet|opus))*)$/)),
+    // Case does not matter (ON is on); the value is kept lower-cased, in the grammar dispatch reads.
+    schema: () => z.string().check(z.toLowerCase(), z.regex(DISPATCH_SETTING_PATTERN)),
     fallback: undefined,
-    expected: "'on', 'off', or a tier list like 'sonnet,haiku'",
+    expected: `'on', 'off', or a list of ${MODEL_TIERS.join(", ")} like 'sonnet,haiku'`,
   },
 } as const;
 

@@ -1,14 +1,14 @@
 import * as path from "node:path";
 import * as z from "zod/mini";
 import type { FsApi } from "../core/deps.ts";
-import { isUsableSessionId } from "../core/ids.ts";
+import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
 import { parseKeyValues, parseSentinelName, sentinelPath } from "./sentinels.ts";
 import { listByMtime } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
 export const MidAgentHandoffSchema = z.object({
-  prior_session_uuid: z.string().check(z.regex(/^[A-Za-z0-9-]{1,128}$/)),
+  prior_session_uuid: z.string().check(z.regex(SESSION_ID_PATTERN)),
   task_name: z.optional(z.string()),
   active_skills: z.optional(z.string()),
   timestamp: z.optional(z.string()),

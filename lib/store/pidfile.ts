@@ -18,6 +18,11 @@ function buildPidfileSchema() {
 }
 export type Pidfile = z.infer<ReturnType<typeof buildPidfileSchema>>;
 
+/** `plan (pid 412)`: the one way a running skill is named in messages and sentinels. */
+export function skillWithPid(p: { skill: string; pid: number }): string {
+  return `${p.skill} (pid ${p.pid})`;
+}
+
 export function pidfilePath(sessionsDir: string, skill: string, sid: string): string {
   if (!SKILL_NAME.test(skill)) throw new Error(`skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`);
   if (!isUsableSessionId(sid)) throw new Error(`session id ${JSON.stringify(sid)} is not valid for a pidfile`);

@@ -120,6 +120,8 @@ describe("save: step 1.4, compact already ran", () => {
     expect(out.warnings.some((l) => l.includes("missing or outside checkpoints/") && l.includes("saving normally"))).toBe(true);
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
     expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+    // the one dangling-sentinel policy: the old one is kept in trash/, not overwritten
+    expect(w.fs.readFileSync(`${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`, "utf8")).toBe(`${gone}\n`);
   });
 
   it("saves normally after a manual /compact: its precompact skeleton does not stand in for the save the user asked for", () => {
