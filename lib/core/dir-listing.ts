@@ -24,7 +24,7 @@ export interface FoundFile {
 /** A folder's entry names, sorted; [] when it is missing or unreadable. */
 export function sortedNames(fs: FsApi, dir: string): string[] {
   try {
-    return (fs.readdirSync(dir) as string[]).slice().sort();
+    return (fs.readdirSync(dir)).slice().sort();
   } catch {
     return [];
   }
@@ -34,7 +34,7 @@ export function sortedNames(fs: FsApi, dir: string): string[] {
 export function listByMtime(fs: FsApi, dir: string, test: (name: string) => boolean): FoundFile[] {
   let names: string[];
   try {
-    names = fs.readdirSync(dir) as string[];
+    names = fs.readdirSync(dir);
   } catch {
     return [];
   }

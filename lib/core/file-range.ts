@@ -42,7 +42,7 @@ export function readTextOrNull(fs: FsApi, file: string): string | null {
   try {
     // A FIFO or a device (a symlink to /dev/zero) would block or never end: regular files only.
     if (!fs.statSync(file).isFile()) return null;
-    return fs.readFileSync(file, "utf8") as string;
+    return fs.readFileSync(file, "utf8");
   } catch {
     return null;
   }

@@ -55,10 +55,6 @@ export function knobDefault(name: KnobName): Knobs[KnobName] {
   return KNOB_SPECS[name].fallback;
 }
 
-export function knobExpectation(name: KnobName): string {
-  return KNOB_SPECS[name].expected;
-}
-
 /** Read every knob from the environment once. Unset or empty: the default. Invalid: warn, default. */
 export function readKnobs(env: Readonly<Record<string, string | undefined>>, warn: (line: string) => void): Knobs {
   const out: Record<string, unknown> = {};

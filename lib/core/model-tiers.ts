@@ -3,7 +3,7 @@ export const MODEL_TIERS = ["haiku", "sonnet", "opus"] as const;
 
 export type ModelTier = (typeof MODEL_TIERS)[number];
 
-export function isModelTier(value: string): value is ModelTier {
+function isModelTier(value: string): value is ModelTier {
   return (MODEL_TIERS as readonly string[]).includes(value);
 }
 

@@ -9,7 +9,7 @@ export function projectHash(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9-]/g, "-");
 }
 
-export const PROJECT_HASH_MAX = 200;
+const PROJECT_HASH_MAX = 200;
 
 /** `<config>/projects/<hash of the launch cwd>`; `configDir` from claudeConfigDir. */
 export function transcriptDir(configDir: string, cwd: string): string {

@@ -5,7 +5,7 @@ import { nodeFs } from "./node-deps.ts";
 import { memoryPaths } from "../store/memory-paths.ts";
 import { resolveProjectRoot } from "../store/project-root.ts";
 
-export const STDIN_CAP_BYTES = 16 * 1024 * 1024;
+const STDIN_CAP_BYTES = 16 * 1024 * 1024;
 export const HOOK_DEADLINE_MS = 8000;
 
 export interface HookContext {
@@ -79,7 +79,7 @@ function logFailure(ctx: HookContext, event: string, message: string): void {
  * The only place a hook turns into a process outcome: read stdin once, run the handler,
  * print at most one JSON object, exit 0 whatever happens (fail open, one log line).
  */
-export async function runHook(event: string, handler: HookHandler, deps: Deps): Promise<void> {
+async function runHook(event: string, handler: HookHandler, deps: Deps): Promise<void> {
   const ctx: HookContext = { deps };
   const deadline = setTimeout(() => {
     logFailure(ctx, event, `deadline of ${HOOK_DEADLINE_MS} ms passed; exiting without an answer`);

@@ -16,7 +16,7 @@ import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 
-export const IDLE_GAP_MS = 60 * 60 * 1000;
+const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 /** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */

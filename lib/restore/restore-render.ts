@@ -4,7 +4,7 @@ import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
 import type { RestoreOutcome, Restored } from "./restore-run.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
-export function candidateJson(c: ListedCandidate) {
+function candidateJson(c: ListedCandidate) {
   return {
     n: c.n,
     task: c.task,
@@ -23,7 +23,7 @@ export function candidateJson(c: ListedCandidate) {
 }
 
 /** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)` with the gate's annotation. */
-export function candidateRow(c: ListedCandidate): string {
+function candidateRow(c: ListedCandidate): string {
   const source = c.sessionId === undefined ? "(legacy)" : `(${c.source})`;
   const note = c.note ? `  [${c.note}]` : "";
   return `  ${String(c.n).padStart(2)}. ${c.source === "sentinel" ? "*" : " "} Task: ${c.task}  Branch: ${c.branch}  Saved: ${c.saved}  ${source}${note}`;

@@ -76,7 +76,7 @@ const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session
  * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
  * the whole file only when a section the picker needs is not in the prefix.
  */
-export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
+function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
   const prefix = readHead(fs, file.path, HEAD_BYTES);
   if (prefix === null) return undefined;
   if (file.size <= HEAD_BYTES) return prefix;

@@ -65,7 +65,7 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8") as string).status);
+    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status);
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { activePidfiles, skillWithPid, type ActivePidfile } from "../store/pidfile.ts";
 import { releasePidfile } from "../store/pidfile-release.ts";
 
-export const CHECKPOINT_SKILL = "checkpoint";
+const CHECKPOINT_SKILL = "checkpoint";
 
 /**
  * Save step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the

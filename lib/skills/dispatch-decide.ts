@@ -15,7 +15,7 @@ export type Tier = ModelTier;
 export const TierSchema = z.enum(MODEL_TIERS);
 
 /** How long a cached probe result is trusted: credits and plans change. */
-export const DISPATCH_CACHE_TTL_MS = 7 * DAY_MS;
+const DISPATCH_CACHE_TTL_MS = 7 * DAY_MS;
 
 export type DispatchVerdict = "dispatch" | "safe-path";
 export type DispatchReason = "config" | "cache" | "probe";
@@ -35,23 +35,24 @@ function quoinConfigDir(deps: Pick<Deps, "env" | "home">): string {
   return path.join(claudeConfigDir(deps.env, deps.home), "quoin-checkpoint");
 }
 
-export const userConfigPath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "config.json");
+const userConfigPath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "config.json");
 export const dispatchCachePath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "dispatch-cache.json");
 
 const UserConfigSchema = z.looseObject({ "1m_dispatch": z.optional(z.string()) });
-const CacheEntrySchema = z.object({ result: z.enum(["safe", "unsafe"]), at: z.string() });
+export const CacheResultSchema = z.enum(["safe", "unsafe"]);
+const CacheEntrySchema = z.object({ result: CacheResultSchema, at: z.string() });
 const CacheSchema = z.record(z.string(), CacheEntrySchema);
 export type DispatchCache = z.infer<typeof CacheSchema>;
 
 function readJson(deps: Deps, file: string): unknown {
   try {
-    return JSON.parse(deps.fs.readFileSync(file, "utf8") as string);
+    return JSON.parse(deps.fs.readFileSync(file, "utf8"));
   } catch {
     return undefined;
   }
 }
 
-export function readDispatchCache(deps: Deps): DispatchCache {
+function readDispatchCache(deps: Deps): DispatchCache {
   const parsed = CacheSchema.safeParse(readJson(deps, dispatchCachePath(deps)));
   return parsed.success ? parsed.data : {};
 }

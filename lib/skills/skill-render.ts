@@ -16,7 +16,7 @@ export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
 /** 6 KB in decimal: the budget the skill texts are held to (a smaller skill costs less context on every use). */
 export const SKILL_SIZE_BUDGET_BYTES = 6000;
-export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
+const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),
@@ -41,7 +41,7 @@ export type RenderResult = { ok: true; text: string; frontmatter: RenderedFrontm
  * The engine subcommands a rendered body runs, in first-use order: the full command (used by `!`
  * injection) and the `E <command>` shorthand the preamble defines for the model.
  */
-export function engineCommandsIn(body: string, engine: string): string[] {
+function engineCommandsIn(body: string, engine: string): string[] {
   const seen: string[] = [];
   const add = (c: string | undefined) => c && !seen.includes(c) && seen.push(c);
   let at = body.indexOf(engine);

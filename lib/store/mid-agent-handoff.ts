@@ -7,7 +7,7 @@ import { listByMtime } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
-export const MidAgentHandoffSchema = z.object({
+const MidAgentHandoffSchema = z.object({
   prior_session_uuid: z.string().check(z.regex(SESSION_ID_PATTERN)),
   task_name: z.optional(z.string()),
   active_skills: z.optional(z.string()),
@@ -56,7 +56,7 @@ export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, n
   const chosen = files.find((f) => f.path === own) ?? files[0];
   if (!chosen) return null;
   try {
-    const text = fs.readFileSync(chosen.path, "utf8") as string;
+    const text = fs.readFileSync(chosen.path, "utf8");
     const parsed = MidAgentHandoffSchema.safeParse(parseKeyValues(text));
     if (!parsed.success) return null;
     const skills = handoffSkillList(text);

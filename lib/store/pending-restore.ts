@@ -27,7 +27,7 @@ export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: str
  * This session's pending-restore sentinel, if any, and the checkpoint it names when that one is
  * trusted and still there (null otherwise: a sentinel naming nothing holds no place).
  */
-export function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): { sentinel: string; checkpoint: string | null } | null {
+function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): { sentinel: string; checkpoint: string | null } | null {
   const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
   if (!deps.fs.existsSync(sentinel)) return null;
   return { sentinel, checkpoint: trustedCheckpoint(deps, paths, readSentinelHead(deps, sentinel)?.split("\n")[0]) };

@@ -7,7 +7,7 @@ import { utcIso } from "../core/time-format.ts";
 import { parseKeyValues } from "./sentinels.ts";
 
 /** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
-export const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
+const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -72,7 +72,7 @@ function parsePidfile(name: string, text: string, mtimeMs: () => number): Pidfil
 export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[] {
   let names: string[];
   try {
-    names = deps.fs.readdirSync(sessionsDir) as string[];
+    names = deps.fs.readdirSync(sessionsDir);
   } catch {
     return [];
   }
@@ -82,7 +82,7 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     if (!name.endsWith(".pidfile.lock")) continue;
     const file = path.join(sessionsDir, name);
     try {
-      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8") as string, () => deps.fs.statSync(file).mtimeMs);
+      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8"), () => deps.fs.statSync(file).mtimeMs);
       if (!data || !SKILL_NAME.test(data.skill)) continue;
       const age = now - Date.parse(data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;

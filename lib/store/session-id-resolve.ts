@@ -10,7 +10,7 @@ export type SessionIdSource = "flag" | "env" | "newest-transcript";
 export type ResolvedSessionId = { ok: true; id: string; source: SessionIdSource } | { ok: false; reason: string };
 
 /** The folder Claude Code keeps this launch cwd's transcripts in. */
-export function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
+function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
   return transcriptDir(claudeConfigDir(deps.env, deps.home), launchCwd);
 }
 

@@ -99,6 +99,8 @@ export class MemoryFixture {
       now: () => this.now,
       env,
       pid: 4242,
+      ppid: 1,
+      nodeVersion: "v22.11.0",
       home: "/home/dev",
       cwd: ROOT,
       isProcessAlive: () => false,

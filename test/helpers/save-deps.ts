@@ -40,6 +40,8 @@ export function memWorld(
     now: () => now,
     env: {},
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: HOME,
     cwd: ROOT,
     isProcessAlive: opts.alive ?? (() => false),
