@@ -53,21 +53,9 @@ export function readTextOrNull(fs: FsApi, file: string): string | null {
  * nothing more. The one way lib/ reads a file's head (sentinels, checkpoint heads, transcript heads).
  */
 export function readHead(fs: FsApi, file: string, bytes: number): string | null {
-  let fd: number;
   try {
-    fd = fs.openSync(file, "r");
+    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"));
   } catch {
     return null;
-  }
-  try {
-    return readRange(fs, fd, 0, bytes).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // the read already happened or failed; nothing more to do
-    }
   }
 }

@@ -183,6 +183,38 @@ describe("save: step 1.45, panic tier", () => {
   });
 });
 
+describe("save: thresholds, one basis point below, at and above", () => {
+  // 100_200 tokens of the 167k limit are exactly 6000 bps; each threshold is set around that.
+  const at6000 = () => world({ [TRANSCRIPT]: transcriptLine(100_200) });
+  it.each([
+    ["6001", "restore"],
+    ["6000", "panic"],
+    ["5999", "panic"],
+  ] as const)("QUOIN_PANIC_BPS=%s: save step 1.45 gives %s", (panic, mode) => {
+    const w = at6000();
+    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_PANIC_BPS: panic }) }))).mode).toBe(mode);
+  });
+  it.each([
+    ["6001", "[checkpoint] cleanup skipped (high-util)"],
+    ["6000", "[checkpoint] cleanup skipped (panic)"],
+    ["5999", "[checkpoint] cleanup skipped (panic)"],
+  ] as const)("QUOIN_PANIC_BPS=%s with --mode: save step 1.47 says %j", (panic, line) => {
+    const w = at6000();
+    const k = knobs({ QUOIN_PANIC_BPS: panic, QUOIN_COMPACT_FIRST_BPS: "5000" });
+    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, mode: "restore", knobs: k }))).cleanupLine).toBe(line);
+  });
+  it.each([
+    ["6001", false],
+    ["6000", true],
+    ["5999", true],
+  ] as const)("QUOIN_COMPACT_FIRST_BPS=%s: high use is %s, and the sweep is skipped only then", (compactFirst, high) => {
+    const w = at6000();
+    const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_COMPACT_FIRST_BPS: compactFirst }) })));
+    expect(out.highUtil).toBe(high);
+    expect(out.cleanupLine === "[checkpoint] cleanup skipped (high-util)").toBe(high);
+  });
+});
+
 describe("save: step 1.47, auto-cleanup before the write", () => {
   const stale = { [`${MEM}/pending-restore-${OTHER}.txt`]: `${CKPTS}/x.md\n`, [`${MEM}/checkpoint-defer-${SID}.txt`]: "x" };
 
