@@ -77,7 +77,7 @@ const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session
  * the whole file only when a section the picker needs is not in the prefix.
  */
 function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
-  const prefix = readHead(fs, file.path, HEAD_BYTES);
+  const prefix = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
   if (prefix === null) return undefined;
   if (file.size <= HEAD_BYTES) return prefix;
   const lastHeading = prefix.lastIndexOf("\n## ");
@@ -87,7 +87,7 @@ function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
 }
 
 function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
-  const first = readHead(fs, file.path, SENTINEL_HEAD_BYTES) ?? "";
+  const first = readHead(fs, file.path, SENTINEL_HEAD_BYTES, { lstatted: true }) ?? "";
   return { ...file, sid, firstLine: (first.split("\n")[0] ?? "").replace(/\r$/, "").trim() };
 }
 
