@@ -5,6 +5,7 @@ import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
 import { parseKeyValues, parseSentinelName, sentinelPath } from "./sentinels.ts";
 import { listByMtime } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { skillWithPid } from "./pidfile.ts";
 
 /** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
 const MidAgentHandoffSchema = z.object({
@@ -37,7 +38,7 @@ export function handoffSkillList(text: string): string[] {
   const out: string[] = [];
   for (const entry of raw.flatMap((r) => r.split(",")).map((e) => e.trim())) {
     const m = OURS.exec(entry) ?? QUOINS.exec(entry);
-    if (m) out.push(`${m[1]} (pid ${m[2]})`);
+    if (m) out.push(skillWithPid({ skill: m[1]!, pid: Number(m[2]) }));
     else if (BARE.test(entry)) out.push(entry);
   }
   return out.slice(0, 10);
