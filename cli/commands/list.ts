@@ -1,12 +1,11 @@
 import { checkpointRowText, listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const listCommand: Command = {
+export const listCommand = defineCommand({
   name: "list",
   summary: "every checkpoint on disk, newest first (* = a pending-restore sentinel names it)",
-  usage: "list [--cwd DIR] [--json]",
   options: {},
   run(ctx) {
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
@@ -24,4 +23,4 @@ export const listCommand: Command = {
     printLine(ctx, "show one with: quoin-checkpoint show N");
     return 0;
   },
-};
+});

@@ -2,15 +2,14 @@ import { describeUsage, formatTokens } from "../../lib/context/context-window.ts
 import { measureUtilization } from "../../lib/context/context-utilization.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const statusCommand: Command = {
+export const statusCommand = defineCommand({
   name: "status",
   summary: "context utilization now, from the transcript's tail",
-  usage: "status [--transcript PATH] [--session ID] [--cwd DIR] [--json]",
-  options: { transcript: { type: "string" } },
+  options: { transcript: { type: "string", hint: "PATH" } },
   run(ctx, values) {
-    let transcript = typeof values["transcript"] === "string" ? values["transcript"] : undefined;
+    let transcript = values.transcript;
     let sid: string | undefined;
     const session = ctx.session();
     if (session.ok) sid = session.id;
@@ -34,4 +33,4 @@ export const statusCommand: Command = {
     printLine(ctx, `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${windowFrom})`);
     return 0;
   },
-};
+});

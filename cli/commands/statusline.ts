@@ -1,16 +1,15 @@
 import { readKnobs } from "../../lib/core/knobs.ts";
 import { handleStatusLine, StatusLineInput } from "../../lib/context/statusline.ts";
 import { printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const statuslineCommand: Command = {
+export const statuslineCommand = defineCommand({
   name: "statusline",
-  summary: "status-line command: records the session's context window, prints a gauge",
-  usage: "statusline [--wrap 'THEIR COMMAND']  (Claude Code's status-line JSON on stdin)",
-  options: { wrap: { type: "string" } },
+  summary: "status-line command (Claude Code's status-line JSON on stdin): records the session's context window, prints a gauge",
+  options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
   run(ctx, values) {
     const raw = ctx.readStdin();
-    const wrap = typeof values["wrap"] === "string" ? values["wrap"] : undefined;
+    const wrap = values.wrap;
     let theirs = "";
     if (wrap) {
       // The user's own status line still prints, first, exactly as it would without us.
@@ -28,4 +27,4 @@ export const statuslineCommand: Command = {
     if (line) printLine(ctx, line);
     return 0;
   },
-};
+});

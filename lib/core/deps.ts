@@ -40,6 +40,10 @@ export interface Deps {
   now: () => Date;
   env: Readonly<Record<string, string | undefined>>;
   pid: number;
+  /** the parent process (the skill's shell under Claude Code) */
+  ppid: number;
+  /** `process.version`, e.g. v22.11.0 */
+  nodeVersion: string;
   home: string;
   cwd: string;
   isProcessAlive: (pid: number) => boolean;

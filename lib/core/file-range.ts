@@ -22,10 +22,11 @@ export function readRange(fs: FsApi, fd: number, start: number, end: number): Bu
  * opened or is no regular file. NOTE: the stat comes before the open: opening a FIFO with no writer
  * blocks the whole process (no timer can fire), and a directory or a device has no end to read to.
  */
-export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size: number) => T): T | null {
+export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size: number) => T, opts: { lstatted?: boolean } = {}): T | null {
   let fd: number;
   try {
-    if (!fs.statSync(file).isFile()) return null;
+    // `lstatted`: the caller has just seen a regular file (regularFileStat), so the stat is not repeated.
+    if (!opts.lstatted && !fs.statSync(file).isFile()) return null;
     fd = fs.openSync(file, "r");
   } catch {
     return null;
@@ -47,16 +48,19 @@ export function readTextOrNull(fs: FsApi, file: string): string | null {
   try {
     // A FIFO or a device (a symlink to /dev/zero) would block or never end: regular files only.
     if (!fs.statSync(file).isFile()) return null;
-    return fs.readFileSync(file, "utf8") as string;
+    return fs.readFileSync(file, "utf8");
   } catch {
     return null;
   }
 }
 
-/** At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs nothing more. */
-export function readHead(fs: FsApi, file: string, bytes: number): string | null {
+/**
+ * At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs
+ * nothing more. The one way lib/ reads a file's head (sentinels, checkpoint heads, transcript heads).
+ */
+export function readHead(fs: FsApi, file: string, bytes: number, opts: { lstatted?: boolean } = {}): string | null {
   try {
-    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"));
+    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"), opts);
   } catch {
     return null;
   }

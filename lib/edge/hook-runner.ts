@@ -5,7 +5,7 @@ import { nodeFs } from "./node-deps.ts";
 import { memoryPaths } from "../store/memory-paths.ts";
 import { resolveProjectRoot } from "../store/project-root.ts";
 
-export const STDIN_CAP_BYTES = 16 * 1024 * 1024;
+const STDIN_CAP_BYTES = 16 * 1024 * 1024;
 export const HOOK_DEADLINE_MS = 8000;
 
 export interface HookOptions {

@@ -44,6 +44,8 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     now: () => new Date(),
     env: process.env,
     pid: process.pid,
+    ppid: process.ppid,
+    nodeVersion: process.version,
     home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),
     cwd: process.cwd(),
     isProcessAlive,

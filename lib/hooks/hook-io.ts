@@ -103,7 +103,7 @@ export type HookAnswer =
       hookSpecificOutput?: { hookEventName: string; additionalContext?: string };
     };
 
-export const MAX_CONTEXT_CHARS = 2000;
+const MAX_CONTEXT_CHARS = 2000;
 
 /** Keep model-facing text under the 2,000-character budget. */
 export function capText(text: string, max = MAX_CONTEXT_CHARS): string {

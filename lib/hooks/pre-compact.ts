@@ -5,8 +5,7 @@ import { memoryPaths } from "../store/memory-paths.ts";
 import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
 import { writeSkeletonCheckpoint, type SkeletonResult } from "../save/skeleton-save.ts";
 import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
-import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { precompactStatus } from "../store/checkpoint-status.ts";
 
 export type PreCompactOutcome =
@@ -29,17 +28,12 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
   if (!isWritableProjectRoot(root, deps.home)) return { saved: false, reason: `${root} is no project; nothing saved` };
   const paths = memoryPaths(root);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
-  const pending = sid ? ownPendingRestore(deps, paths, sid) : null;
-  if (pending?.checkpoint) {
-    return { saved: false, reason: `pending-restore-${sid}.txt already names ${pending.checkpoint}; kept as is` };
-  }
+  const { held, trashed } = sid ? settleOwnPendingRestore(deps, paths, sid, deps.now()) : { held: null, trashed: null };
+  if (held) return { saved: false, reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is` };
   const trigger = triggerLabel(input.trigger);
   const skills = otherActiveSkills(deps, paths, sid);
   const notes = [`compaction trigger: ${trigger}`];
-  if (pending) {
-    // A sentinel naming a missing (or untrusted) checkpoint holds no place: save, and keep the old
-    // sentinel in trash/ rather than overwrite it.
-    trashIfPresent(deps.fs, pending.sentinel, paths.memory, deps.now());
+  if (trashed) {
     notes.push("the earlier pending-restore sentinel named a checkpoint that is missing or outside checkpoints/; moved to trash/");
   }
   // Still save while other skills run, but say so: their own state may be mid-write.

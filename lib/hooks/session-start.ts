@@ -19,7 +19,7 @@ import { clearNotice } from "./clear-handoff.ts";
 const EVENT = "SessionStart";
 
 /** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
-export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
+function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
   const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
   return (["compact-happened", "postcompact-reset"] as const).map((family) => {
     const file = sentinelPath(paths.memory, family, sid);

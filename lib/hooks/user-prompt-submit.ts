@@ -14,9 +14,9 @@ import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinel
 import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 
-export const IDLE_GAP_MS = 60 * 60 * 1000;
+const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 /** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */
@@ -90,11 +90,9 @@ function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserProm
   writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
-  // checkpoint that is there. One naming nothing (or outside checkpoints/) holds no place: it goes
-  // to trash/ and a fresh save replaces it, as in precompact and save step 1.4.
-  const pending = ownPendingRestore(deps, paths, sid);
-  if (pending?.checkpoint) return { pendingPrompt, checkpoint: pending.checkpoint, sentinelExisted: true };
-  if (pending) trashIfPresent(deps.fs, pending.sentinel, paths.memory, now);
+  // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
+  const { held } = settleOwnPendingRestore(deps, paths, sid, now);
+  if (held) return { pendingPrompt, checkpoint: held.checkpoint, sentinelExisted: true };
   const saved = writeSkeletonCheckpoint(deps, {
     paths,
     sessionId: sid,

@@ -77,7 +77,7 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
 /** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
 function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
   try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8") as string) as { enabledPlugins?: Record<string, unknown> };
+    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as { enabledPlugins?: Record<string, unknown> };
     const hit = Object.entries(parsed.enabledPlugins ?? {}).find(([id, on]) => id.startsWith("quoin-checkpoint@") && on === true);
     return hit ? hit[0] : null;
   } catch {

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import type { Deps } from "../core/deps.ts";
 import { resolveProjectRoot } from "../store/project-root.ts";
 import type { OwnedHook } from "./settings-merge.ts";
@@ -54,7 +55,7 @@ export interface InstallLayout {
 export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, scope: InstallScope): InstallLayout {
   const configDir =
     scope === "user"
-      ? deps.env["CLAUDE_CONFIG_DIR"] || path.join(deps.home, ".claude")
+      ? claudeConfigDir(deps.env, deps.home)
       : path.join(resolveProjectRoot(deps.fs, deps.cwd, deps.home), ".claude");
   const bundleDir = path.join(configDir, "quoin-checkpoint");
   return {

@@ -37,7 +37,7 @@ type InstallState = z.infer<typeof StateSchema>;
  */
 function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
   try {
-    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
     return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
@@ -56,7 +56,7 @@ function readState(deps: Deps, file: string): InstallState | null {
 /** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
 function writeTarget(deps: Deps, file: string): string {
   try {
-    return deps.fs.lstatSync(file).isSymbolicLink() ? (deps.fs.realpathSync(file) as string) : file;
+    return deps.fs.lstatSync(file).isSymbolicLink() ? deps.fs.realpathSync(file) : file;
   } catch {
     return file;
   }
@@ -179,7 +179,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
   const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
-  const names = deps.fs.readdirSync(layout.bundleDir) as string[];
+  const names = deps.fs.readdirSync(layout.bundleDir);
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
 }

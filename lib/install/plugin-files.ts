@@ -3,7 +3,7 @@ import { ENGINE_BUNDLE, HOOK_SPECS, hookCommand, hookHandler } from "./install-l
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
 // gets no build step, so this folder is built here and committed (plugin/ at the repository root).
 
-export const PLUGIN_NAME = "quoin-checkpoint";
+const PLUGIN_NAME = "quoin-checkpoint";
 
 export interface PluginInputs {
   version: string;

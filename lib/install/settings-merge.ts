@@ -7,7 +7,7 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 // its bytes; a malformed file is refused with its line and column.
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
-export const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
+const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
 const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
 
 export interface HookGroup {
@@ -54,7 +54,7 @@ function valueOf(text: string, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end));
 }
 
-export function isOwnedGroup(value: unknown): boolean {
+function isOwnedGroup(value: unknown): boolean {
   if (!value || typeof value !== "object") return false;
   const hooks = (value as { hooks?: unknown }).hooks;
   return (

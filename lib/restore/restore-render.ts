@@ -5,7 +5,7 @@ import type { RestoreOutcome, Restored } from "./restore-run.ts";
 import { restoreNext, sessionLines } from "./restore-guide.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
-export function candidateJson(c: ListedCandidate) {
+function candidateJson(c: ListedCandidate) {
   return {
     n: c.n,
     task: c.task,

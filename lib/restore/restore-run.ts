@@ -27,12 +27,12 @@ export interface RestoreRequest {
   proceed?: boolean;
 }
 
-export function pickerSettings(knobs: Knobs): PickerSettings {
+function pickerSettings(knobs: Knobs): PickerSettings {
   return {
-    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number,
-    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS as number,
-    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW as number,
-    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW as number,
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
+    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
+    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
   };
 }
 
@@ -82,11 +82,11 @@ export type RestoreOutcome =
   | Exclude<PickerDecision, { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }>
   | { action: "invalid"; reason: string };
 
-export const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
+const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
 const RAW_CAP = 16_000;
 
 /** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
-export function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
+function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
   if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
   const parsed = parseCheckpoint(text);
   if (!parsed.task) return { ok: false, reason: "no ## Active task" };
@@ -138,7 +138,7 @@ function readPendingPrompts(deps: Deps, snap: RestoreSnapshot): PendingPromptSou
   const out: PendingPromptSource[] = [];
   for (const p of snap.pendingPrompts) {
     try {
-      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") as string });
+      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") });
     } catch {
       // vanished or unreadable: nothing to replay from it
     }
@@ -200,7 +200,7 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
   const file = decision.candidate.file;
   let text: string | null = null;
   try {
-    text = deps.fs.readFileSync(file, "utf8") as string;
+    text = deps.fs.readFileSync(file, "utf8");
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }

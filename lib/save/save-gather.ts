@@ -61,7 +61,7 @@ function mergeList(fromModel: readonly string[] | undefined, fromState: string |
 function readState(deps: Deps, file: string | null): SessionState | null {
   if (!file) return null;
   try {
-    return parseSessionState(file, deps.fs.readFileSync(file, "utf8") as string);
+    return parseSessionState(file, deps.fs.readFileSync(file, "utf8"));
   } catch {
     return null;
   }

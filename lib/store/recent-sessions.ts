@@ -4,7 +4,7 @@ import { readRange, withOpenFile } from "../core/file-range.ts";
 import { utcIso } from "../core/time-format.ts";
 import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
-export const RECENT_TAIL_BYTES = 32 * 1024;
+const RECENT_TAIL_BYTES = 32 * 1024;
 // A session's previous prompt is almost always among the last few lines: look there first.
 const FIRST_LOOK_BYTES = 4 * 1024;
 
@@ -15,11 +15,6 @@ function tailOf(fs: FsApi, file: string, bytes: number): { text: string; whole: 
     // Drop a partial first line when the read did not start at the beginning.
     return { text: start > 0 ? text.slice(text.indexOf("\n") + 1) : text, whole: start === 0 };
   });
-}
-
-/** Read at most the last `bytes` of a file (the whole file when smaller). */
-export function readTail(fs: FsApi, file: string, bytes: number): string | null {
-  return tailOf(fs, file, bytes)?.text ?? null;
 }
 
 /** `<ISO> | <sid>` -> when, for this sid; null for another session's line or a malformed one. */

@@ -241,6 +241,8 @@ export function buildWorld(w: WorldSpec, hostile: string): { deps: WorldDeps; tr
     now: () => new Date(now),
     env: { HOME, CLAUDE_CONFIG_DIR: CONFIG, ...w.env },
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: HOME,
     cwd: PROJECT,
     isProcessAlive: () => true,
