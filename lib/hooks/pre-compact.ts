@@ -3,13 +3,13 @@ import type { PreCompactInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { memoryPaths } from "../store/memory-paths.ts";
 import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
-import { writeSkeletonCheckpoint, type SkeletonResult } from "../save/skeleton-save.ts";
+import { writeSnapshotCheckpoint, type SnapshotResult } from "../save/snapshot-save.ts";
 import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { precompactStatus } from "../store/checkpoint-status.ts";
 
 export type PreCompactOutcome =
-  | { saved: true; result: SkeletonResult; trigger: string; activeSkills: string }
+  | { saved: true; result: SnapshotResult; trigger: string; activeSkills: string }
   | { saved: false; reason: string };
 
 /** "auto" and "manual" both save: either way the detail is about to be thrown away. */
@@ -18,8 +18,8 @@ export function triggerLabel(trigger: string | undefined): string {
 }
 
 /**
- * The automatic save before compaction: a skeleton checkpoint (<date>-<task>-precompact.md) and
- * pending-restore-<sid>, unless that sentinel already names an existing checkpoint (an earlier save
+ * The automatic save before compaction: a skeleton checkpoint with the transcript digest
+ * (<date>-<task>-precompact.md) and pending-restore-<sid>, unless that sentinel already names an existing checkpoint (an earlier save
  * of this session is still waiting to be restored, and it holds more than a skeleton would).
  */
 export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
@@ -38,8 +38,9 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
   }
   // Still save while other skills run, but say so: their own state may be mid-write.
   if (skills.length) notes.push(`skills active at compaction: ${describeSkills(skills)}; their output may be incomplete`);
-  const result = writeSkeletonCheckpoint(deps, {
+  const result = writeSnapshotCheckpoint(deps, {
     paths,
+    transcriptPath: input.transcript_path,
     sessionId: sid,
     launchCwd: input.cwd ?? deps.cwd,
     status: precompactStatus(trigger),

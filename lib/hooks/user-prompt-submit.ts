@@ -11,7 +11,7 @@ import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root
 import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
+import { FORCED_SAVE_STATUS, writeSkeletonCheckpoint, type SkeletonRequest } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
@@ -77,6 +77,16 @@ function rotationNote(deps: Deps, paths: MemoryPaths, sid: string, now: Date, kn
   return due ? rotationText(state, now, knobs) : null;
 }
 
+/**
+ * The forced save with the transcript digest, done elsewhere (the engine's `snapshot`, run by the
+ * hook's entry point) so that this hook's bundle never loads the digest; null when it failed.
+ */
+export type ForcedSave = (req: SkeletonRequest & { transcriptPath: string | null }) => { checkpoint: string } | null;
+
+export interface PromptHookOptions {
+  forcedSave?: ForcedSave;
+}
+
 interface BlockOutcome {
   pendingPrompt: string;
   checkpoint: string | null;
@@ -84,7 +94,7 @@ interface BlockOutcome {
 }
 
 /** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
-function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date): BlockOutcome {
+function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, opts: PromptHookOptions): BlockOutcome {
   const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
   const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
   writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
@@ -93,19 +103,17 @@ function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserProm
   // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
   const { held } = settleOwnPendingRestore(deps, paths, sid, now);
   if (held) return { pendingPrompt, checkpoint: held.checkpoint, sentinelExisted: true };
-  const saved = writeSkeletonCheckpoint(deps, {
-    paths,
-    sessionId: sid,
-    launchCwd: input.cwd ?? deps.cwd,
-    status: "checkpoint save (forced: context at the block tier)",
-    shape: "voluntary",
-    writeSentinel: true,
-  });
+  const req: SkeletonRequest = { paths, sessionId: sid, launchCwd: input.cwd ?? deps.cwd, status: FORCED_SAVE_STATUS, shape: "voluntary", writeSentinel: true };
+  const withDigest = opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
+  if (withDigest) return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
+  // The digest could not be written: the skeleton still holds the place, and says what it lacks.
+  const notes = opts.forcedSave ? ["transcript digest not written (the engine's snapshot failed); see the transcript"] : undefined;
+  const saved = writeSkeletonCheckpoint(deps, { ...req, notes });
   return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
 }
 
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
-export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
+export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs, opts: PromptHookOptions = {}): HookAnswer | null {
   const now = deps.now();
   const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
@@ -129,7 +137,7 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
 
   if (tier === "block" && u && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const files = holdPrompt(deps, paths, sid, input, now);
+    const files = holdPrompt(deps, paths, sid, input, now, opts);
     if (knobs.QUOIN_BLOCK_MODE === "block") {
       return { decision: "block", reason: blockText(u, knobs, files, "block") };
     }

@@ -14,7 +14,8 @@ import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
 import { sentinelPath } from "../store/sentinels.ts";
 import { skillWithPid } from "../store/pidfile.ts";
-import { cheapTaskName, writeSkeletonCheckpoint } from "./skeleton-save.ts";
+import { cheapTaskName } from "./skeleton-save.ts";
+import { writeSnapshotCheckpoint } from "./snapshot-save.ts";
 import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./skill-presence.ts";
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
@@ -171,11 +172,12 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
   return null;
 }
 
-/** Save step 1.45: panic tier: a skeleton checkpoint and pending-restore only, from cheap sources. */
+/** Save step 1.45: panic tier: a skeleton checkpoint with the transcript digest, and pending-restore. */
 function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
   const { deps, req, sid, warnings, info } = run;
-  const saved = writeSkeletonCheckpoint(deps, {
+  const saved = writeSnapshotCheckpoint(deps, {
     paths: req.paths,
+    transcriptPath: req.transcriptPath,
     sessionId: sid,
     launchCwd: req.launchCwd,
     status: "checkpoint save (panic mode)",

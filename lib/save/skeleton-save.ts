@@ -14,6 +14,9 @@ import { sentinelPath } from "../store/sentinels.ts";
 import { newestSessionState } from "../store/session-state-locate.ts";
 import { taskFromSessionFileName } from "../store/session-state.ts";
 
+/** The status line of the block tier's forced save (step C2). */
+export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
+
 export interface SkeletonRequest {
   paths: MemoryPaths;
   sessionId: string | null;
