@@ -6,6 +6,7 @@ import { benchRestore } from "./bench-restore.ts";
 import { benchDigest } from "./bench-digest.ts";
 import { benchSave } from "./bench-save.ts";
 import { benchSessionEnd } from "./bench-sessionend.ts";
+import { benchCheckpoints } from "./bench-checkpoints.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
@@ -74,5 +75,6 @@ const scenarios: Array<[string, (ctx: BenchContext) => void | Promise<void>]> = 
   ["restore", benchRestore],
   ["digest", benchDigest],
   ["sessionend", benchSessionEnd],
+  ["checkpoints", benchCheckpoints],
 ];
 for (const [name, scenario] of scenarios) if (wants(name)) await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });

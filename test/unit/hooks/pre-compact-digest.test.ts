@@ -74,3 +74,36 @@ describe("PreCompact checkpoint on spotter-4d5611e5, cut before its compaction",
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6 * 1024);
   });
 });
+
+describe("PreCompact checkpoint on viewer-fe5e1c67", () => {
+  const VSID = "fe5e1c67-53e7-4862-81ae-d0e013e3270b";
+  const VROOT = "/path/to/Demo";
+  const raw = readFileSync(path.join(FIXTURES, `viewer-${VSID}.jsonl`), "utf8");
+  const lines = raw.split("\n").filter((l) => l.trim() !== "");
+  /** The todos of the transcript's last TodoWrite, read independently of the digest. */
+  const lastTodos = (): Array<{ content: string; status: string }> => {
+    let todos: Array<{ content: string; status: string }> = [];
+    for (const l of lines) {
+      const e = JSON.parse(l) as { message?: { content?: unknown } };
+      const c = e.message?.content;
+      if (!Array.isArray(c)) continue;
+      for (const b of c as Array<{ type?: string; name?: string; input?: { todos?: Array<{ content: string; status: string }> } }>) {
+        if (b.type === "tool_use" && b.name === "TodoWrite" && b.input?.todos) todos = b.input.todos;
+      }
+    }
+    return todos;
+  };
+
+  it("holds every todo of its last TodoWrite", () => {
+    const transcript = `/home/u/.claude/projects/-path-to-Demo/${VSID}.jsonl`;
+    const deps = fakeDeps({ home: "/home/u", cwd: VROOT, files: { [`${VROOT}/.git/HEAD`]: "ref: refs/heads/main\n", [transcript]: raw } });
+    const out = runPreCompact(deps, { hook_event_name: "PreCompact", session_id: VSID, transcript_path: transcript, cwd: VROOT, trigger: "auto" });
+    if (!out.saved) throw new Error(out.reason);
+    const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
+    const expected = lastTodos();
+    expect(expected.length).toBeGreaterThan(2);
+    expect(parsed.digest.todos?.map((t) => [t.status, t.content])).toEqual(expected.map((t) => [t.status, flat(t.content)]));
+    // on main with no session-state: a slug of the first request, not unknown
+    expect(parsed.task).not.toBe("unknown");
+  });
+});
