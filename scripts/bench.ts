@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { benchRestore } from "./bench-restore.ts";
 import { benchSave } from "./bench-save.ts";
+import { benchStatusLine } from "./bench-statusline.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
@@ -42,7 +43,7 @@ mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.mjs");
 console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
-const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore"
+const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);
 
 if (wants("prompt")) for (const label of sizes) {
@@ -66,5 +67,6 @@ if (wants("prompt")) for (const label of sizes) {
 const scenarios: Array<[string, (ctx: BenchContext) => void]> = [
   ["save", benchSave],
   ["restore", benchRestore],
+  ["statusline", benchStatusLine],
 ];
 for (const [name, scenario] of scenarios) if (wants(name)) scenario({ root, work, runs, fixtures });
