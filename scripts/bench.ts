@@ -7,6 +7,7 @@ import { benchDigest } from "./bench-digest.ts";
 import { benchSave } from "./bench-save.ts";
 import { benchSessionEnd } from "./bench-sessionend.ts";
 import { benchCheckpoints } from "./bench-checkpoints.ts";
+import { benchStatusLine } from "./bench-statusline.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
@@ -45,7 +46,7 @@ mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.mjs");
 console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
-const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore"
+const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);
 
 const sizedTranscript = (label: string): string => {
@@ -76,5 +77,6 @@ const scenarios: Array<[string, (ctx: BenchContext) => void | Promise<void>]> = 
   ["digest", benchDigest],
   ["sessionend", benchSessionEnd],
   ["checkpoints", benchCheckpoints],
+  ["statusline", benchStatusLine],
 ];
 for (const [name, scenario] of scenarios) if (wants(name)) await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });

@@ -26,6 +26,14 @@ function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
 }
 
+/**
+ * Context tokens of one reply's usage: input + cache read + cache creation (output excluded), the
+ * same sum the status line's used_percentage divides. The one place this sum is written.
+ */
+export function contextTokens(usage: Readonly<Record<string, unknown>>): number {
+  return num(usage["input_tokens"]) + num(usage["cache_read_input_tokens"]) + num(usage["cache_creation_input_tokens"]);
+}
+
 /** Judge one transcript line. Only lines that can matter are parsed at all. */
 function judgeLine(line: Buffer): LineVerdict {
   const isBoundary = line.indexOf('"compact_boundary"') >= 0;
@@ -52,7 +60,7 @@ function judgeLine(line: Buffer): LineVerdict {
   const model = typeof message?.["model"] === "string" && message["model"] !== "<synthetic>" ? message["model"] : undefined;
   return {
     kind: "usage",
-    tokens: num(usage["input_tokens"]) + num(usage["cache_read_input_tokens"]) + num(usage["cache_creation_input_tokens"]),
+    tokens: contextTokens(usage),
     model,
   };
 }

@@ -5,10 +5,11 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
 import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
-import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
+import { advisoryText, blockMode, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type BlockFiles, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { FORCED_SAVE_STATUS, writeSkeletonCheckpoint, type SkeletonRequest } from "../save/skeleton-save.ts";
@@ -48,11 +49,13 @@ function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, 
   });
 }
 
-function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
-  const file = sentinelPath(paths.memory, "idle-advisory-pending", sid);
-  const text = readTextOrNull(deps.fs, file);
-  if (text === null) return null;
-  trashIfPresent(deps.fs, file, paths.memory, now);
+/** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
+function pendingIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  return readTextOrNull(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid));
+}
+
+function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, text: string, u: Utilization | null): string | null {
+  trashIfPresent(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), paths.memory, now);
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -87,22 +90,22 @@ export interface PromptHookOptions {
   forcedSave?: ForcedSave;
 }
 
-interface BlockOutcome {
-  pendingPrompt: string;
-  checkpoint: string | null;
-  sentinelExisted: boolean;
-}
-
-/** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
-function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, opts: PromptHookOptions): BlockOutcome {
-  const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-  const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
-  writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+/**
+ * The block tier: a held prompt is saved for replay (a prompt that goes through was delivered and
+ * is never offered again), then the forced save (step C2), before any answer is printed.
+ */
+function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, held: boolean, opts: PromptHookOptions): BlockFiles {
+  let pendingPrompt: string | null = null;
+  if (held) {
+    pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
+    const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
+    writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+  }
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
   // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
-  const { held } = settleOwnPendingRestore(deps, paths, sid, now);
-  if (held) return { pendingPrompt, checkpoint: held.checkpoint, sentinelExisted: true };
+  const { held: sentinelHeld } = settleOwnPendingRestore(deps, paths, sid, now);
+  if (sentinelHeld) return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
   const req: SkeletonRequest = { paths, sessionId: sid, launchCwd: input.cwd ?? deps.cwd, status: FORCED_SAVE_STATUS, shape: "voluntary", writeSentinel: true };
   const withDigest = opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
   if (withDigest) return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
@@ -130,25 +133,36 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
     return null;
   }
 
+  // The status-line record and the settings are read only when the figure could reach the
+  // advisory on some window, or an idle note will show it.
+  const pendingIdle = sid ? pendingIdleAdvisory(deps, paths, sid) : null;
+  const idleNote = gap !== null || pendingIdle !== null;
   const u = input.transcript_path
-    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({
+        deps,
+        transcriptPath: input.transcript_path,
+        knobs,
+        configDir: claudeConfigDir(deps.env, deps.home),
+        projectRoot: isWritableProjectRoot(root, deps.home) ? root : null,
+        sessionId: sid ?? undefined,
+        ...(idleNote ? {} : { sourcesFromBps: knobs.QUOIN_STOP_BPS }),
+      })
     : null;
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 
   if (tier === "block" && u && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const files = holdPrompt(deps, paths, sid, input, now, opts);
-    if (knobs.QUOIN_BLOCK_MODE === "block") {
-      return { decision: "block", reason: blockText(u, knobs, files, "block") };
-    }
-    const words = blockText(u, knobs, files, "advise");
+    const mode = blockMode(u, knobs);
+    const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
+    if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
+    const words = blockText(u, knobs, files, mode);
     return contextAnswer(EVENT, words, words);
   }
 
   const notes: string[] = [];
   if (sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
-    const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
+    const pending = pendingIdle === null ? null : consumeIdleAdvisory(deps, paths, sid, now, pendingIdle, u);
     const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
-import { ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -16,7 +16,7 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
-  /** the build output: quoin-checkpoint.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
+  /** the build output: quoin-checkpoint.mjs, statusline.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
   distDir: string;
 }
 
@@ -107,6 +107,9 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
   if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
+  const statusLine = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
+  if (statusLine !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLine });
+  else if (opts.statusLine) return fail(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
@@ -136,7 +139,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const before = read.text;
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);
@@ -178,8 +181,8 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
-  const names = deps.fs.readdirSync(layout.bundleDir);
+  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
 }

@@ -7,6 +7,7 @@ import { measureUtilization, type Utilization } from "../context/context-utiliza
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
@@ -294,7 +295,7 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
 
   // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
   const utilization = req.transcriptPath
-    ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({ deps, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), projectRoot: paths.root, sessionId: sid ?? undefined })
     : null;
   const bps = utilization?.bps ?? 0;
   if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);

@@ -17,6 +17,11 @@ function tailOf(fs: FsApi, file: string, bytes: number): { text: string; whole: 
   });
 }
 
+/** The file's last `bytes`, cut at a line start; null when it is missing. */
+export function readTail(fs: FsApi, file: string, bytes: number): string | null {
+  return tailOf(fs, file, bytes)?.text ?? null;
+}
+
 /** `<ISO> | <sid>` -> when, for this sid; null for another session's line or a malformed one. */
 function seenAt(raw: string, sid: string): Date | null {
   const line = raw.replace(/\r$/, "");

@@ -3,6 +3,8 @@ import { formatDoctor, runDoctorChecks } from "../../../lib/install/doctor-check
 import { runInstall } from "../../../lib/install/installer.ts";
 import type { RunResult } from "../../../lib/core/deps.ts";
 import { memDeps } from "../../helpers/mem-install-deps.ts";
+import { readKnobs } from "../../../lib/core/knobs.ts";
+import { transcriptWithTokens } from "../../helpers/transcripts.ts";
 
 const DIST = "/repo/dist";
 const BUILT = {
@@ -92,5 +94,43 @@ describe("doctor", () => {
     vol.writeFileSync("/home/u/.claude/settings.json", JSON.stringify({ ...settings, enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }));
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
     expect(checks.find((c) => c.name === "one install only")).toMatchObject({ ok: false, detail: expect.stringContaining("every hook runs twice") });
+  });
+});
+
+describe("doctor: the window of recent sessions", () => {
+  const A = "aaaaaaaa-1111-4a2b-9c3d-000000000001";
+  const B = "bbbbbbbb-2222-4a2b-9c3d-000000000002";
+  const C = "cccccccc-3333-4a2b-9c3d-000000000003";
+  const projects = "/home/u/.claude/projects/-home-u-proj";
+  const files = {
+    "/home/u/proj/.git/HEAD": "ref: refs/heads/main\n",
+    "/home/u/proj/.workflow_artifacts/memory/recent-sessions.md": `2026-11-29T10:00:00Z | ${A}\n2026-11-29T11:00:00Z | ${B}\n2026-11-29T11:30:00Z | ${C}\n2026-11-29T12:00:00Z | ${A}\n`,
+    [`${projects}/${A}.jsonl`]: transcriptWithTokens(50_000, "claude-sonnet-4-5-20250929"),
+    [`${projects}/${B}.jsonl`]: transcriptWithTokens(50_000, "claude-sonnet-4-5-20250929"),
+    [`/home/u/.claude/quoin-checkpoint/state/window-${B}.json`]: '{"context_window_size":1000000}\n',
+  };
+
+  it("names each session's window source, newest first, and warns on the default guess without failing", () => {
+    const { deps } = memDeps(files);
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.20.2", knobs: readKnobs({}, () => {}) }).filter((c) => c.name.startsWith("window of"));
+    expect(checks).toEqual([
+      {
+        name: "window of session aaaaaaaa (last prompt 2026-11-29T12:00:00Z)",
+        ok: true,
+        warn: true,
+        detail: "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so the block tier only advises",
+        fix: "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW",
+      },
+      { name: "window of session cccccccc (last prompt 2026-11-29T11:30:00Z)", ok: true, detail: "transcript not found (started in another folder, or removed)" },
+      { name: "window of session bbbbbbbb (last prompt 2026-11-29T11:00:00Z)", ok: true, detail: "1M from statusline (the status line); 100% = 967k" },
+    ]);
+    const text = formatDoctor(checks);
+    expect(text).toContain("WARN  window of session aaaaaaaa");
+    expect(text).toContain("all checks passed");
+  });
+
+  it("says nothing about windows outside a project", () => {
+    const { deps } = memDeps(files, { cwd: "/home/u" });
+    expect(runDoctorChecks(deps, { nodeVersion: "v20.20.2", knobs: readKnobs({}, () => {}) }).filter((c) => c.name.startsWith("window of"))).toEqual([]);
   });
 });

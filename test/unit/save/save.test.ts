@@ -166,7 +166,7 @@ describe("save: step 1.45, panic tier", () => {
       `.workflow_artifacts/memory/pending-restore-${SID}.txt`,
       ".workflow_artifacts/parser-rewrite/cost-ledger.md",
     ]);
-    expect(out.report[0]).toContain("context 170k of 167k (101.8%)");
+    expect(out.report[0]).toContain("context 170k of 167k (101.7%)");
     expect(w.runs).toEqual([]);
   });
 
