@@ -5,10 +5,11 @@ import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { asciiBody } from "../lib/core/ascii-text.ts";
+import { DAY_MS } from "../lib/core/time-format.ts";
 
 const CHECKPOINTS = 1000;
 const SENTINELS = 200;
-const DAY = 86_400_000;
+const DAY = DAY_MS;
 
 /** A memory folder with 1,000 checkpoints over 25 days and 200 pending-restore sentinels over 14 days. */
 function makeProject(work: string): { project: string; fastSid: string; fastSentinel: string; fastTarget: string } {

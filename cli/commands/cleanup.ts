@@ -1,14 +1,13 @@
 import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
-export const cleanupCommand: Command = {
+export const cleanupCommand = defineCommand({
   name: "cleanup",
   summary: "move stale sentinels and old checkpoints to trash/ (this session's are kept)",
-  usage: "cleanup [--dry-run] [--session ID] [--cwd DIR] [--json]",
-  options: { "dry-run": { type: "boolean", default: false } },
+  options: { "dry-run": { type: "boolean" } },
   run(ctx, values) {
     const session = sessionForWrite(ctx);
     if (!session.ok) {
@@ -21,7 +20,7 @@ export const cleanupCommand: Command = {
       warnings.push(`[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`);
     }
     const now = ctx.deps.now();
-    const dryRun = Boolean(values["dry-run"]);
+    const dryRun = values["dry-run"];
     const result = runCleanup(ctx.deps.fs, ctx.paths, now, {
       currentSessionId: session.id,
       sentinelWindowDays: ctx.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
@@ -40,4 +39,4 @@ export const cleanupCommand: Command = {
     printLine(ctx, line);
     return 0;
   },
-};
+});

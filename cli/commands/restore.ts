@@ -3,17 +3,16 @@ import { runRestore } from "../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const restoreCommand: Command = {
+export const restoreCommand = defineCommand({
   name: "restore",
   summary: "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
-  usage: "restore [--pick N] [--synthesize] [--replay all|N,M|none|edit N|delete] [--proceed] [--session ID] [--cwd DIR] [--json]",
   options: {
-    pick: { type: "string" },
-    synthesize: { type: "boolean", default: false },
-    replay: { type: "string" },
-    proceed: { type: "boolean", default: false },
+    pick: { type: "string", hint: "N" },
+    synthesize: { type: "boolean" },
+    replay: { type: "string", hint: "all|N,M|none|'edit N'|delete" },
+    proceed: { type: "boolean" },
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
@@ -22,9 +21,9 @@ export const restoreCommand: Command = {
       printJson(ctx, restoreJson({ action: "invalid", reason }) as object);
       return 2;
     };
-    const rawPick = values["pick"];
+    const rawPick = values.pick;
     let pick: number | undefined;
-    if (typeof rawPick === "string") {
+    if (rawPick !== undefined) {
       if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) return refuse(`--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
       pick = Number(rawPick);
     }
@@ -36,14 +35,14 @@ export const restoreCommand: Command = {
       paths: ctx.paths,
       sessionId: session.ok ? session.id : "",
       pick,
-      synthesize: values["synthesize"] === true,
-      replay: typeof values["replay"] === "string" ? values["replay"] : undefined,
-      proceed: values["proceed"] === true,
+      synthesize: values.synthesize,
+      replay: values.replay,
+      proceed: values.proceed,
     });
     const sid = session.ok ? session.id : "";
-    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number);
+    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW);
     if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });
     else printLine(ctx, [restoreText(outcome, engineInvocation(ctx.deps)), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
     return outcome.action === "invalid" ? 2 : 0;
   },
-};
+});

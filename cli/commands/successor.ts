@@ -3,16 +3,15 @@ import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { newestCheckpoint, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
 // A successor session may run for a long time; Deps.run's default deadline is for quick tools.
 const LAUNCH_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 
-export const successorCommand: Command = {
+export const successorCommand = defineCommand({
   name: "successor",
   summary: "hand the newest checkpoint to a fresh `claude -p` session (printed; --launch runs it)",
-  usage: "successor [--launch] [--cwd DIR] [--json]",
-  options: { launch: { type: "boolean", default: false } },
+  options: { launch: { type: "boolean" } },
   run(ctx, values) {
     // Seed 001's snippet, in code: the newest checkpoint, or stop early.
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: 0 });
@@ -22,11 +21,11 @@ export const successorCommand: Command = {
       else printLine(ctx, `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`);
       return 1;
     }
-    const content = ctx.deps.fs.readFileSync(newest.path, "utf8") as string;
+    const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
     const argv = ["claude", "-p", successorPrompt(newest.path, content, checked)];
     const command = shellCommand(argv);
-    if (values["launch"] !== true) {
+    if (!values.launch) {
       if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false });
       else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n${command}`);
       return 0;
@@ -39,4 +38,4 @@ export const successorCommand: Command = {
     }
     return res.status === 0 ? 0 : 1;
   },
-};
+});

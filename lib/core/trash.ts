@@ -11,6 +11,8 @@ import { ensureDir } from "./memory-dir.ts";
 export function trashMove(fs: FsApi, file: string, memoryDir: string, now: Date): string {
   const dir = path.join(memoryDir, "trash", utcDate(now));
   refuseSymlinkedTree(fs, file);
+  // Only a file goes to trash: the rename fallback below would otherwise move a whole folder.
+  if (!fs.lstatSync(file).isFile()) throw new Error(`not a regular file, left in place: ${file}`);
   ensureDir(fs, dir);
   const base = path.basename(file);
   for (let n = 1; n <= 10_000; n += 1) {

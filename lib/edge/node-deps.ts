@@ -45,6 +45,11 @@ function engineScript(): string | undefined {
   return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.mjs") : self;
 }
 
+// A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+}
+
 /** The real world, for entry points only. */
 export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
   return {
@@ -52,10 +57,13 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     now: () => new Date(),
     env: process.env,
     pid: process.pid,
+    ppid: process.ppid,
+    nodeVersion: process.version,
     home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),
     cwd: process.cwd(),
     isProcessAlive,
     run,
+    sleep,
     warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
     engineScript: engineScript(),
     ...overrides,

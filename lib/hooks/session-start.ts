@@ -10,12 +10,17 @@ import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { utcIso } from "../core/time-format.ts";
+import { reentryDigest } from "./compact-reentry.ts";
+import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { reduceTaskName } from "../core/ids.ts";
+import { newestSessionEndSnapshot } from "../store/session-checkpoints.ts";
+import { clearNotice } from "./clear-handoff.ts";
 
 const EVENT = "SessionStart";
 
 /** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
-export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
+function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
   const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
   return (["compact-happened", "postcompact-reset"] as const).map((family) => {
     const file = sentinelPath(paths.memory, family, sid);
@@ -57,6 +62,8 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
+    const digest = reentryDigest(deps, paths, sid);
+    if (digest) notes.push(digest);
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);
@@ -71,5 +78,29 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   const moved = new Set(swept.sentinels);
   const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)));
   if (banner) notes.push(banner.text);
-  return notes.length ? contextAnswer(EVENT, notes.join("\n"), banner ? bannerLine(banner) : undefined) : null;
+  const line = banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
+  if (line) notes.push(line.context);
+  // One line for the person: the cleared session's fate or the last session's, else the banner's.
+  const message = line?.systemMessage ?? (banner ? bannerLine(banner) : undefined);
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
+}
+
+/** How old a session-end snapshot may be for the startup line. */
+export const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
+
+/**
+ * After /clear, what became of the cleared session (clear-handoff.ts); at startup when no banner
+ * applies, the newest session-end snapshot of another session under a day old.
+ */
+export function sessionEndLine(deps: Deps, paths: MemoryPaths, sid: string | null, source: string | undefined): { context: string; systemMessage: string } | null {
+  if (source === "clear") return clearNotice(deps, claudeConfigDir(deps.env, deps.home), paths.root, sid);
+  if (source !== "startup") return null;
+  const snap = newestSessionEndSnapshot(deps, paths, sid, LAST_SESSION_LINE_MAX_AGE_MS);
+  if (!snap?.savedMs) return null;
+  const task = reduceTaskName(snap.task);
+  const ago = formatDuration(deps.now().getTime() - snap.savedMs);
+  return {
+    context: `[quoin-checkpoint] Last session, task '${task}', ended ${ago} ago; its snapshot is ${snap.file}. /checkpoint --restore continues it.`,
+    systemMessage: `quoin-checkpoint: last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
+  };
 }

@@ -5,21 +5,21 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
 import { projectMemory } from "../store/project-root.ts";
-import { advisoryLine, advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
+import { advisoryLine, advisoryText, blockMode, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type BlockFiles, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
+import { FORCED_SAVE_STATUS, writeSkeletonCheckpoint, type SkeletonRequest } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
-import { claudeConfigDir } from "../core/config-dir.ts";
+import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 
-export const IDLE_GAP_MS = 60 * 60 * 1000;
+const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 /** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */
@@ -55,11 +55,13 @@ function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, 
   });
 }
 
-function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
-  const file = sentinelPath(paths.memory, "idle-advisory-pending", sid);
-  const text = readTextOrNull(deps.fs, file);
-  if (text === null) return null;
-  trashIfPresent(deps.fs, file, paths.memory, now);
+/** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
+function pendingIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  return readTextOrNull(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid));
+}
+
+function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, text: string, u: Utilization | null): string | null {
+  trashIfPresent(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), paths.memory, now);
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -82,37 +84,43 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
   return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
 }
 
-interface BlockOutcome {
-  pendingPrompt: string;
-  checkpoint: string | null;
-  sentinelExisted: boolean;
+/**
+ * The forced save with the transcript digest, done elsewhere (the engine's `snapshot`, run by the
+ * hook's entry point) so that this hook's bundle never loads the digest; null when it failed.
+ */
+export type ForcedSave = (req: SkeletonRequest & { transcriptPath: string | null }) => { checkpoint: string } | null;
+
+export interface PromptHookOptions {
+  forcedSave?: ForcedSave;
 }
 
-/** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
-function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date): BlockOutcome {
-  const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-  const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
-  writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+/**
+ * The block tier: a held prompt is saved for replay (a prompt that goes through was delivered and
+ * is never offered again), then the forced save (step C2), before any answer is printed.
+ */
+function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, held: boolean, opts: PromptHookOptions): BlockFiles {
+  let pendingPrompt: string | null = null;
+  if (held) {
+    pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
+    const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
+    writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+  }
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
-  // checkpoint that is there. One naming nothing (or outside checkpoints/) holds no place: it goes
-  // to trash/ and a fresh save replaces it, as in precompact and save step 1.4.
-  const pending = ownPendingRestore(deps, paths, sid);
-  if (pending?.checkpoint) return { pendingPrompt, checkpoint: pending.checkpoint, sentinelExisted: true };
-  if (pending) trashIfPresent(deps.fs, pending.sentinel, paths.memory, now);
-  const saved = writeSkeletonCheckpoint(deps, {
-    paths,
-    sessionId: sid,
-    launchCwd: input.cwd ?? deps.cwd,
-    status: "checkpoint save (forced: context at the block tier)",
-    shape: "voluntary",
-    writeSentinel: true,
-  });
+  // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
+  const { held: sentinelHeld } = settleOwnPendingRestore(deps, paths, sid, now);
+  if (sentinelHeld) return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
+  const req: SkeletonRequest = { paths, sessionId: sid, launchCwd: input.cwd ?? deps.cwd, status: FORCED_SAVE_STATUS, shape: "voluntary", writeSentinel: true };
+  const withDigest = opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
+  if (withDigest) return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
+  // The digest could not be written: the skeleton still holds the place, and says what it lacks.
+  const notes = opts.forcedSave ? ["transcript digest not written (the engine's snapshot failed); see the transcript"] : undefined;
+  const saved = writeSkeletonCheckpoint(deps, { ...req, notes });
   return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
 }
 
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
-export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
+export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs, opts: PromptHookOptions = {}): HookAnswer | null {
   const now = deps.now();
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
@@ -128,18 +136,29 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
     return null;
   }
 
+  // The status-line record and the settings are read only when the figure could reach the
+  // advisory on some window, or an idle note will show it.
+  const pendingIdle = paths && sid ? pendingIdleAdvisory(deps, paths, sid) : null;
+  const idleNote = gap !== null || pendingIdle !== null;
   const u = input.transcript_path
-    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, configDir: claudeConfigDir(deps.env, deps.home), sessionId: sid ?? undefined })
+    ? measureUtilization({
+        deps,
+        transcriptPath: input.transcript_path,
+        knobs,
+        configDir: claudeConfigDir(deps.env, deps.home),
+        projectRoot: paths?.root ?? null,
+        sessionId: sid ?? undefined,
+        ...(idleNote ? {} : { sourcesFromBps: knobs.QUOIN_STOP_BPS }),
+      })
     : null;
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 
   if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const files = holdPrompt(deps, paths, sid, input, now);
-    if (knobs.QUOIN_BLOCK_MODE === "block") {
-      return { decision: "block", reason: blockText(u, knobs, files, "block") };
-    }
-    const words = blockText(u, knobs, files, "advise");
+    const mode = blockMode(u, knobs);
+    const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
+    if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
+    const words = blockText(u, knobs, files, mode);
     return contextAnswer(EVENT, words, words);
   }
 
@@ -147,7 +166,7 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   let line: string | undefined;
   if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
-    const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
+    const pending = pendingIdle === null ? null : consumeIdleAdvisory(deps, paths, sid, now, pendingIdle, u);
     const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }

@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
-import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { existingHookContainers, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -17,7 +17,7 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
-  /** the build output: quoin-checkpoint.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
+  /** the build output: quoin-checkpoint.mjs, statusline.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
   distDir: string;
 }
 
@@ -38,7 +38,7 @@ type InstallState = z.infer<typeof StateSchema>;
  */
 function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
   try {
-    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
     return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
@@ -57,7 +57,7 @@ function readState(deps: Deps, file: string): InstallState | null {
 /** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
 function writeTarget(deps: Deps, file: string): string {
   try {
-    return deps.fs.lstatSync(file).isSymbolicLink() ? (deps.fs.realpathSync(file) as string) : file;
+    return deps.fs.lstatSync(file).isSymbolicLink() ? deps.fs.realpathSync(file) : file;
   } catch {
     return file;
   }
@@ -111,6 +111,9 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
   if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
+  const statusLine = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
+  if (statusLine !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLine });
+  else if (opts.statusLine) return fail(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
@@ -144,7 +147,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const before = read.text;
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);
@@ -189,7 +192,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));

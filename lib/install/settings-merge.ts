@@ -7,12 +7,13 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 // its bytes; a malformed file is refused with its line and column.
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
-export const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
-const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
+const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
+/** quoin's status line: the bundle (statusline.mjs), or the engine's subcommand older installs wrote. */
+const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.mjs["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
 
 export interface HookGroup {
   matcher?: string;
-  hooks: Array<{ type: "command"; command: string; timeout: number }>;
+  hooks: Array<{ type: "command"; command: string; timeout?: number }>;
 }
 export interface OwnedHook {
   event: string;
@@ -115,20 +116,21 @@ export function hasOwnedStatusLine(text: string): boolean {
   }
 }
 
-export function statusLineCommand(engineCommand: string, theirs: string | undefined): string {
-  return theirs === undefined ? `${engineCommand} statusline` : `${engineCommand} statusline --wrap '${theirs.replace(/'/g, `'\\''`)}'`;
+/** Our status-line command (`node ".../statusline.mjs"`), wrapping the user's own one when there is one. */
+export function statusLineCommand(base: string, theirs: string | undefined): string {
+  return theirs === undefined ? base : `${base} --wrap '${theirs.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The user's own status-line command, recovered from our wrapper; undefined when we did not wrap one. */
 export function unwrapStatusLine(command: string): string | undefined {
-  const m = / statusline --wrap '((?:[^']|'\\'')*)'$/.exec(command);
+  const m = / --wrap '((?:[^']|'\\'')*)'$/.exec(command);
   return m?.[1]?.replace(/'\\''/g, "'");
 }
 
 export interface InstallRequest {
   hooks: readonly OwnedHook[];
-  /** set: register (or wrap) the status line with this engine command */
-  statusLineEngine?: string;
+  /** set: register (or wrap) the status line with this command (`node ".../statusline.mjs"`) */
+  statusLine?: string;
 }
 
 /** Add or refresh quoin's entries. `text` null: the file does not exist yet. Running it twice changes nothing. */
@@ -162,8 +164,8 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
     if (!res.ok) return res;
     current = res.text;
   }
-  if (req.statusLineEngine !== undefined) {
-    const engine = req.statusLineEngine;
+  if (req.statusLine !== undefined) {
+    const engine = req.statusLine;
     const res = step(current, file, (root) => {
       const sl = propertyOf(root, "statusLine");
       if (!sl) return insertProperty(current, root, "statusLine", { type: "command", command: statusLineCommand(engine, undefined), padding: 0 });

@@ -3,7 +3,7 @@ import type { FsApi } from "../core/deps.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { listSentinelFiles, type SentinelFile } from "../store/sentinel-listing.ts";
 import { trashMove } from "../core/trash.ts";
-import { sortedNames } from "../core/dir-listing.ts";
+import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 
@@ -40,12 +40,8 @@ export interface CleanupResult {
 }
 
 function olderThan(fs: FsApi, file: string, nowMs: number, days: number): boolean {
-  try {
-    const st = fs.statSync(file);
-    return st.isFile() && nowMs - st.mtimeMs > days * DAY_MS;
-  } catch {
-    return false;
-  }
+  const st = regularFileStat(fs, file);
+  return st !== null && nowMs - st.mtimeMs > days * DAY_MS;
 }
 
 // writeAtomic's temp names: .<name>.<pid>.<n>.tmp (and the older .<name>.<pid>.tmp).

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { describeZodError } from "../core/zod-error.ts";
 import type { CommitRef, NextUp } from "../store/checkpoint-format.ts";
 
 /**
@@ -48,9 +49,7 @@ export function parseSaveDocument(raw: string): { ok: true; value: SaveDocument 
   }
   const parsed = saveDocumentSchema().safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join(".") : "document";
-    return { ok: false, reason: `stdin ${where}: ${issue?.message ?? "invalid"}; expected an object like ${SAVE_DOCUMENT_EXAMPLE}` };
+    return { ok: false, reason: `stdin ${describeZodError(parsed.error)}; expected an object like ${SAVE_DOCUMENT_EXAMPLE}` };
   }
   return { ok: true, value: parsed.data };
 }

@@ -7,6 +7,7 @@ import { chooseTask } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { findPlanFile } from "./plan-file.ts";
 import { newestRequestIntent } from "./skeleton-save.ts";
+import { readSessionDigest } from "./snapshot-save.ts";
 import { projectHash } from "../core/project-hash.ts";
 import { intentFromUnfinished, parseSessionState, type SessionState } from "../store/session-state.ts";
 import { locateSessionState } from "../store/session-state-locate.ts";
@@ -61,7 +62,7 @@ function mergeList(fromModel: readonly string[] | undefined, fromState: string |
 function readState(deps: Deps, file: string | null): SessionState | null {
   if (!file) return null;
   try {
-    return parseSessionState(file, deps.fs.readFileSync(file, "utf8") as string);
+    return parseSessionState(file, deps.fs.readFileSync(file, "utf8"));
   } catch {
     return null;
   }
@@ -77,7 +78,7 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const state = readState(deps, located.file);
   // NOTE: .git/HEAD read instead of `git rev-parse --abbrev-ref HEAD`: the same answer without a process.
   const branch = readBranchCheap(deps.fs, paths.root);
-  const digest = input.digest ?? null;
+  const digest = input.digest !== undefined ? input.digest : readSessionDigest(deps, paths.root, input.transcriptPath, input.sessionId);
   const { task, warning } = chooseTask({
     given: input.task,
     sessionState: state?.task,

@@ -9,17 +9,20 @@ import { asciiBody } from "../core/ascii-text.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
 import { sentinelPath } from "../store/sentinels.ts";
-import { cheapTaskName, writeSkeletonCheckpoint } from "./skeleton-save.ts";
+import { skillWithPid } from "../store/pidfile.ts";
+import { cheapTaskName } from "./skeleton-save.ts";
+import { writeSnapshotCheckpoint } from "./snapshot-save.ts";
 import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./skill-presence.ts";
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
 
 export const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
@@ -66,7 +69,7 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8") as string).status);
+    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status);
   } catch {
     return false;
   }
@@ -145,11 +148,18 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
     warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
     return null;
   }
-  const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
-  if (!pending) return null;
+  if (!deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid))) return null;
+  const { held: pending, trashed } = settleOwnPendingRestore(deps, paths, sid, deps.now());
+  // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
+  // leave this session's place unsaved, so save; the dangling sentinel went to trash/.
+  if (trashed) {
+    warnings.push(
+      `[checkpoint] WARNING: compact-happened and pending-restore-${sid}.txt exist, but the checkpoint it names is missing or outside checkpoints/; moved it to trash/ and saving normally`,
+    );
+  }
   // NOTE: the seed's precompact saved on auto only, so after a manual /compact save step 1.4 let the
   // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
-  if (pending.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
+  if (pending && !writtenByManualCompact(deps, pending.checkpoint)) {
     const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
     finish(deps, req, false);
     return done({
@@ -162,21 +172,15 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
       report: compactAlreadyRanReport(pending.checkpoint),
     });
   }
-  // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
-  // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
-  if (!pending.checkpoint) {
-    warnings.push(
-      `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
-    );
-  }
   return null;
 }
 
-/** Save step 1.45: panic tier: a skeleton checkpoint and pending-restore only, from cheap sources. */
+/** Save step 1.45: panic tier: a skeleton checkpoint with the transcript digest, and pending-restore. */
 function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
   const { deps, req, sid, warnings, info } = run;
-  const saved = writeSkeletonCheckpoint(deps, {
+  const saved = writeSnapshotCheckpoint(deps, {
     paths: req.paths,
+    transcriptPath: req.transcriptPath,
     sessionId: sid,
     launchCwd: req.launchCwd,
     status: "checkpoint save (panic mode)",
@@ -294,13 +298,13 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
 
   // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
   const utilization = req.transcriptPath
-    ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), sessionId: sid ?? undefined })
+    ? measureUtilization({ deps, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), projectRoot: paths.root, sessionId: sid ?? undefined })
     : null;
   const bps = utilization?.bps ?? 0;
   if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);
 
   const skills = otherActiveSkills(deps, paths, sid);
-  const activeSkills = skills.map((s) => `${s.skill} (pid ${s.pid})`);
+  const activeSkills = skills.map(skillWithPid);
   if (req.mode === null && skills.length > 0) return needsMode(activeSkills, skills);
   const mode: SaveMode = req.mode ?? "restore";
 

@@ -1,7 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../store/checkpoint-format.ts";
+import { NO_ARTIFACTS, renderSkeletonCheckpoint, type CommitRef } from "../store/checkpoint-format.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { readBranchCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -13,6 +13,9 @@ import { projectHash } from "../core/project-hash.ts";
 import { sentinelPath } from "../store/sentinels.ts";
 import { newestSessionState } from "../store/session-state-locate.ts";
 import { taskFromSessionFileName } from "../store/session-state.ts";
+
+/** The status line of the block tier's forced save (step C2). */
+export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
 
 export interface SkeletonRequest {
   paths: MemoryPaths;
@@ -28,6 +31,8 @@ export interface SkeletonRequest {
   digest?: CheckpointDigest | null;
   /** an explicit task (--task); else the task rule of lib/store/task-name.ts */
   task?: string;
+  /** commits of this session, when the writer ran git for them (session end) */
+  commits?: readonly CommitRef[];
 }
 
 export interface SkeletonResult {
@@ -89,6 +94,7 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     },
     notes: req.notes,
     digest: req.digest ?? null,
+    ...(req.commits ? { commits: req.commits } : {}),
   });
   const nameFor = (n: number) => (req.shape === "precompact" ? precompactCheckpointName(now, task, n) : voluntaryCheckpointName(now, task, n));
   const checkpoint = createUnique(deps.fs, paths.checkpoints, nameFor, body, { mode: 0o600, pid: deps.pid });

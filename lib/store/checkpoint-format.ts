@@ -138,10 +138,7 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
     { title: "Last user intent", body: text(d.intent, clean) },
     { title: "Plan file", body: storedPath(d.planFile) },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-    {
-      title: "Completed this session",
-      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n") : "(none)",
-    },
+    { title: "Completed this session", body: commitLines(d.commits, clean) },
     ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done, clean) }] : []),
     { title: "In progress", body: text(d.inProgress, clean) },
     {
@@ -164,7 +161,13 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
   const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }] : [];
-  return withDigest(d, [...headSections(d, sanitizeBody), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }], sanitizeBody);
+  // Commits only when the writer looked them up (session end does; the cheap writers run no git).
+  const commits: Section[] = d.commits ? [{ title: "Completed this session", body: commitLines(d.commits, sanitizeBody) }] : [];
+  return withDigest(d, [...headSections(d, sanitizeBody), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...commits], sanitizeBody);
+}
+
+function commitLines(commits: readonly CommitRef[] | undefined, clean: Clean): string {
+  return commits?.length ? commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n") : "(none)";
 }
 
 export interface ParsedCheckpoint {

@@ -10,11 +10,11 @@ export interface BlockedPrompt {
 
 const HEADER = /^=== BLOCKED PROMPT \[([^\]]*)\](.*)===\s*$/;
 
-export function isTaskNotification(prompt: string): boolean {
+function isTaskNotification(prompt: string): boolean {
   return prompt.trimStart().startsWith("<task-notification>");
 }
 
-export function blockedPromptHeader(iso: string, prompt: string): string {
+function blockedPromptHeader(iso: string, prompt: string): string {
   const tag = isTaskNotification(prompt) ? " [non-replayable:task-notification]" : "";
   return `=== BLOCKED PROMPT [${iso}]${tag} ===`;
 }

@@ -21,7 +21,7 @@ function tailOf(fs: FsApi, file: string, bytes: number): { text: string; whole: 
   });
 }
 
-/** Read at most the last `bytes` of a file (the whole file when smaller). */
+/** The file's last `bytes`, cut at a line start; null when it is missing. */
 export function readTail(fs: FsApi, file: string, bytes: number): string | null {
   return tailOf(fs, file, bytes)?.text ?? null;
 }

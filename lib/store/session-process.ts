@@ -15,7 +15,7 @@ export interface ProcessInfo {
 /** `/proc/<pid>/stat` on Linux (no child process, works without procps); else `ps`, as on macOS. */
 export function readProcessInfo(deps: Pick<Deps, "run" | "fs">, pid: number): ProcessInfo | null {
   try {
-    const stat = deps.fs.readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    const stat = deps.fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // NOTE: comm sits in parentheses and may itself hold spaces or ')': split at the last ')'.
     const close = stat.lastIndexOf(")");
     const comm = stat.slice(stat.indexOf("(") + 1, close);

@@ -69,7 +69,7 @@ describe("UserPromptSubmit under the real Claude Code client", () => {
     const second = await ask("next step please", sid);
     expect(second.run.code).toBe(0);
     const text = requestText(second.bodies.at(-1));
-    expect(text).toContain("[quoin-checkpoint] context 700k of 967k (72.4%)");
+    expect(text).toContain("[quoin-checkpoint] context 700k of 967k (72.3%)");
     expect(text).toContain("next step please");
     // The same answer carries a systemMessage for the person: the client accepts it (no hook error).
     const transcript = fs.readFileSync(path.join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9-]/g, "-"), `${sid}.jsonl`), "utf8");
@@ -85,7 +85,7 @@ describe("UserPromptSubmit under the real Claude Code client", () => {
     expect(pending).toMatch(/^=== BLOCKED PROMPT \[\S+Z\] ===\ndeploy to production\n$/);
     const checkpoint = fs.readFileSync(path.join(memory(), `pending-restore-${sid}.txt`), "utf8").trim();
     expect(fs.readFileSync(checkpoint, "utf8")).toContain(`## Session ID\n${sid}`);
-    expect(`${third.run.stdout}${third.run.stderr}`).toContain("context 950k of 967k (98.3%)");
+    expect(`${third.run.stdout}${third.run.stderr}`).toContain("context 950k of 967k (98.2%)");
   }, 120_000);
 
   it("lets /compact-style exempt commands and /checkpoint through even at the block tier", async () => {

@@ -53,5 +53,5 @@ describe(`${SESSIONS} sessions at once in one repository`, () => {
     expect(failures).toEqual([]);
     expect(state.problems).toEqual([]);
     expect(state.tempFiles).toBe(0);
-  }, 600_000);
+  }, 1_800_000);
 });

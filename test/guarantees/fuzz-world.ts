@@ -27,7 +27,9 @@ export const REAL_LINES = fixtureLines();
 const REAL_TEXT = `${REAL_LINES.join("\n")}\n`;
 
 /** A line with usage numbers of our choosing: how the fuzz reaches the advisory and block tiers. */
-export function usageLine(tokens: number, model = "claude-sonnet-4-5"): string {
+// A model with one window (200k): the block tier holds prompts (on a model that offers 1M as an
+// option, such as claude-sonnet-4-5, the window is a guess and the block tier only advises).
+export function usageLine(tokens: number, model = "claude-opus-4-5-20251101"): string {
   return JSON.stringify({
     type: "assistant",
     isSidechain: false,
@@ -241,6 +243,8 @@ export function buildWorld(w: WorldSpec, hostile: string): { deps: WorldDeps; tr
     now: () => new Date(now),
     env: { HOME, CLAUDE_CONFIG_DIR: CONFIG, ...w.env },
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: HOME,
     cwd: PROJECT,
     isProcessAlive: () => true,

@@ -253,7 +253,7 @@ export const PARSERS: readonly ParserRow<never>[] = [
     name: "settings.json install/uninstall",
     input: mutated(settingsSample),
     check: (t: string) => {
-      const installed = mergeInstall(t, { hooks: SETTINGS_HOOKS, statusLineEngine: 'node "/home/u/.claude/quoin-checkpoint/quoin-checkpoint.mjs"' });
+      const installed = mergeInstall(t, { hooks: SETTINGS_HOOKS, statusLine: 'node "/home/u/.claude/quoin-checkpoint/statusline.mjs"' });
       ownedHookCommands(t);
       if (!installed.ok) return;
       const parsed = (() => {

@@ -143,7 +143,7 @@ export function sandbox(prefix: string): Sandbox {
   mkdirSync(loose, { recursive: true });
   mkdirSync(path.join(config, "projects"), { recursive: true });
   const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: home, CLAUDE_CONFIG_DIR: config, TZ: "UTC" };
-  return { base, home, config, project, loose, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  return { base, home, config, project, loose, env, cleanup: () => rmSync(base, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 export function readOr(file: string, fallback = ""): string {

@@ -31,7 +31,7 @@ const log = () => {
 
 describe.each(HOOKS)("$event hook on a stalled input", (row) => {
   it(`stdin that never closes: exits 0 with no answer at its own deadline (${row.deadlineMs} ms; installer timeout ${row.timeoutS} s)`, async () => {
-    const r = await runProc({ file: bundleFile(row.bundle), env: p.repo.env, cwd: p.repo.root, holdStdin: true }, row.timeoutS * 1000);
+    const r = await runProc({ file: bundleFile(row.bundle), env: p.repo.env, cwd: p.repo.root, holdStdin: true }, row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000);
     console.log(`[stalls] ${row.event}: stdin never closed; ended by itself after ${r.ms.toFixed(0)} ms (deadline ${row.deadlineMs} ms, installer timeout ${row.timeoutS} s)`);
     expect(r.hung).toBe(false);
     expect(r).toMatchObject({ code: 0, stdout: "" });
@@ -43,7 +43,7 @@ describe.each(HOOKS)("$event hook on a stalled input", (row) => {
     execFileSync("mkfifo", [fifo]);
     const payload = { session_id: SID, transcript_path: fifo, cwd: p.repo.root, hook_event_name: row.event, ...Object.fromEntries(Object.entries(row.extra).map(([k, v]) => [k, v[0] === "PROMPT" ? "hello" : v[0]])) };
     const logBefore = log().length;
-    const r = await runProc({ file: bundleFile(row.bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root }, row.timeoutS * 1000);
+    const r = await runProc({ file: bundleFile(row.bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root }, row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000);
     rmSync(fifo);
     console.log(`[stalls] ${row.event}: transcript a FIFO with no writer; ended after ${r.ms.toFixed(0)} ms`);
     expect(r.hung).toBe(false);

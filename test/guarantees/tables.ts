@@ -1,12 +1,14 @@
 import * as path from "node:path";
 import type { Deps } from "../../lib/core/deps.ts";
 import { readKnobs } from "../../lib/core/knobs.ts";
-import { parseHookInput, preCompactSchema, sessionStartSchema, userPromptSubmitSchema, type HookAnswer, type PayloadSpec } from "../../lib/hooks/hook-io.ts";
+import { parseHookInput, preCompactSchema, sessionEndSchema, sessionStartSchema, userPromptSubmitSchema, type HookAnswer, type PayloadSpec } from "../../lib/hooks/hook-io.ts";
 import { appendHookLog } from "../../lib/hooks/hook-log.ts";
 import { projectMemory } from "../../lib/store/project-root.ts";
 import { runPreCompact } from "../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
+import { logSessionEnd, runSessionEnd } from "../../lib/hooks/session-end.ts";
+import { knobDefault } from "../../lib/core/knobs.ts";
 import { HOOK_SPECS } from "../../lib/install/install-layout.ts";
 import { DIST } from "../helpers/run-bundle.ts";
 import { HOOK_DEADLINE_MS } from "../../lib/edge/hook-runner.ts";
@@ -67,6 +69,18 @@ export const HOOKS: readonly HookRow[] = [
     deadlineMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("precompact"),
     extra: { trigger: ["auto", "manual"], custom_instructions: ["", "keep the test names", null] },
+  },
+  {
+    bundle: "sessionend",
+    event: "SessionEnd",
+    schema: sessionEndSchema as () => PayloadSpec<never>,
+    // In-process there is no process start to count from: the deadline is the process suites' to test.
+    handle: (deps, input) => (logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineMs: Number.MAX_SAFE_INTEGER })), null),
+    answers: "none",
+    deadlineMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
+    // No timeout is registered: Claude Code gives all SessionEnd hooks 1.5 s together.
+    timeoutS: 1.5,
+    extra: { reason: ["clear", "resume", "logout", "prompt_input_exit", "other"], prompt_id: ["95515dbb-0000-4000-8000-000000000001", undefined] },
   },
 ];
 

@@ -4,6 +4,7 @@ import { parseCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS } from "../../l
 import { parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { parseSentinelName } from "../../lib/store/sentinels.ts";
 import { tempRepo, type TempRepo } from "../helpers/save-repo.ts";
+import { FIXTURES } from "../helpers/run-bundle.ts";
 import { usageLine } from "./fuzz-world.ts";
 import type { ProcJob } from "./proc-pool.ts";
 import { bundleFile, ENGINE_FILE } from "./tables.ts";
@@ -80,7 +81,21 @@ export const KINDS: readonly KindRow[] = [
   },
   { name: "restore", saves: false, job: (p, sid) => engineJob(p, ["restore", "--session", sid]) },
   { name: "cleanup", saves: false, job: (p, sid) => engineJob(p, ["cleanup", "--session", sid]) },
+  {
+    name: "sessionend",
+    saves: false,
+    job: (p, sid) => hookJob(p, "sessionend", { session_id: sid, transcript_path: workedTranscript(p, sid), cwd: p.repo.root, prompt_id: "95515dbb-0000-4000-8000-000000000001", hook_event_name: "SessionEnd", reason: "other" }),
+  },
 ];
+
+/** A real session's transcript (edits, todos, requests) under this session's id: a SessionEnd has something to save. */
+function workedTranscript(p: Project, sid: string): string {
+  const file = path.join(p.transcriptDir, `${sid}-worked.jsonl`);
+  writeFileSync(file, WORKED.replaceAll(WORKED_SID, sid));
+  return file;
+}
+const WORKED = readFileSync(path.join(FIXTURES, "spotter-tool_heavy.jsonl"), "utf8");
+const WORKED_SID = /"sessionId":"([^"]+)"/.exec(WORKED)?.[1] ?? "none";
 
 /** Old sessions' files (40 days old) for cleanup to move: a checkpoint and the sentinel naming it. */
 export function seedOldSessions(p: Project, n: number): void {

@@ -7,10 +7,11 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const ENGINE = path.join(REPO_ROOT, "dist", "quoin-checkpoint.mjs");
 export const PRECOMPACT = path.join(REPO_ROOT, "dist", "hooks", "precompact.mjs");
 export const SESSIONSTART = path.join(REPO_ROOT, "dist", "hooks", "sessionstart.mjs");
+export const SESSIONEND = path.join(REPO_ROOT, "dist", "hooks", "sessionend.mjs");
 
 /** The built bundles: `npm test` builds first; a lone `vitest run` builds once if dist/ is missing. */
 export function ensureBuilt(): void {
-  if ([ENGINE, PRECOMPACT, SESSIONSTART].every((f) => existsSync(f))) return;
+  if ([ENGINE, PRECOMPACT, SESSIONSTART, SESSIONEND].every((f) => existsSync(f))) return;
   const res = spawnSync("npx", ["tsx", "scripts/build.ts"], { cwd: REPO_ROOT, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
 }

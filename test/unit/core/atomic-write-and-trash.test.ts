@@ -41,6 +41,12 @@ describe("trash", () => {
     expect(readText(deps, "/m/trash/2026-11-29/a.txt-2")).toBe("two");
     expect(deps.fs.existsSync("/m/a.txt")).toBe(false);
   });
+  it("never moves a folder (link fails with EPERM on a folder, and the rename fallback would take it whole)", () => {
+    const deps = fakeDeps({ files: { "/m/dir/inside.txt": "kept" } });
+    expect(trashIfPresent(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toBeNull();
+    expect(() => trashMove(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toThrow(/not a regular file/);
+    expect(readText(deps, "/m/dir/inside.txt")).toBe("kept");
+  });
   it("trashIfPresent is quiet about a missing file", () => {
     const deps = fakeDeps();
     expect(trashIfPresent(deps.fs, "/m/none.txt", "/m", new Date())).toBeNull();

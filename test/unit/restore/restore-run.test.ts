@@ -4,6 +4,7 @@ import { restoreJson, restoreText } from "../../../lib/restore/restore-render.ts
 
 const ENGINE = 'node "/e/quoin-checkpoint.mjs"';
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+import { variant } from "../../helpers/narrow.ts";
 
 const CUR = "cccc0000-0000-0000-0000-000000000001";
 const OLD = "aaaa0000-0000-0000-0000-000000000002";
@@ -371,6 +372,6 @@ describe("CASE C source for a legacy checkpoint", () => {
     const mine = f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\nfrom old\n", 0.06);
     f.prompt("dddd0000-0000-0000-0000-000000000004", "=== BLOCKED PROMPT [2026-11-29T11:00:00Z] ===\nnewer, unrelated\n", 0.01);
     const o = restored(restore(f));
-    expect(o.prompts.case === "C" && o.prompts.source.file).toBe(mine);
+    expect(variant(o.prompts, "case", "C").source.file).toBe(mine);
   });
 });

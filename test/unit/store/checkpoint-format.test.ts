@@ -111,8 +111,14 @@ describe("checkpoint format", () => {
   });
 
   it("renders the skeleton with the C2 section set", () => {
-    const titles = parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, artifacts: NO_ARTIFACTS })).map((s) => s.title);
+    const titles = parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, commits: undefined, artifacts: NO_ARTIFACTS })).map((s) => s.title);
     expect(titles).toEqual(["Status", "Current stage", "Active task", "Branch", "Session ID", "Saved at", "Session link", "In-flight artifacts", "Restore hint"]);
+  });
+
+  it("adds the commits to a skeleton only when the writer looked them up (session end)", () => {
+    const sections = parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, artifacts: NO_ARTIFACTS, commits: [{ hash: "abc1234", subject: "fix parser" }] }));
+    expect(sections.find((s) => s.title === "Completed this session")?.body).toBe("- abc1234 fix parser");
+    expect(parseSections(renderSkeletonCheckpoint({ ...full, intent: undefined, artifacts: NO_ARTIFACTS, commits: [] })).find((s) => s.title === "Completed this session")?.body).toBe("(none)");
   });
 
   it("reads old checkpoints: no Session ID is undefined (legacy), CRLF is stripped", () => {
