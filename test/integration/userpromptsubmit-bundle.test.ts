@@ -41,7 +41,8 @@ function payload(tokens: number, prompt = "run the tests", sid = SID): string {
   });
 }
 
-const env = () => ({ HOME: home });
+// A known window: the block tier holds prompts only on one (on a guess it advises, tested below).
+const env = () => ({ HOME: home, QUOIN_CONTEXT_WINDOW: "200000" });
 
 describe("the built UserPromptSubmit hook", () => {
   it("is silent below the advisory band and exits 0", () => {
@@ -67,6 +68,15 @@ describe("the built UserPromptSubmit hook", () => {
     const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map((m: RegExpMatchArray) => m[1]!);
     expect(files).toHaveLength(2);
     for (const f of files) expect(fs.existsSync(f)).toBe(true);
+  });
+
+  it("on a guessed window (no record, no setting; claude-opus-4-6 may run with 1M) the top tier advises and holds nothing", () => {
+    const sid = "0b6c8f9a-2222-4c3d-8e9f-00000000000e";
+    const r = runBundle(hook, [], { input: payload(165_000, "deploy it", sid), env: { HOME: home } });
+    const answer = JSON.parse(r.stdout);
+    expect(answer.decision).toBeUndefined();
+    expect(answer.hookSpecificOutput.additionalContext).toContain("context 165k of 167k");
+    expect(fs.existsSync(path.join(project, ".workflow_artifacts/memory", `pending-prompt-${sid}.txt`))).toBe(false);
   });
 
   it.each([
