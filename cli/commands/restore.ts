@@ -18,7 +18,7 @@ export const restoreCommand = defineCommand({
     // With --json the answer is always one object, a refused answer included (as for --replay).
     const refuse = (reason: string): number => {
       if (!ctx.json) throw new UsageError(`restore: ${reason}`);
-      printJson(ctx, restoreJson({ action: "invalid", reason }) as object);
+      printJson(ctx, restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps)) as object);
       return 2;
     };
     const rawPick = values.pick;
@@ -41,7 +41,7 @@ export const restoreCommand = defineCommand({
     });
     const sid = session.ok ? session.id : "";
     const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW);
-    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });
+    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object), midAgentHandoff: handoff });
     else printLine(ctx, [restoreText(outcome, engineInvocation(ctx.deps)), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
     return outcome.action === "invalid" ? 2 : 0;
   },

@@ -7,8 +7,8 @@ import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import type { CommitRef } from "../store/checkpoint-format.ts";
 import { sessionEndStatus } from "../store/checkpoint-status.ts";
-import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { projectMemory } from "../store/project-root.ts";
 import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import type { SessionEndInput } from "./hook-io.ts";
@@ -39,11 +39,6 @@ export type SessionEndOutcome =
 export interface SessionEndOptions {
   /** epoch ms after which the hook stops before its next expensive step and writes nothing */
   deadlineMs: number;
-}
-
-function isHomeOrSlash(root: string, home: string): boolean {
-  const r = path.resolve(root);
-  return r === path.resolve(home) || r === path.parse(r).root;
 }
 
 function commitsSince(deps: Deps, root: string, savedAt: string): number {
@@ -82,13 +77,14 @@ export function runSessionEnd(deps: Deps, input: SessionEndInput, opts: SessionE
   const reason = reasonLabel(input.reason);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   if (!sid) return { saved: false, reason, skip: "no-session-id", detail: "the payload's session_id is not usable in a file name" };
-  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
-  const paths = memoryPaths(root);
+  const start = path.resolve(input.cwd ?? deps.cwd);
+  // Null for $HOME, its ancestors and /: never a project, nothing is written there.
+  const paths = projectMemory(deps.fs, start, deps.home);
   const configDir = claudeConfigDir(deps.env, deps.home);
-  const clear = reason === "clear" && !isHomeOrSlash(root, deps.home);
-  if (clear) markClearStart(deps, configDir, sid, root);
-  const outcome = decideAndWrite(deps, input, opts, { sid, reason, root, paths });
-  if (clear) markClearDone(deps, configDir, sid, root, outcome);
+  const clearRoot = reason === "clear" ? paths?.root : undefined;
+  if (clearRoot) markClearStart(deps, configDir, sid, clearRoot);
+  const outcome = decideAndWrite(deps, input, opts, { sid, reason, root: paths?.root ?? start, paths });
+  if (clearRoot) markClearDone(deps, configDir, sid, clearRoot, outcome);
   return outcome;
 }
 
@@ -96,18 +92,20 @@ interface Where {
   sid: string;
   reason: string;
   root: string;
-  paths: MemoryPaths;
+  /** null outside a project */
+  paths: MemoryPaths | null;
 }
 
 function decideAndWrite(deps: Deps, input: SessionEndInput, opts: SessionEndOptions, w: Where): SessionEndOutcome {
   const late = (): SessionEndOutcome | null =>
     deps.now().getTime() > opts.deadlineMs ? { saved: false, reason: w.reason, skip: "deadline", detail: "the hook's own deadline passed; nothing written" } : null;
-  const rootIsHomeOrSlash = isHomeOrSlash(w.root, deps.home);
+  const paths = w.paths;
+  const rootIsHomeOrSlash = paths === null;
   const digest =
-    rootIsHomeOrSlash || !input.transcript_path
+    !paths || !input.transcript_path
       ? null
       : readTranscriptDigest(deps.fs, input.transcript_path, { projectRoot: w.root, sessionId: w.sid, budgetBytes: SESSIONEND_DIGEST_BUDGET, headBytes: SESSIONEND_HEAD_BYTES });
-  const previous = digest ? newestCheckpointOf(deps, w.paths, w.sid, digest.firstRequest?.at ?? null) : null;
+  const previous = digest && paths ? newestCheckpointOf(deps, paths, w.sid, digest.firstRequest?.at ?? null) : null;
   const skip = sessionEndSkip({
     rootIsHomeOrSlash,
     root: w.root,
@@ -118,15 +116,15 @@ function decideAndWrite(deps: Deps, input: SessionEndInput, opts: SessionEndOpti
   });
   if (skip) return { saved: false, reason: w.reason, ...skip };
   const cut = late();
-  if (cut || !digest) return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
-  const written = writeSnapshot(deps, w.paths, input, w.sid, digest, w.reason);
+  if (cut || !digest || !paths) return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
+  const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason);
   return { saved: true, reason: w.reason, ...written };
 }
 
 /** One line in memory/logs/hooks.log, only where the memory folder already exists (a skip leaves no trace). */
 export function logSessionEnd(deps: Deps, input: SessionEndInput, outcome: SessionEndOutcome): void {
-  const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
-  if (!deps.fs.existsSync(paths.memory)) return;
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  if (!paths || !deps.fs.existsSync(paths.memory)) return;
   const what = outcome.saved ? `saved ${outcome.checkpoint}` : `skipped (${outcome.skip}): ${outcome.detail}`;
   appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `SessionEnd ${outcome.reason}: ${what}`);
 }

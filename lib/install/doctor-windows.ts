@@ -3,8 +3,7 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { measureUtilization } from "../context/context-utilization.ts";
 import { formatTokens, MAKE_WINDOW_KNOWN } from "../context/context-window.ts";
-import { memoryPaths } from "../store/memory-paths.ts";
-import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
+import { projectMemory } from "../store/project-root.ts";
 import { readTail } from "../store/recent-sessions.ts";
 import { transcriptPathFor } from "../store/session-id-resolve.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -36,11 +35,12 @@ export function recentSessionIds(deps: Pick<Deps, "fs">, file: string, max: numb
 }
 
 export function windowSourceChecks(deps: Deps, knobs: Knobs): WindowCheck[] {
-  const root = resolveProjectRoot(deps.fs, deps.cwd, deps.home);
-  if (!isWritableProjectRoot(root, deps.home)) return [];
+  const paths = projectMemory(deps.fs, deps.cwd, deps.home);
+  if (!paths) return [];
+  const root = paths.root;
   const configDir = claudeConfigDir(deps.env, deps.home);
   const out: WindowCheck[] = [];
-  for (const { sid, at } of recentSessionIds(deps, memoryPaths(root).recentSessions, RECENT_SESSIONS_SHOWN)) {
+  for (const { sid, at } of recentSessionIds(deps, paths.recentSessions, RECENT_SESSIONS_SHOWN)) {
     const name = `window of session ${sid.slice(0, 8)} (last prompt ${at})`;
     const u = measureUtilization({ deps, transcriptPath: transcriptPathFor(deps, root, sid), knobs, configDir, projectRoot: root, sessionId: sid });
     if (!u) {

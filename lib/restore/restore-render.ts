@@ -95,9 +95,9 @@ function restoredJson(r: Restored) {
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(o: RestoreOutcome): unknown {
+export function restoreJson(o: RestoreOutcome, engine: string): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
-  return { ...restoreFields(o), show: restoreText(o).split("\n"), next: restoreNext(o) };
+  return { ...restoreFields(o), show: restoreText(o, engine).split("\n"), next: restoreNext(o) };
 }
 
 function restoreFields(o: RestoreOutcome): object {

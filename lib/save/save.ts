@@ -9,7 +9,6 @@ import { asciiBody } from "../core/ascii-text.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { claudeConfigDir } from "../core/config-dir.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
 import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import type { SessionStartInput } from "../../../lib/hooks/hook-io.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { awaitClearMarker, CLEAR_WAIT_APPEAR_MS, CLEAR_WAIT_WRITING_MS, clearNotice } from "../../../lib/hooks/clear-handoff.ts";
@@ -99,7 +100,7 @@ describe("/clear: SessionEnd(clear) then SessionStart(clear)", () => {
 
 describe("startup: the last session's snapshot", () => {
   const snapshot = (sid: string, savedAt: Date, status = "checkpoint save (session end, other)") =>
-    renderCheckpoint({ status, currentStage: "", task: "parser-fix", branch: "feat/x", sessionId: sid, projectHash: "-home-u-proj", savedAt, artifacts: NO_ARTIFACTS });
+    renderCheckpoint({ status, currentStage: "", task: "parser-fix", branch: "feat/x", sessionId: sid, projectHash: "-home-u-proj", savedAt, artifacts: NO_ARTIFACTS }, asciiBody);
 
   it("names the newest session-end snapshot of another session under a day old", () => {
     const w = memWorld({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import { NO_ARTIFACTS, parseCheckpoint, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import type { SessionEndInput } from "../../../lib/hooks/hook-io.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
@@ -32,7 +33,7 @@ const busy = transcriptText([
 ]);
 
 function previousCheckpoint(savedAt: Date, status = "checkpoint save (voluntary)"): string {
-  return renderCheckpoint({ status, currentStage: "", task: "parser", branch: "feat/x", sessionId: SID, projectHash: "-home-u-proj", savedAt, artifacts: NO_ARTIFACTS });
+  return renderCheckpoint({ status, currentStage: "", task: "parser", branch: "feat/x", sessionId: SID, projectHash: "-home-u-proj", savedAt, artifacts: NO_ARTIFACTS }, asciiBody);
 }
 
 describe("runSessionEnd: the snapshot", () => {

@@ -14,7 +14,7 @@ function restore(f: MemoryFixture, req: { sid?: string; pick?: number; synthesiz
 }
 
 function restored(o: RestoreOutcome): Restored {
-  if (o.action !== "restore") throw new Error(`expected restore, got ${JSON.stringify(restoreJson(o))}`);
+  if (o.action !== "restore") throw new Error(`expected restore, got ${JSON.stringify(restoreJson(o, ENGINE))}`);
   return o;
 }
 

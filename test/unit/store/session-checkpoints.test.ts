@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import { NO_ARTIFACTS, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import { newestCheckpointOf, newestSessionEndSnapshot, SESSION_LOOKUP_LIMIT } from "../../../lib/store/session-checkpoints.ts";
 import { CKPTS, memWorld, NOW, OTHER, SID } from "../../helpers/save-deps.ts";
 
 const HOUR = 3600_000;
 const ckpt = (sid: string, hoursAgo: number, status = "checkpoint save (voluntary)") =>
-  renderCheckpoint({ status, currentStage: "", task: "t", branch: "b", sessionId: sid, projectHash: "h", savedAt: new Date(NOW.getTime() - hoursAgo * HOUR), artifacts: NO_ARTIFACTS });
+  renderCheckpoint({ status, currentStage: "", task: "t", branch: "b", sessionId: sid, projectHash: "h", savedAt: new Date(NOW.getTime() - hoursAgo * HOUR), artifacts: NO_ARTIFACTS }, asciiBody);
 
 describe("newestCheckpointOf", () => {
   it("takes the newest `## Saved at` of this session, whatever the name shape", () => {
