@@ -107,19 +107,19 @@ export function clearNotice(deps: Deps, configDir: string, root: string, newSid:
     const task = reduceTaskName(marker.task);
     return {
       context: `[quoin-checkpoint] The session before /clear (${short}) was saved: ${marker.checkpoint} (task '${task}'). Run /checkpoint --restore to bring it back.`,
-      systemMessage: `quoin-checkpoint: cleared session saved as ${path.basename(marker.checkpoint)}; /checkpoint --restore brings it back`,
+      systemMessage: `[quoin] cleared session saved as ${path.basename(marker.checkpoint)}; /checkpoint --restore brings it back`,
     };
   }
   if (marker.state === "skipped" && marker.why === "unchanged" && trusted(marker.checkpoint)) {
     return {
       context: `[quoin-checkpoint] The session before /clear (${short}) had nothing new since its checkpoint ${marker.checkpoint}. Run /checkpoint --restore to bring it back.`,
-      systemMessage: `quoin-checkpoint: cleared session's checkpoint ${path.basename(marker.checkpoint!)} is current; /checkpoint --restore brings it back`,
+      systemMessage: `[quoin] cleared session's checkpoint ${path.basename(marker.checkpoint!)} is current; /checkpoint --restore brings it back`,
     };
   }
   if (marker.state === "writing") {
     return {
       context: "[quoin-checkpoint] The session before /clear was still being saved when this one started; run /checkpoint --restore to look for it.",
-      systemMessage: "quoin-checkpoint: the cleared session's save had not finished; /checkpoint --restore looks for it",
+      systemMessage: "[quoin] the cleared session's save had not finished; /checkpoint --restore looks for it",
     };
   }
   return null;

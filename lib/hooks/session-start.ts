@@ -101,6 +101,6 @@ export function sessionEndLine(deps: Deps, paths: MemoryPaths, sid: string | nul
   const ago = formatDuration(deps.now().getTime() - snap.savedMs);
   return {
     context: `[quoin-checkpoint] Last session, task '${task}', ended ${ago} ago; its snapshot is ${snap.file}. /checkpoint --restore continues it.`,
-    systemMessage: `quoin-checkpoint: last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
+    systemMessage: `[quoin] last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
   };
 }

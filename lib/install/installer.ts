@@ -101,19 +101,18 @@ export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
 }
 
-function install(deps: Deps, opts: InstallOptions): InstallOutcome {
-  const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
-  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+type Sources = { ok: true; copies: FileCopy[]; bundles: string[] } | { ok: false; reason: string };
 
-  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+/** What install copies: the engine, the status line, each hook bundle found, and the rendered skills. */
+function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout, lines: string[]): Sources {
+  const refuse = (reason: string): Sources => ({ ok: false, reason });
   const copies: FileCopy[] = [];
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
-  if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
+  if (engine === null) return refuse(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
   const statusLine = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
   if (statusLine !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLine });
-  else if (opts.statusLine) return fail(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
+  else if (opts.statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
@@ -127,19 +126,31 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   }
   // The skills name the engine as '${CLAUDE_SKILL_DIR}/...' (skill-render.ts): any character but `'` is safe there.
   if (layout.skillsDir.includes("'")) {
-    return fail(`${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`);
+    return refuse(`${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`);
   }
   for (const name of SKILL_NAMES) {
     const from = path.join(opts.distDir, "skills", name, "SKILL.md");
     const text = readTextOrNull(deps.fs, from);
-    if (text === null) return fail(`${from} is missing: run npm run gen-skills (or npm run build) first`);
+    if (text === null) return refuse(`${from} is missing: run npm run gen-skills (or npm run build) first`);
     const to = path.join(layout.skillsDir, name, "SKILL.md");
     const existing = readTextOrNull(deps.fs, to);
     if (existing !== null && !existing.includes(GENERATED_SKILL_MARKER)) {
-      return fail(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
+      return refuse(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
     }
     copies.push({ from, to, text });
   }
+  return { ok: true, copies, bundles };
+}
+
+function install(deps: Deps, opts: InstallOptions): InstallOutcome {
+  const layout = installLayout(deps, opts.scope);
+  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
+  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+
+  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+  const sources = installSources(deps, opts, layout, lines);
+  if (!sources.ok) return fail(sources.reason);
+  const { copies, bundles } = sources;
 
   // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
   const read = readSettings(deps, layout.settingsFile);

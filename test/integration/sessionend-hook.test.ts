@@ -102,7 +102,7 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     expect(s.code).toBe(0);
     const answer = JSON.parse(s.stdout) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
     const [file] = checkpoints(repo);
-    expect(answer.systemMessage).toBe(`quoin-checkpoint: cleared session saved as ${path.basename(file!)}; /checkpoint --restore brings it back`);
+    expect(answer.systemMessage).toBe(`[quoin] cleared session saved as ${path.basename(file!)}; /checkpoint --restore brings it back`);
     expect(answer.hookSpecificOutput.additionalContext).toContain(file);
     expect(readdirSync(path.join(repo.home, ".claude", "quoin-checkpoint", "state"))).toEqual([]);
   });
@@ -113,7 +113,7 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input: endPayload(repo, BUSY.sid, t, "other") });
     const s = runNode(SESSIONSTART, [], { cwd: repo.root, env: repo.env, input: startPayload(repo, NEW, "startup") });
     const answer = JSON.parse(s.stdout) as { systemMessage: string };
-    expect(answer.systemMessage).toMatch(/^quoin-checkpoint: last session, task [a-z0-9-]+, ended 0m ago: \/checkpoint --restore to continue$/);
+    expect(answer.systemMessage).toMatch(/^\[quoin\] last session, task [a-z0-9-]+, ended 0m ago: \/checkpoint --restore to continue$/);
   });
 
   it("a SIGTERM once it has started (Claude Code's at 1.5 s) lets it finish: a whole checkpoint, no temp file, exit 0", async () => {

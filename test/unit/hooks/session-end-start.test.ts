@@ -42,7 +42,7 @@ describe("/clear: SessionEnd(clear) then SessionStart(clear)", () => {
     const { context, system } = answerText(handleSessionStart(w.deps, start({ source: "clear" }), knobs()));
     expect(context).toContain(end.checkpoint);
     expect(context).toContain("/checkpoint --restore");
-    expect(system).toBe("quoin-checkpoint: cleared session saved as 2026-11-29T2107-feat-x.md; /checkpoint --restore brings it back");
+    expect(system).toBe("[quoin] cleared session saved as 2026-11-29T2107-feat-x.md; /checkpoint --restore brings it back");
     expect(system.split("\n")).toHaveLength(1);
     expect(w.fs.existsSync(`${STATE}/ended-${SID}.json`)).toBe(false);
   });
@@ -108,7 +108,7 @@ describe("startup: the last session's snapshot", () => {
       [`${CKPTS}/2026-11-29T1000-older.md`]: snapshot(OTHER, new Date(NOW.getTime() - 11 * 3600_000)).replace("parser-fix", "older"),
     });
     const { context, system } = answerText(handleSessionStart(w.deps, start({}), knobs()));
-    expect(system).toBe("quoin-checkpoint: last session, task parser-fix, ended 2h00m ago: /checkpoint --restore to continue");
+    expect(system).toBe("[quoin] last session, task parser-fix, ended 2h00m ago: /checkpoint --restore to continue");
     expect(context).toContain(`${CKPTS}/2026-11-29T1907-parser-fix.md`);
   });
 
@@ -128,6 +128,6 @@ describe("startup: the last session's snapshot", () => {
     const { context, system } = answerText(handleSessionStart(w.deps, start({}), knobs()));
     expect(context).toContain("Another session");
     expect(context).not.toContain("Last session");
-    expect(system).toBe("");
+    expect(system).toBe("[quoin] another session left a checkpoint (2026-11-29T2000-parser-fix.md): /checkpoint --restore picks it up");
   });
 });
