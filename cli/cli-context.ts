@@ -1,8 +1,8 @@
 import * as path from "node:path";
 import type { Deps } from "../lib/core/deps.ts";
 import { readKnobs, type Knobs } from "../lib/core/knobs.ts";
-import { memoryPaths, type MemoryPaths } from "../lib/store/memory-paths.ts";
-import { resolveProjectRoot } from "../lib/store/project-root.ts";
+import type { MemoryPaths } from "../lib/store/memory-paths.ts";
+import { notAProject, projectMemory } from "../lib/store/project-root.ts";
 import { resolveSessionId, type ResolvedSessionId } from "../lib/store/session-id-resolve.ts";
 
 /** A wrong invocation: printed as one line, exit 2. */
@@ -21,8 +21,12 @@ export interface CliContext {
   knobs: Knobs;
   /** the raw launch cwd (for the transcript folder name) */
   cwd: string;
-  root: string;
-  paths: MemoryPaths;
+  /** the project's memory paths, or null in $HOME, an ancestor of it, or / (nothing is written there) */
+  project: MemoryPaths | null;
+  /** the project root; a command that reads it outside a project is refused (exit 2) */
+  readonly root: string;
+  /** the project's memory paths; a command that reads them outside a project is refused (exit 2) */
+  readonly paths: MemoryPaths;
   json: boolean;
   sessionFlag?: string;
   /** resolved lazily: not every command needs a session */
@@ -37,14 +41,23 @@ export function buildContext(
   io: { stdout: (text: string) => void; readStdin: () => string },
 ): CliContext {
   const cwd = path.resolve(deps.cwd, flags.cwd ?? ".");
-  const root = resolveProjectRoot(deps.fs, cwd, deps.home);
+  const project = projectMemory(deps.fs, cwd, deps.home);
+  const need = (): MemoryPaths => {
+    if (project) return project;
+    throw new UsageError(`${notAProject(cwd)}: run from inside a project or pass --cwd DIR`);
+  };
   let session: ResolvedSessionId | undefined;
   return {
     deps,
     knobs: readKnobs(deps.env, deps.warn),
     cwd,
-    root,
-    paths: memoryPaths(root),
+    project,
+    get root() {
+      return need().root;
+    },
+    get paths() {
+      return need();
+    },
     json: flags.json,
     sessionFlag: flags.session,
     session: () => (session ??= resolveSessionId(deps, flags.session, cwd)),

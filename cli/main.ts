@@ -14,6 +14,7 @@ import { successorCommand } from "./commands/successor.ts";
 import { dispatchCommand } from "./commands/dispatch.ts";
 import { pidfileCommand } from "./commands/pidfile.ts";
 import { doctorCommand } from "./commands/doctor.ts";
+import { snapshotCommand } from "./commands/snapshot.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
 const COMMANDS: readonly Command[] = [
@@ -29,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   dispatchCommand,
   pidfileCommand,
   doctorCommand,
+  snapshotCommand,
 ];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {

@@ -45,7 +45,7 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
     if (!command) throw new UsageError(`unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`);
     const { values, positionals } = parseArgs({
       args: [...rest],
-      options: { ...COMMON_OPTIONS, ...command.options },
+      options: { ...COMMON_OPTIONS, ...command.parseOptions },
       allowPositionals: true,
       strict: true,
     });
@@ -58,10 +58,10 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
     }
     const ctx = buildContext(
       deps,
-      { cwd: values.cwd as string | undefined, session: values.session as string | undefined, json: Boolean(values.json) },
+      { cwd: typeof values.cwd === "string" ? values.cwd : undefined, session: typeof values.session === "string" ? values.session : undefined, json: values.json === true },
       { stdout, readStdin: io.readStdin },
     );
-    return command.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+    return command.run(ctx, values, positionals);
   } catch (err) {
     const e = err as Error & { code?: string };
     if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS")) return refuse(e.message, 2);

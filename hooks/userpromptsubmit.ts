@@ -1,8 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { nodeDeps } from "../lib/edge/node-deps.ts";
 import { runValidatedHook } from "../lib/edge/hook-runner.ts";
+import { engineForcedSave } from "../lib/edge/engine-snapshot.ts";
 import { userPromptSubmitSchema } from "../lib/hooks/hook-io.ts";
 import { readKnobs } from "../lib/core/knobs.ts";
 import { handleUserPromptSubmit } from "../lib/hooks/user-prompt-submit.ts";
 
 const deps = nodeDeps();
-await runValidatedHook("UserPromptSubmit", userPromptSubmitSchema, (input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn)), deps);
+// The engine sits beside the hooks folder in every layout (dist/, an install, the plugin).
+const engine = fileURLToPath(new URL("../quoin-checkpoint.mjs", import.meta.url));
+await runValidatedHook(
+  "UserPromptSubmit",
+  userPromptSubmitSchema,
+  (input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn), { forcedSave: engineForcedSave(deps, engine) }),
+  deps,
+);

@@ -96,4 +96,8 @@ export interface BenchContext {
   work: string;
   runs: number;
   fixtures: string;
+  /** the transcript sizes asked for (1MB, 100MB, 1GB) */
+  sizes: string[];
+  /** the synthetic transcript of that size, made from the real fixtures (made once, then reused) */
+  makeTranscript: (label: string) => string;
 }

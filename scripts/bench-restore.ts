@@ -4,10 +4,12 @@ import { NO_ARTIFACTS, renderCheckpoint } from "../lib/store/checkpoint-format.t
 import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { asciiBody } from "../lib/core/ascii-text.ts";
+import { DAY_MS } from "../lib/core/time-format.ts";
 
 const CHECKPOINTS = 1000;
 const SENTINELS = 200;
-const DAY = 86_400_000;
+const DAY = DAY_MS;
 
 /** A memory folder with 1,000 checkpoints over 25 days and 200 pending-restore sentinels over 14 days. */
 function makeProject(work: string): { project: string; fastSid: string; fastSentinel: string; fastTarget: string } {
@@ -35,7 +37,7 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
       artifacts: { ...NO_ARTIFACTS, currentPlan: `${project}/.workflow_artifacts/${task}/current-plan.md` },
       decisions: "decided things. ".repeat(60),
       unfinished: "- more work\n".repeat(30),
-    });
+    }, asciiBody);
     const file = path.join(paths.checkpoints, voluntaryCheckpointName(when, `${task}-${i}`));
     writeFileSync(file, body);
     utimesSync(file, when, when);

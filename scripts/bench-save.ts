@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { DAY_MS } from "../lib/core/time-format.ts";
 
 const SID = "bench-save-0000-0000-000000000001";
 const CHECKPOINTS = 1000;
@@ -26,7 +27,7 @@ function makeProject(ctx: BenchContext): { project: string; home: string; checkp
   const now = Date.now();
   let newest = "";
   for (let i = 0; i < CHECKPOINTS; i += 1) {
-    const when = new Date(now - (i % 25) * 86_400_000 - i * 1000);
+    const when = new Date(now - (i % 25) * DAY_MS - i * 1000);
     const stamp = when.toISOString().slice(0, 16).replace(/:/g, "").replace(/-(\d\d)T/, "-$1T");
     const file = path.join(checkpoints, `${stamp}-task-${i % 40}${i >= 40 ? `-${i}` : ""}.md`);
     writeFileSync(file, `## Status\ncheckpoint save (voluntary)\n\n## Active task\ntask-${i % 40}\n\n## Session ID\nbench-${i}\n`, { mode: 0o600 });

@@ -3,7 +3,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { benchRestore } from "./bench-restore.ts";
+import { benchDigest } from "./bench-digest.ts";
 import { benchSave } from "./bench-save.ts";
+import { benchSessionEnd } from "./bench-sessionend.ts";
+import { benchCheckpoints } from "./bench-checkpoints.ts";
+import { benchStatusLine } from "./bench-statusline.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const fixtures = path.resolve(root, "test", "fixtures", "transcripts");
@@ -42,13 +46,17 @@ mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.mjs");
 console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
-const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore"
+const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);
 
-if (wants("prompt")) for (const label of sizes) {
+const sizedTranscript = (label: string): string => {
   const bytes = BYTES[label];
   if (!bytes) throw new Error(`unknown size ${label}; expected 1MB, 100MB or 1GB`);
-  const transcript = makeTranscript(bytes);
+  return makeTranscript(bytes);
+};
+
+if (wants("prompt")) for (const label of sizes) {
+  const transcript = sizedTranscript(label);
   const input = JSON.stringify({
     session_id: "bench-0000-0000-0000-000000000001",
     transcript_path: transcript,
@@ -63,8 +71,12 @@ if (wants("prompt")) for (const label of sizes) {
 
 // Other scenarios (save, restore, precompact, sessionstart) live in scripts/bench-<name>.ts and
 // export a function (ctx) => void that prints its rows with formatRow.
-const scenarios: Array<[string, (ctx: BenchContext) => void]> = [
+const scenarios: Array<[string, (ctx: BenchContext) => void | Promise<void>]> = [
   ["save", benchSave],
   ["restore", benchRestore],
+  ["digest", benchDigest],
+  ["sessionend", benchSessionEnd],
+  ["checkpoints", benchCheckpoints],
+  ["statusline", benchStatusLine],
 ];
-for (const [name, scenario] of scenarios) if (wants(name)) scenario({ root, work, runs, fixtures });
+for (const [name, scenario] of scenarios) if (wants(name)) await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });

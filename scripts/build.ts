@@ -32,6 +32,11 @@ for (const entry of hookEntries) {
   outputs.push(outfile);
 }
 
+// The status line runs on every draw: its own small bundle, like a hook.
+const statusLine = path.join(outDir, "statusline.mjs");
+await build({ ...common, entryPoints: [path.join(root, "cli", "statusline-entry.ts")], outfile: statusLine });
+outputs.push(statusLine);
+
 const engine = path.join(outDir, "quoin-checkpoint.mjs");
 await build({
   ...common,

@@ -1,14 +1,13 @@
 import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
-export const cleanupCommand: Command = {
+export const cleanupCommand = defineCommand({
   name: "cleanup",
   summary: "move stale sentinels and old checkpoints to trash/ (this session's are kept)",
-  usage: "cleanup [--dry-run] [--session ID] [--cwd DIR] [--json]",
-  options: { "dry-run": { type: "boolean", default: false } },
+  options: { "dry-run": { type: "boolean" } },
   run(ctx, values) {
     const session = sessionForWrite(ctx);
     if (!session.ok) {
@@ -21,21 +20,23 @@ export const cleanupCommand: Command = {
       warnings.push(`[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`);
     }
     const now = ctx.deps.now();
-    const dryRun = Boolean(values["dry-run"]);
+    const dryRun = values["dry-run"];
     const result = runCleanup(ctx.deps.fs, ctx.paths, now, {
       currentSessionId: session.id,
       sentinelWindowDays: ctx.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
       checkpointWindowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+      trashDays: ctx.knobs.QUOIN_TRASH_DAYS,
       dryRun,
     });
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json) {
-      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, failed: result.failed, warnings, summary: line });
+      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, temps: result.temps, purged: result.purged, failed: result.failed, warnings, summary: line });
       return 0;
     }
     for (const w of warnings) ctx.deps.warn(w);
-    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints]) printLine(ctx, `would trash: ${f}`);
+    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps]) printLine(ctx, `would trash: ${f}`);
+    if (dryRun) for (const d of result.purged) printLine(ctx, `would delete: ${d}`);
     printLine(ctx, line);
     return 0;
   },
-};
+});

@@ -1,12 +1,11 @@
 import { writeDeferMarker } from "../../lib/store/defer-marker.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
-export const deferCommand: Command = {
+export const deferCommand = defineCommand({
   name: "defer",
   summary: "silence the context advisory for this session until the next compaction or save",
-  usage: "defer [--session ID] [--cwd DIR] [--json]",
   options: {},
   run(ctx) {
     const session = sessionForWrite(ctx);
@@ -20,4 +19,4 @@ export const deferCommand: Command = {
     }
     return out.ok ? 0 : 1;
   },
-};
+});

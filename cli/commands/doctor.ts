@@ -1,17 +1,16 @@
 import { formatDoctor, runDoctorChecks } from "../../lib/install/doctor-checks.ts";
 import { printJson } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const doctorCommand: Command = {
+export const doctorCommand = defineCommand({
   name: "doctor",
-  summary: "check node, the installed files, settings entries and hook start-up time",
-  usage: "doctor [--cwd DIR] [--json]",
+  summary: "check node, the installed files, settings entries, hook start-up time, and the window of recent sessions",
   options: {},
   run(ctx) {
-    const checks = runDoctorChecks({ ...ctx.deps, cwd: ctx.cwd }, { nodeVersion: process.version });
+    const checks = runDoctorChecks({ ...ctx.deps, cwd: ctx.cwd }, { nodeVersion: ctx.deps.nodeVersion, knobs: ctx.knobs });
     const ok = checks.every((c) => c.ok);
     if (ctx.json) printJson(ctx, { ok, checks });
     else ctx.stdout(formatDoctor(checks));
     return ok ? 0 : 1;
   },
-};
+});

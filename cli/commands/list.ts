@@ -1,12 +1,12 @@
 import { checkpointRowText, listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { printJson, printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
+import { engineInvocation } from "../../lib/core/shell-quote.ts";
 
-export const listCommand: Command = {
+export const listCommand = defineCommand({
   name: "list",
   summary: "every checkpoint on disk, newest first (* = a pending-restore sentinel names it)",
-  usage: "list [--cwd DIR] [--json]",
   options: {},
   run(ctx) {
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
@@ -21,7 +21,7 @@ export const listCommand: Command = {
     }
     printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
     for (const r of rows) printLine(ctx, checkpointRowText(r));
-    printLine(ctx, "show one with: quoin-checkpoint show N");
+    printLine(ctx, `show one with: ${engineInvocation(ctx.deps)} show N`);
     return 0;
   },
-};
+});

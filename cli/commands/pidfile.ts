@@ -1,20 +1,17 @@
-import { acquirePidfile, activePidfiles } from "../../lib/store/pidfile.ts";
+import { acquirePidfile, activePidfiles, skillWithPid } from "../../lib/store/pidfile.ts";
 import { releasePidfile } from "../../lib/store/pidfile-release.ts";
 import { readProcessInfo, sessionProcessPid } from "../../lib/store/session-liveness.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
-
-const USAGE = "pidfile acquire|release <skill> [--pid N] | pidfile active [<skill-to-exclude>]";
+import { defineCommand } from "../command.ts";
 
 // The seed's section 0c: a skill marks itself active at entry and releases at every exit, so the
 // precompact hook and a mid-agent save know which skills are in flight. Fail open: a pidfile
 // problem is one warning line, never a failed skill (exit 0).
-export const pidfileCommand: Command = {
+export const pidfileCommand = defineCommand({
   name: "pidfile",
   summary: "mark a skill active in this session (acquire, release, active)",
-  usage: USAGE,
-  options: { pid: { type: "string" } },
-  positionals: true,
+  args: "acquire|release <skill> | active [<skill-to-exclude>]",
+  options: { pid: { type: "string", hint: "N" } },
   run(ctx, values, positionals) {
     const [action, skill] = positionals;
     if (action === "active") {
@@ -26,7 +23,7 @@ export const pidfileCommand: Command = {
       else for (const p of live) printLine(ctx, `${p.skill} ${p.pid} ${p.session || "-"} ${p.acquired_at}`);
       return 0;
     }
-    if ((action !== "acquire" && action !== "release") || !skill) throw new UsageError(`usage: quoin-checkpoint ${USAGE}`);
+    if ((action !== "acquire" && action !== "release") || !skill) throw new UsageError(`usage: quoin-checkpoint ${pidfileCommand.usage}`);
     const sid = ctx.session();
     const fail = (reason: string) => {
       const line = `[quoin-S-2: pidfile helpers unavailable (${reason}); proceeding without lifecycle protection]`;
@@ -37,13 +34,13 @@ export const pidfileCommand: Command = {
     if (!sid.ok) return fail(sid.reason);
     try {
       if (action === "acquire") {
-        const explicit = typeof values["pid"] === "string" ? Number(values["pid"]) : NaN;
+        const explicit = values.pid !== undefined ? Number(values.pid) : NaN;
         const pid = Number.isInteger(explicit) && explicit > 0
           ? explicit
-          : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, process.ppid);
+          : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, ctx.deps.ppid);
         const file = acquirePidfile(ctx.deps, ctx.paths.sessions, skill, sid.id, pid);
         if (ctx.json) printJson(ctx, { ok: true, pidfile: file, pid });
-        else printLine(ctx, `[quoin] ${skill} active (pid ${pid}): ${file}`);
+        else printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);
         return 0;
       }
       const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);
@@ -55,4 +52,4 @@ export const pidfileCommand: Command = {
       return fail((err as Error).message);
     }
   },
-};
+});

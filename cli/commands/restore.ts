@@ -4,30 +4,30 @@ import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
 import { markRunningSessions } from "../../lib/restore/running-sessions.ts";
 import { isSessionRunning } from "../../lib/store/session-liveness.ts";
 import { claudeConfigDir } from "../../lib/core/config-dir.ts";
+import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const restoreCommand: Command = {
+export const restoreCommand = defineCommand({
   name: "restore",
   summary: "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
-  usage: "restore [--pick N] [--synthesize] [--replay all|N,M|none|edit N|delete] [--proceed] [--decline-synthesis] [--session ID] [--cwd DIR] [--json]",
   options: {
-    pick: { type: "string" },
-    synthesize: { type: "boolean", default: false },
-    replay: { type: "string" },
-    proceed: { type: "boolean", default: false },
-    "decline-synthesis": { type: "boolean", default: false },
+    pick: { type: "string", hint: "N" },
+    synthesize: { type: "boolean" },
+    replay: { type: "string", hint: "all|N,M|none|'edit N'|delete" },
+    proceed: { type: "boolean" },
+    "decline-synthesis": { type: "boolean" },
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
     const refuse = (reason: string): number => {
       if (!ctx.json) throw new UsageError(`restore: ${reason}`);
-      printJson(ctx, restoreJson({ action: "invalid", reason }) as object);
+      printJson(ctx, restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps)) as object);
       return 2;
     };
-    const rawPick = values["pick"];
+    const rawPick = values.pick;
     let pick: number | undefined;
-    if (typeof rawPick === "string") {
+    if (rawPick !== undefined) {
       if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) return refuse(`--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
       pick = Number(rawPick);
     }
@@ -40,15 +40,15 @@ export const restoreCommand: Command = {
       paths: ctx.paths,
       sessionId: session.ok ? session.id : "",
       pick,
-      synthesize: values["synthesize"] === true,
-      replay: typeof values["replay"] === "string" ? values["replay"] : undefined,
-      proceed: values["proceed"] === true,
-      declineSynthesis: values["decline-synthesis"] === true,
+      synthesize: values.synthesize,
+      replay: values.replay,
+      proceed: values.proceed,
+      declineSynthesis: values["decline-synthesis"],
     }), session.ok ? session.id : "", (other) => isSessionRunning(ctx.deps, config, other));
     const sid = session.ok ? session.id : "";
-    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number);
-    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome) as object), midAgentHandoff: handoff });
-    else printLine(ctx, [restoreText(outcome), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
+    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW);
+    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object), midAgentHandoff: handoff });
+    else printLine(ctx, [restoreText(outcome, engineInvocation(ctx.deps)), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
     return outcome.action === "invalid" ? 2 : 0;
   },
-};
+});

@@ -1,14 +1,11 @@
 import { formatBps } from "../../lib/context/context-window.ts";
 import { nextUpFromFlags, parseSaveDocument, type SaveDocument } from "../../lib/save/save-document.ts";
-import { SAVE_MODES, type SaveMode } from "../../lib/save/save-sentinel.ts";
+import { SAVE_MODES } from "../../lib/save/save-sentinel.ts";
 import { runSave, type SaveOutcome, type SaveRequest } from "../../lib/save/save.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
-import { printJson, printLine, UsageError, type CliContext } from "../cli-context.ts";
-import type { Command, ParsedValues } from "../command.ts";
+import { printJson, printLine, type CliContext } from "../cli-context.ts";
+import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
-
-const str = (v: ParsedValues[string]) => (typeof v === "string" ? v : undefined);
-const list = (v: ParsedValues[string]) => (Array.isArray(v) ? v : typeof v === "string" ? [v] : []);
 
 function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> = {}): number {
   if (ctx.json) printJson(ctx, { ok: false, reason, ...extra });
@@ -17,7 +14,11 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
 }
 
 function print(ctx: CliContext, out: SaveOutcome): number {
-  if (!out.ok) return refuse(ctx, out.reason, out.needsMode ? { needsMode: true, activeSkills: out.activeSkills } : {});
+  if (!out.ok) {
+    // The question the skill asks, worded here so the SKILL.md stays small.
+    const ask = `AskUserQuestion "Active skills detected: ${(out.activeSkills ?? []).join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (--mode restore)`;
+    return refuse(ctx, out.reason, out.needsMode ? { needsMode: true, activeSkills: out.activeSkills, ask } : {});
+  }
   if (ctx.json) {
     const u = out.utilization;
     printJson(ctx, {
@@ -42,33 +43,26 @@ function print(ctx: CliContext, out: SaveOutcome): number {
   return 0;
 }
 
-export const saveCommand: Command = {
+export const saveCommand = defineCommand({
   name: "save",
   summary: "save this session's place: checkpoint file, sentinel for the mode, ledger row",
-  usage:
-    "save [--mode restore|load-as-reference|mid-agent [--asked] | --ask-mode] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
-    "[--in-progress TEXT] [--next ITEM]... [--next-blocked ITEM]... [--blocker TEXT]... [--stdin-json] [--transcript PATH] [--session ID] [--cwd DIR] [--json]",
   options: {
-    mode: { type: "string" },
-    "no-cleanup": { type: "boolean", default: false },
-    "after-compact": { type: "boolean", default: false },
-    "ask-mode": { type: "boolean", default: false },
-    asked: { type: "boolean", default: false },
-    task: { type: "string" },
-    intent: { type: "string" },
-    note: { type: "string", multiple: true },
-    "in-progress": { type: "string" },
-    next: { type: "string", multiple: true },
-    "next-blocked": { type: "string", multiple: true },
-    blocker: { type: "string", multiple: true },
-    "stdin-json": { type: "boolean", default: false },
-    transcript: { type: "string" },
+    mode: { type: "enum", values: SAVE_MODES },
+    "ask-mode": { type: "boolean" },
+    asked: { type: "boolean" },
+    "no-cleanup": { type: "boolean" },
+    "after-compact": { type: "boolean" },
+    task: { type: "string", hint: "NAME" },
+    intent: { type: "string", hint: "TEXT" },
+    note: { type: "string", hint: "TEXT", multiple: true },
+    "in-progress": { type: "string", hint: "TEXT" },
+    next: { type: "string", hint: "ITEM", multiple: true },
+    "next-blocked": { type: "string", hint: "ITEM", multiple: true },
+    blocker: { type: "string", hint: "TEXT", multiple: true },
+    "stdin-json": { type: "boolean" },
+    transcript: { type: "string", hint: "PATH" },
   },
   run(ctx, values) {
-    const modeFlag = str(values["mode"]);
-    if (modeFlag !== undefined && !SAVE_MODES.includes(modeFlag as SaveMode)) {
-      throw new UsageError(`save: --mode ${JSON.stringify(modeFlag)} is not valid; expected one of: ${SAVE_MODES.join(", ")}`);
-    }
     const session = sessionForWrite(ctx);
     if (!session.ok) return refuse(ctx, `${session.reason}; nothing written`);
 
@@ -79,26 +73,29 @@ export const saveCommand: Command = {
       doc = parsed.value;
     }
     const sid = session.id;
-    const transcript = str(values["transcript"]) ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
+    const transcript = values.transcript ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
     const request: SaveRequest = {
       paths: ctx.paths,
       launchCwd: ctx.cwd,
       sessionId: sid,
       sessionUnavailable: session.unavailable,
-      mode: (modeFlag as SaveMode | undefined) ?? null,
-      noCleanup: Boolean(values["no-cleanup"]),
-      afterCompact: Boolean(values["after-compact"]),
-      askMode: Boolean(values["ask-mode"]),
-      modeAsked: Boolean(values["asked"]),
+      mode: values.mode ?? null,
+      noCleanup: values["no-cleanup"],
+      afterCompact: values["after-compact"],
+      askMode: values["ask-mode"],
+      modeAsked: values.asked,
       transcriptPath: transcript,
       knobs: ctx.knobs,
-      task: str(values["task"]) ?? doc.task,
-      intent: str(values["intent"]) ?? doc.intent,
-      inProgress: str(values["in-progress"]) ?? doc.inProgress,
-      blockers: [...list(values["blocker"]), ...(doc.blockers ?? [])],
-      nextUp: [...nextUpFromFlags(list(values["next"]), list(values["next-blocked"])), ...(doc.nextUp ?? [])],
+      task: values.task ?? doc.task,
+      intent: values.intent ?? doc.intent,
+      inProgress: values["in-progress"] ?? doc.inProgress,
+      blockers: [...values.blocker, ...(doc.blockers ?? [])],
+      nextUp: [...nextUpFromFlags(values.next, values["next-blocked"]), ...(doc.nextUp ?? [])],
       completed: doc.completed ?? [],
-      notes: [...list(values["note"]), ...(doc.notes ?? [])],
+      notes: [...values.note, ...(doc.notes ?? [])],
+      done: doc.done,
+      decisions: doc.decisions,
+      openQuestions: doc.openQuestions,
     };
     let out: SaveOutcome;
     try {
@@ -110,4 +107,4 @@ export const saveCommand: Command = {
     }
     return print(ctx, out);
   },
-};
+});

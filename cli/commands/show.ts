@@ -1,14 +1,13 @@
 import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const showCommand: Command = {
+export const showCommand = defineCommand({
   name: "show",
   summary: "print one checkpoint (a number from list, a file name, or a path)",
-  usage: "show <N|file> [--cwd DIR] [--json]",
+  args: "<N|file>",
   options: {},
-  positionals: true,
   run(ctx, _values, positionals) {
     // With --json the answer is always one object, a refusal included.
     const refuse = (reason: string): number => {
@@ -21,7 +20,7 @@ export const showCommand: Command = {
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY });
     const target = resolveShowTarget(snap, arg);
     if (!target.ok) return refuse(target.reason);
-    const text = ctx.deps.fs.readFileSync(target.file, "utf8") as string;
+    const text = ctx.deps.fs.readFileSync(target.file, "utf8");
     if (ctx.json) printJson(ctx, { ok: true, file: target.file, content: text });
     else {
       printLine(ctx, `--- ${target.file} ---`);
@@ -29,4 +28,4 @@ export const showCommand: Command = {
     }
     return 0;
   },
-};
+});

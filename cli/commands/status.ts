@@ -1,16 +1,16 @@
+import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { describeUsage, formatTokens } from "../../lib/context/context-window.ts";
 import { measureUtilization } from "../../lib/context/context-utilization.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const statusCommand: Command = {
+export const statusCommand = defineCommand({
   name: "status",
   summary: "context utilization now, from the transcript's tail",
-  usage: "status [--transcript PATH] [--session ID] [--cwd DIR] [--json]",
-  options: { transcript: { type: "string" } },
+  options: { transcript: { type: "string", hint: "PATH" } },
   run(ctx, values) {
-    let transcript = typeof values["transcript"] === "string" ? values["transcript"] : undefined;
+    let transcript = values.transcript;
     let sid: string | undefined;
     const session = ctx.session();
     if (session.ok) sid = session.id;
@@ -18,20 +18,20 @@ export const statusCommand: Command = {
       if (!session.ok) throw new UsageError(`status: ${session.reason}; or pass --transcript PATH`);
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
-    const u = measureUtilization({ fs: ctx.deps.fs, transcriptPath: transcript, knobs: ctx.knobs, memoryDir: ctx.paths.memory, sessionId: sid });
+    const configDir = claudeConfigDir(ctx.deps.env, ctx.deps.home);
+    const u = measureUtilization({ deps: ctx.deps, transcriptPath: transcript, knobs: ctx.knobs, configDir, projectRoot: ctx.root, sessionId: sid });
     if (!u) {
       if (ctx.json) printJson(ctx, { ok: false, reason: `cannot read transcript ${transcript}` });
       else printLine(ctx, `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`);
       return 1;
     }
     if (ctx.json) {
-      printJson(ctx, { tokens: u.tokens, window: u.window, limit: u.limit, bps: u.bps, source: u.source });
+      printJson(ctx, { tokens: u.tokens, window: u.window, limit: u.limit, bps: u.bps, source: u.source, windowSource: u.windowSource, windowKnown: u.windowKnown });
       return 0;
     }
     const from =
       u.source === "usage" ? "last reply's usage" : u.source === "compact" ? "compaction boundary" : "transcript bytes (estimate, no usage data)";
-    const windowFrom = u.windowSource === "model-table" ? `model ${u.model}` : u.windowSource;
-    printLine(ctx, `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${windowFrom})`);
+    printLine(ctx, `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${u.windowFrom})`);
     return 0;
   },
-};
+});

@@ -1,31 +1,17 @@
-import { readKnobs } from "../../lib/core/knobs.ts";
-import { handleStatusLine, StatusLineInput } from "../../lib/context/statusline.ts";
+import { claudeConfigDir } from "../../lib/core/config-dir.ts";
+import { renderStatusLine } from "../../lib/context/statusline.ts";
 import { printLine } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
 
-export const statuslineCommand: Command = {
+// Kept for status lines installed before dist/statusline.mjs existed (`quoin-checkpoint.mjs
+// statusline`); setup now registers the small bundle, which does the same on each draw.
+export const statuslineCommand = defineCommand({
   name: "statusline",
-  summary: "status-line command: records the session's context window, prints a gauge",
-  usage: "statusline [--wrap 'THEIR COMMAND']  (Claude Code's status-line JSON on stdin)",
-  options: { wrap: { type: "string" } },
+  summary: "status-line command (older installs; setup now registers statusline.mjs): records the window, prints a gauge",
+  options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
   run(ctx, values) {
-    const raw = ctx.readStdin();
-    const wrap = typeof values["wrap"] === "string" ? values["wrap"] : undefined;
-    let theirs = "";
-    if (wrap) {
-      // The user's own status line still prints, first, exactly as it would without us.
-      const res = ctx.deps.run("sh", ["-c", wrap], { input: raw, timeoutMs: 5000, cwd: ctx.cwd });
-      theirs = res.stdout.replace(/\s+$/, "");
-    }
-    let ours = "";
-    try {
-      const parsed = StatusLineInput.safeParse(JSON.parse(raw));
-      if (parsed.success) ours = handleStatusLine(ctx.deps, parsed.data, readKnobs(ctx.deps.env, () => {})).line;
-    } catch {
-      // A status line never fails loudly: print what we have.
-    }
-    const line = [theirs, ours].filter((s) => s !== "").join(theirs.includes("\n") ? "\n" : " | ");
+    const line = renderStatusLine({ ...ctx.deps, cwd: ctx.cwd }, ctx.readStdin(), ctx.knobs, claudeConfigDir(ctx.deps.env, ctx.deps.home), values.wrap);
     if (line) printLine(ctx, line);
     return 0;
   },
-};
+});

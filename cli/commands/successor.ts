@@ -3,22 +3,18 @@ import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { newestCheckpoint, PERMISSION_MODES, permissionNote, sentinelsNaming, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
 import { cleanupAfterRestore } from "../../lib/restore/restore-cleanup.ts";
-import { printJson, printLine, UsageError } from "../cli-context.ts";
-import type { Command } from "../command.ts";
+import { printJson, printLine } from "../cli-context.ts";
+import { defineCommand } from "../command.ts";
 
 // A successor session may run for a long time; Deps.run's default deadline is for quick tools.
 const LAUNCH_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 
-export const successorCommand: Command = {
+export const successorCommand = defineCommand({
   name: "successor",
   summary: "hand the newest checkpoint to a fresh `claude -p` session (printed; --launch runs it)",
-  usage: `successor [--launch] [--permission-mode ${PERMISSION_MODES.join("|")}] [--cwd DIR] [--json]`,
-  options: { launch: { type: "boolean", default: false }, "permission-mode": { type: "string" } },
+  options: { launch: { type: "boolean" }, "permission-mode": { type: "enum", values: PERMISSION_MODES } },
   run(ctx, values) {
-    const mode = typeof values["permission-mode"] === "string" ? values["permission-mode"] : null;
-    if (mode !== null && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-      throw new UsageError(`successor: --permission-mode ${JSON.stringify(mode)}: expected one of ${PERMISSION_MODES.join(", ")}`);
-    }
+    const mode = values["permission-mode"] ?? null;
     // Seed 001's snippet, in code: the newest checkpoint, or stop early.
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: 0 });
     const newest = newestCheckpoint(snap);
@@ -27,12 +23,12 @@ export const successorCommand: Command = {
       else printLine(ctx, `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`);
       return 1;
     }
-    const content = ctx.deps.fs.readFileSync(newest.path, "utf8") as string;
+    const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
     const argv = ["claude", "-p", successorPrompt(newest.path, content, checked), ...(mode ? ["--permission-mode", mode] : [])];
     const command = shellCommand(argv);
     const permissions = permissionNote(mode);
-    if (values["launch"] !== true) {
+    if (!values.launch) {
       if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false, permissions });
       else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`);
       return 0;
@@ -51,4 +47,4 @@ export const successorCommand: Command = {
     }
     return res.status === 0 ? 0 : 1;
   },
-};
+});

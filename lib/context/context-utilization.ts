@@ -1,9 +1,9 @@
-import type { FsApi } from "../core/deps.ts";
-import { readTextOrNull } from "../core/file-range.ts";
+import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { basisPoints, chooseWindow, effectiveLimit, type WindowSource } from "./context-window.ts";
+import { basisPoints, chooseWindow, type WindowChoice, type WindowSource } from "./context-window.ts";
+import { settingWindow } from "./model-setting.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
-import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { readRegistry } from "../store/session-registry.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 
 export interface Utilization {
@@ -13,41 +13,74 @@ export interface Utilization {
   bps: number;
   source: TokenSource;
   windowSource: WindowSource;
+  /** false: the window is the default guess */
+  windowKnown: boolean;
+  /** where the window came from, for messages */
+  windowFrom: string;
   model?: string;
 }
 
-/** The window the status-line command recorded for this session, if any. */
-export function recordedWindow(fs: FsApi, memoryDir: string, sid: string | undefined): number | undefined {
+/** The window the status line recorded for this session (registry kind "window"), if any. */
+export function recordedWindow(deps: Deps, configDir: string, sid: string | undefined): number | undefined {
   if (!isUsableSessionId(sid)) return undefined;
-  // Most sessions never ran the status line: readTextOrNull probes before it reads.
-  const text = readTextOrNull(fs, sentinelPath(memoryDir, "context-window", sid));
-  const value = Number(parseKeyValues(text ?? "")["context_window_size"]);
-  return Number.isInteger(value) && value >= 1000 ? value : undefined;
+  const value = readRegistry(deps, configDir, "window", sid)?.["context_window_size"];
+  return typeof value === "number" && Number.isInteger(value) && value >= 1000 ? value : undefined;
 }
 
 export interface MeasureInput {
-  fs: FsApi;
+  deps: Deps;
   transcriptPath: string;
   knobs: Knobs;
-  memoryDir?: string;
+  /** <config>; without it only the env knob, the table and the evidence are used */
+  configDir?: string;
+  projectRoot?: string | null;
   sessionId?: string;
+  /**
+   * Read the status-line record and the settings only when the figure could reach this many
+   * basis points on some window (the prompt hook passes QUOIN_STOP_BPS: below it, no window
+   * changes what it does). Unset: always read them.
+   */
+  sourcesFromBps?: number;
+}
+
+/** Below 200k nothing Claude Code reports is smaller: a figure quiet on 200k is quiet on any window. */
+const SMALLEST_REPORTED_WINDOW = 200_000;
+
+function needsSources(input: MeasureInput, tokens: number, first: WindowChoice): boolean {
+  if (input.sourcesFromBps === undefined) return true;
+  if (first.source === "env") return false;
+  const floor = chooseWindow({ envWindow: Math.min(first.window, SMALLEST_REPORTED_WINDOW), buffer: input.knobs.QUOIN_AUTOCOMPACT_BUFFER, limitOverride: input.knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT });
+  return basisPoints(tokens, floor.limit) >= input.sourcesFromBps;
 }
 
 /** Utilization now, or null when the transcript cannot be read. */
 export function measureUtilization(input: MeasureInput): Utilization | null {
-  const { fs, knobs } = input;
-  const reading = readTranscriptTail(fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
+  const { deps, knobs } = input;
+  const reading = readTranscriptTail(deps.fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
   if (!reading) return null;
-  const recorded = input.memoryDir ? recordedWindow(fs, input.memoryDir, input.sessionId) : undefined;
-  const choice = chooseWindow({ envWindow: knobs.QUOIN_CONTEXT_WINDOW, recorded, model: reading.model });
-  const limit = effectiveLimit(choice.window, knobs.QUOIN_AUTOCOMPACT_BUFFER, knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT);
+  const base = {
+    envWindow: knobs.QUOIN_CONTEXT_WINDOW,
+    limitOverride: knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT,
+    buffer: knobs.QUOIN_AUTOCOMPACT_BUFFER,
+    model: reading.model,
+    // A byte estimate proves nothing about the window.
+    tokens: reading.source === "bytes" ? undefined : reading.tokens,
+  };
+  let choice = chooseWindow(base);
+  if (input.configDir && needsSources(input, reading.tokens, choice)) {
+    const recorded = recordedWindow(deps, input.configDir, input.sessionId);
+    const setting = recorded ? null : settingWindow(deps.fs, { env: deps.env, configDir: input.configDir, projectRoot: input.projectRoot ?? null }, reading.model);
+    choice = chooseWindow({ ...base, recorded, setting });
+  }
   return {
     tokens: reading.tokens,
     window: choice.window,
-    limit,
-    bps: basisPoints(reading.tokens, limit),
+    limit: choice.limit,
+    bps: basisPoints(reading.tokens, choice.limit),
     source: reading.source,
     windowSource: choice.source,
+    windowKnown: choice.known,
+    windowFrom: choice.from,
     model: reading.model,
   };
 }

@@ -1,31 +1,72 @@
 import table from "./model-windows.json" with { type: "json" };
 
-export type WindowSource = "env" | "statusline" | "model-table" | "default";
+// The one place that decides a session's window and its 100 % limit, and says where they came
+// from. Sources in order: QUOIN_CONTEXT_WINDOW; the status line's record for this session; a
+// model setting Claude Code exposes (CLAUDE_CODE_DISABLE_1M_CONTEXT, ANTHROPIC_MODEL or
+// settings.json `model` with [1m] naming this model); the model table when the model has one
+// window only; else the default, which is a guess. Usage above a guessed (or table) window proves
+// a larger one. Only a guess stops the block tier from blocking.
+
+/** How to make a guessed window known, said wherever the guess matters. */
+export const MAKE_WINDOW_KNOWN = "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW";
+
+export type WindowSource = "env" | "statusline" | "model-setting" | "model-table" | "usage" | "default";
+
+/** A window a setting of Claude Code's settles, with where it was read (for the message). */
+export interface SettingWindow {
+  window: number;
+  where: string;
+}
+
+export interface WindowInputs {
+  /** QUOIN_CONTEXT_WINDOW */
+  envWindow?: number | undefined;
+  /** QUOIN_EFFECTIVE_CONTEXT_LIMIT */
+  limitOverride?: number | undefined;
+  /** QUOIN_AUTOCOMPACT_BUFFER */
+  buffer: number;
+  /** context_window_size the status line recorded (or reports now) for this session */
+  recorded?: number | undefined;
+  setting?: SettingWindow | null | undefined;
+  /** the transcript's (or status line's) model id */
+  model?: string | undefined;
+  /** context tokens now: the evidence */
+  tokens?: number | undefined;
+}
 
 export interface WindowChoice {
   window: number;
+  limit: number;
   source: WindowSource;
+  /** false: the window is the default guess; the block tier only advises */
+  known: boolean;
+  /** for messages: "QUOIN_CONTEXT_WINDOW", "the status line", "model claude-haiku-4-5", ... */
+  from: string;
 }
 
-let rules: Array<{ re: RegExp; window: number }> | undefined;
+interface Rule {
+  re: RegExp;
+  windows: number[];
+}
+let rules: Rule[] | undefined;
 
-export function windowFromModel(model: string | undefined): number | undefined {
+/** A model id without the date suffix (-20250929); [1m] stays. */
+export function baseModelId(model: string): string {
+  return model.trim().toLowerCase().replace(/-\d{8}(?=(\[1m\])?$)/, "");
+}
+
+/** The table's windows for a model: one (settled) or two (1M is an option); undefined when unknown. */
+export function modelWindows(model: string | undefined): readonly number[] | undefined {
   if (!model) return undefined;
-  rules ??= table.rules.map((r) => ({ re: new RegExp(r.pattern, "i"), window: r.window }));
-  for (const rule of rules) if (rule.re.test(model)) return rule.window;
-  return undefined;
+  rules ??= table.rules.map((r) => ({ re: new RegExp(r.pattern, "i"), windows: r.windows }));
+  const id = baseModelId(model);
+  return rules.find((r) => r.re.test(id))?.windows;
 }
 
-/**
- * Window: QUOIN_CONTEXT_WINDOW; else what the status line recorded for this session; else the
- * model table; else 200000.
- */
-export function chooseWindow(opts: { envWindow?: number; recorded?: number; model?: string }): WindowChoice {
-  if (opts.envWindow) return { window: opts.envWindow, source: "env" };
-  if (opts.recorded) return { window: opts.recorded, source: "statusline" };
-  const fromModel = windowFromModel(opts.model);
-  if (fromModel) return { window: fromModel, source: "model-table" };
-  return { window: table.default, source: "default" };
+/** The smallest known window that holds `tokens`, when it is larger than `window`. */
+function provenWindow(tokens: number | undefined, window: number): number | undefined {
+  if (tokens === undefined || tokens <= window) return undefined;
+  return table.known.find((w) => w >= tokens && w > window);
 }
 
 /**
@@ -38,6 +79,37 @@ export function effectiveLimit(window: number, buffer: number, override?: number
   return Math.max(Math.ceil(window / 2), window - buffer);
 }
 
+function settled(inp: WindowInputs): Omit<WindowChoice, "limit" | "known"> {
+  if (inp.envWindow) return { window: inp.envWindow, source: "env", from: "QUOIN_CONTEXT_WINDOW" };
+  if (inp.recorded) return { window: inp.recorded, source: "statusline", from: "the status line" };
+  if (inp.setting) return { window: inp.setting.window, source: "model-setting", from: inp.setting.where };
+  const windows = modelWindows(inp.model);
+  if (windows?.length === 1) return { window: windows[0] as number, source: "model-table", from: `model ${inp.model}` };
+  const offers = windows ? `; ${inp.model} offers ${windows.map(formatTokens).join(" or ")}` : inp.model ? `; model ${inp.model} not in the table` : "";
+  return { window: windows?.[0] ?? table.default, source: "default", from: `assumed${offers}` };
+}
+
+/** The window, the 100 % limit, and where they came from. */
+export function chooseWindow(inp: WindowInputs): WindowChoice {
+  let pick = settled(inp);
+  // Evidence beats a guess (and the table, which can be out of date), never a measured source.
+  if (pick.source === "default" || pick.source === "model-table" || pick.source === "model-setting") {
+    const proven = provenWindow(inp.tokens, pick.window);
+    if (proven) pick = { window: proven, source: "usage", from: `usage ${formatTokens(inp.tokens ?? 0)} is over ${formatTokens(pick.window)}: at least ${formatTokens(proven)}` };
+  }
+  const limit = effectiveLimit(pick.window, inp.buffer, inp.limitOverride);
+  // A limit the user set by hand is not a guess either.
+  return { ...pick, limit, known: pick.source !== "default" || inp.limitOverride !== undefined };
+}
+
+/** Whether a setting's model value (`claude-sonnet-4-5[1m]`, `sonnet[1m]`) names the transcript's model. */
+export function settingNamesModel(value: string, model: string): boolean {
+  const want = baseModelId(value).replace(/\[1m\]$/, "");
+  const have = baseModelId(model).replace(/\[1m\]$/, "");
+  if (/^(opus|sonnet|haiku)$/.test(want)) return new RegExp(`(^|-)${want}(-|$)`).test(have);
+  return want === have;
+}
+
 /** Integer basis points, not clamped: over 10000 is real. */
 export function basisPoints(tokens: number, limit: number): number {
   return Math.floor((tokens * 10000) / Math.max(1, limit));
@@ -45,14 +117,14 @@ export function basisPoints(tokens: number, limit: number): number {
 
 /** 158k, 1.2M, 950 */
 export function formatTokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 2).replace(/\.?0+$/, "")}M`;
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, "")}M`;
   if (n >= 1000) return `${Math.round(n / 1000)}k`;
   return String(n);
 }
 
-/** 9460 -> "94.6%" */
+/** 9460 -> "94.6%"; cut, not rounded: 9499 is "94.9%", never the "95.0%" of a tier it has not reached. */
 export function formatBps(bps: number): string {
-  return `${(bps / 100).toFixed(1)}%`;
+  return `${(Math.floor(bps / 10) / 10).toFixed(1)}%`;
 }
 
 /** "context 158k of 167k (94.6%)" */

@@ -1,80 +1,109 @@
-import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { writeAtomic } from "../core/atomic-write.ts";
-import { basisPoints, chooseWindow, effectiveLimit, formatBps, formatTokens } from "./context-window.ts";
+import { basisPoints, chooseWindow, formatBps, formatTokens } from "./context-window.ts";
 import { recordedWindow } from "./context-utilization.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { memoryPaths } from "../store/memory-paths.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
-import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { readTranscriptTail } from "./transcript-tail.ts";
+import { pruneRegistry, REGISTRY_MAX_AGE_MS, writeRegistry } from "../store/session-registry.ts";
+import { contextTokens, readTranscriptTail } from "./transcript-tail.ts";
 import { utcIso } from "../core/time-format.ts";
 
-const Usage = z.looseObject({
-  input_tokens: z.optional(z.number()),
-  cache_creation_input_tokens: z.optional(z.number()),
-  cache_read_input_tokens: z.optional(z.number()),
-});
+// The status-line command (CLAUDE-CODE.md section 6). It runs on every draw, so it is its own
+// small bundle and checks its stdin by hand (no schema library to load). It records the window
+// Claude Code reports for the session outside any repository (registry kind "window"), so a draw
+// never writes into a project, and prints a gauge with tokens and the limit.
 
-/** Claude Code's status-line stdin (CLAUDE-CODE.md section 6); only what is used here. */
-export const StatusLineInput = z.looseObject({
-  session_id: z.optional(z.string()),
-  cwd: z.optional(z.string()),
-  transcript_path: z.optional(z.string()),
-  model: z.optional(z.looseObject({ id: z.optional(z.string()), display_name: z.optional(z.string()) })),
-  workspace: z.optional(z.looseObject({ current_dir: z.optional(z.string()) })),
-  context_window: z.optional(
-    z.nullable(
-      z.looseObject({
-        context_window_size: z.optional(z.nullable(z.number())),
-        current_usage: z.optional(z.nullable(Usage)),
-      }),
-    ),
-  ),
-});
-export type StatusLineInput = z.infer<typeof StatusLineInput>;
-
-export interface StatusLineResult {
-  line: string;
-  recordedFile: string | null;
+/** What is used of Claude Code's status-line stdin. */
+export interface StatusLineInput {
+  sessionId?: string;
+  transcriptPath?: string;
+  modelId?: string;
+  displayName?: string;
+  windowSize?: number;
+  usage?: Record<string, unknown>;
 }
 
-/** Record the window Claude Code reports for this session (only when it changed), and draw the gauge. */
-export function handleStatusLine(deps: Deps, input: StatusLineInput, knobs: Knobs): StatusLineResult {
-  const cwd = input.workspace?.current_dir ?? input.cwd ?? deps.cwd;
-  const paths = memoryPaths(resolveProjectRoot(deps.fs, cwd, deps.home));
-  const sid = isUsableSessionId(input.session_id) ? input.session_id : undefined;
-  const size = input.context_window?.context_window_size ?? undefined;
-  let recordedFile: string | null = null;
-  if (sid && size && Number.isInteger(size) && size >= 1000 && recordedWindow(deps.fs, paths.memory, sid) !== size) {
-    recordedFile = sentinelPath(paths.memory, "context-window", sid);
-    writeAtomic(
-      deps.fs,
-      recordedFile,
-      renderKeyValues({ context_window_size: String(size), model: input.model?.id ?? "", recorded_at: utcIso(deps.now()) }),
-      { pid: deps.pid },
-    );
-  }
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
-  const usage = input.context_window?.current_usage;
+/** The fields this command uses, or null when stdin is not a JSON object. */
+export function parseStatusLineInput(raw: string): StatusLineInput | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const top = obj(value);
+  if (!top) return null;
+  const model = obj(top["model"]);
+  const cw = obj(top["context_window"]);
+  const size = cw?.["context_window_size"];
+  return {
+    sessionId: str(top["session_id"]),
+    transcriptPath: str(top["transcript_path"]),
+    modelId: str(model?.["id"]),
+    displayName: str(model?.["display_name"]),
+    windowSize: typeof size === "number" && Number.isInteger(size) && size >= 1000 ? size : undefined,
+    usage: obj(cw?.["current_usage"]),
+  };
+}
+
+/** Record the window for this session when it is new or changed; true when written. */
+export function recordWindow(deps: Deps, configDir: string, input: StatusLineInput): boolean {
+  const sid = input.sessionId;
+  if (!isUsableSessionId(sid) || input.windowSize === undefined) return false;
+  if (recordedWindow(deps, configDir, sid) === input.windowSize) return false;
+  writeRegistry(deps, configDir, "window", sid, { context_window_size: input.windowSize, model: input.modelId ?? null, recorded_at: utcIso(deps.now()) });
+  // Bounded: a write happens once per session (and per /model switch); old records go then.
+  pruneRegistry(deps, configDir, REGISTRY_MAX_AGE_MS);
+  return true;
+}
+
+/** The gauge: `[Opus] ctx 201k of 967k (20.8%)`. */
+export function statusLineGauge(deps: Pick<Deps, "fs">, input: StatusLineInput, knobs: Knobs): string {
   let tokens: number | undefined;
-  let model = input.model?.id;
-  if (usage) {
-    tokens = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-  } else if (input.transcript_path) {
-    const reading = readTranscriptTail(deps.fs, input.transcript_path, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
+  let model = input.modelId;
+  if (input.usage) tokens = contextTokens(input.usage);
+  else if (input.transcriptPath) {
+    // current_usage is null before the first reply and right after /compact.
+    const reading = readTranscriptTail(deps.fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
     if (reading && reading.source !== "bytes") {
       tokens = reading.tokens;
       model ??= reading.model;
     }
   }
-  const window = chooseWindow({ envWindow: knobs.QUOIN_CONTEXT_WINDOW, recorded: size ?? undefined, model }).window;
-  const limit = effectiveLimit(window, knobs.QUOIN_AUTOCOMPACT_BUFFER, knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT);
-  const name = input.model?.display_name ? `[${input.model.display_name}] ` : "";
-  const line =
-    tokens === undefined
-      ? `${name}ctx -- of ${formatTokens(limit)}`
-      : `${name}ctx ${formatTokens(tokens)} of ${formatTokens(limit)} (${formatBps(basisPoints(tokens, limit))})`;
-  return { line, recordedFile };
+  const { limit } = chooseWindow({
+    envWindow: knobs.QUOIN_CONTEXT_WINDOW,
+    limitOverride: knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT,
+    buffer: knobs.QUOIN_AUTOCOMPACT_BUFFER,
+    recorded: input.windowSize,
+    model,
+    tokens,
+  });
+  const name = input.displayName ? `[${input.displayName}] ` : "";
+  return tokens === undefined ? `${name}ctx -- of ${formatTokens(limit)}` : `${name}ctx ${formatTokens(tokens)} of ${formatTokens(limit)} (${formatBps(basisPoints(tokens, limit))})`;
+}
+
+/**
+ * One draw: record the window, then print the user's own status line first (--wrap, exactly as
+ * it would print without us) and the gauge after it. Never throws: a status line fails quietly.
+ */
+export function renderStatusLine(deps: Deps, raw: string, knobs: Knobs, configDir: string, wrap?: string): string {
+  let theirs = "";
+  if (wrap) theirs = deps.run("sh", ["-c", wrap], { input: raw, timeoutMs: 5000, cwd: deps.cwd }).stdout.replace(/\s+$/, "");
+  let ours = "";
+  const input = parseStatusLineInput(raw);
+  if (input) {
+    try {
+      recordWindow(deps, configDir, input);
+    } catch {
+      // a read-only config folder: the gauge still draws
+    }
+    try {
+      ours = statusLineGauge(deps, input, knobs);
+    } catch {
+      ours = "";
+    }
+  }
+  return [theirs, ours].filter((s) => s !== "").join(theirs.includes("\n") ? "\n" : " | ");
 }

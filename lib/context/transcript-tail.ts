@@ -1,5 +1,5 @@
 import type { FsApi } from "../core/deps.ts";
-import { readRange, withOpenFile } from "../core/file-range.ts";
+import { scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
 
 export type TokenSource = "usage" | "compact" | "bytes";
 
@@ -20,12 +20,18 @@ export interface TailOptions {
   maxScanBytes?: number;
 }
 
-const NEWLINE = 0x0a;
-
 type LineVerdict = { kind: "usage"; tokens: number; model?: string } | { kind: "compact"; tokens: number } | null;
 
 function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+/**
+ * Context tokens of one reply's usage: input + cache read + cache creation (output excluded), the
+ * same sum the status line's used_percentage divides. The one place this sum is written.
+ */
+export function contextTokens(usage: Readonly<Record<string, unknown>>): number {
+  return num(usage["input_tokens"]) + num(usage["cache_read_input_tokens"]) + num(usage["cache_creation_input_tokens"]);
 }
 
 /** Judge one transcript line. Only lines that can matter are parsed at all. */
@@ -54,7 +60,7 @@ function judgeLine(line: Buffer): LineVerdict {
   const model = typeof message?.["model"] === "string" && message["model"] !== "<synthetic>" ? message["model"] : undefined;
   return {
     kind: "usage",
-    tokens: num(usage["input_tokens"]) + num(usage["cache_read_input_tokens"]) + num(usage["cache_creation_input_tokens"]),
+    tokens: contextTokens(usage),
     model,
   };
 }
@@ -67,46 +73,36 @@ function judgeLine(line: Buffer): LineVerdict {
  */
 export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): TranscriptReading | null {
   return withOpenFile(fs, file, (fd, size): TranscriptReading => {
-    const maxScan = opts.maxScanBytes ?? 32 * 1024 * 1024;
-    let chunk = opts.initialChunk ?? 32 * 1024;
-    let end = size;
-    let carry: Buffer = Buffer.alloc(0);
-    let scanned = 0;
     let boundary: { tokens: number } | null = null;
-
-    while (end > 0 && scanned < maxScan) {
-      const start = Math.max(0, end - chunk);
-      const piece = readRange(fs, fd, start, end);
-      scanned += piece.length;
-      const data = carry.length ? Buffer.concat([piece, carry]) : piece;
-
-      let segEnd = data.length;
-      for (;;) {
-        const idx = segEnd > 0 ? data.lastIndexOf(NEWLINE, segEnd - 1) : -1;
-        // Before the first newline of a read that did not start at 0, the line is incomplete.
-        if (idx < 0 && start > 0) break;
-        const line = data.subarray(idx + 1, segEnd);
-        if (line.length > 0) {
-          const verdict = judgeLine(line);
-          if (verdict?.kind === "usage") {
-            if (boundary) return { tokens: boundary.tokens, source: "compact", model: verdict.model, sizeBytes: size, scannedBytes: scanned };
-            return { tokens: verdict.tokens, source: "usage", model: verdict.model, sizeBytes: size, scannedBytes: scanned };
-          }
-          if (verdict?.kind === "compact" && !boundary) {
-            boundary = { tokens: verdict.tokens };
-          }
+    let found: TranscriptReading | null = null;
+    const scan = scanLinesBackwards(
+      fs,
+      fd,
+      size,
+      {
+        initialChunk: opts.initialChunk ?? 32 * 1024,
+        growth: 2,
+        maxChunk: Number.MAX_SAFE_INTEGER,
+        maxScan: opts.maxScanBytes ?? 32 * 1024 * 1024,
+        // A compaction seen: the model name would only label the window; do not dig further for it.
+        stopAfterChunk: (scanned) => boundary !== null && scanned >= 256 * 1024,
+      },
+      (line) => {
+        const verdict = judgeLine(line);
+        if (verdict?.kind === "usage") {
+          found = boundary
+            ? { tokens: boundary.tokens, source: "compact", model: verdict.model, sizeBytes: size, scannedBytes: 0 }
+            : { tokens: verdict.tokens, source: "usage", model: verdict.model, sizeBytes: size, scannedBytes: 0 };
+          return true;
         }
-        if (idx < 0) break;
-        segEnd = idx;
-      }
-      if (start === 0) break;
-      carry = Buffer.from(data.subarray(0, segEnd));
-      end = start;
-      // A compaction seen: the model name would only label the window; do not dig further for it.
-      if (boundary && scanned >= 256 * 1024) break;
-      chunk *= 2;
-    }
-    if (boundary) return { tokens: boundary.tokens, source: "compact", sizeBytes: size, scannedBytes: scanned };
-    return { tokens: Math.round(size / opts.bytesPerToken), source: "bytes", sizeBytes: size, scannedBytes: scanned };
+        if (verdict?.kind === "compact" && !boundary) boundary = { tokens: verdict.tokens };
+        return false;
+      },
+    );
+    const reading = found as TranscriptReading | null;
+    if (reading) return { ...reading, scannedBytes: scan.scanned };
+    const b = boundary as { tokens: number } | null;
+    if (b) return { tokens: b.tokens, source: "compact", sizeBytes: size, scannedBytes: scan.scanned };
+    return { tokens: Math.round(size / opts.bytesPerToken), source: "bytes", sizeBytes: size, scannedBytes: scan.scanned };
   });
 }

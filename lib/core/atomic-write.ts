@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { ensureDir } from "./memory-dir.ts";
 
 let counter = 0;
 function tempName(target: string, pid: number): string {
@@ -31,7 +32,7 @@ export interface WriteOptions {
 
 /** Write a temp file beside the target, then rename: a reader sees the old file or the new one, never half. */
 export function writeAtomic(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  ensureDir(fs, path.dirname(target));
   const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
   try {
     fs.renameSync(tmp, target);
@@ -47,7 +48,7 @@ export function writeAtomic(fs: FsApi, target: string, data: string, opts: Write
  * when the name is taken.
  */
 export function createExclusive(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): boolean {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  ensureDir(fs, path.dirname(target));
   const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
   try {
     fs.linkSync(tmp, target);

@@ -20,6 +20,7 @@ export type FsApi = Pick<
   | "fstatSync"
   | "chmodSync"
   | "realpathSync"
+  | "rmSync"
 >;
 
 export interface RunResult {
@@ -40,12 +41,20 @@ export interface Deps {
   now: () => Date;
   env: Readonly<Record<string, string | undefined>>;
   pid: number;
+  /** the parent process (the skill's shell under Claude Code) */
+  ppid: number;
+  /** `process.version`, e.g. v22.11.0 */
+  nodeVersion: string;
   home: string;
   cwd: string;
   isProcessAlive: (pid: number) => boolean;
   run: (cmd: string, args: readonly string[], opts?: RunOptions) => RunResult;
   /** One diagnostic line for a person (stderr at the edges). */
   warn: (line: string) => void;
+  /** The engine's own file (for a hook: the bundle beside its hooks/ folder), so a message can print a command that runs. */
+  engineScript?: string;
+  /** Block this many ms (a bounded wait for another hook's file); absent: callers do not wait. */
+  sleep?: (ms: number) => void;
 }
 
 /**

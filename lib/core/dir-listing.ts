@@ -1,6 +1,21 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
 
+/**
+ * The one symlink rule for listings: lstat, and only regular files count. NOTE: lstat, not stat: a
+ * symlink in memory/ or checkpoints/ could point at any file on the machine (or a FIFO that blocks a
+ * read); a listing that followed it would let a restore show, or a cleanup move, what this tool
+ * never wrote. null when the entry is missing, unreadable or not a regular file.
+ */
+export function regularFileStat(fs: FsApi, file: string): { mtimeMs: number; size: number } | null {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size } : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface FoundFile {
   path: string;
   mtimeMs: number;
@@ -9,7 +24,7 @@ export interface FoundFile {
 /** A folder's entry names, sorted; [] when it is missing or unreadable. */
 export function sortedNames(fs: FsApi, dir: string): string[] {
   try {
-    return (fs.readdirSync(dir) as string[]).slice().sort();
+    return (fs.readdirSync(dir)).slice().sort();
   } catch {
     return [];
   }
@@ -19,7 +34,7 @@ export function sortedNames(fs: FsApi, dir: string): string[] {
 export function listByMtime(fs: FsApi, dir: string, test: (name: string) => boolean): FoundFile[] {
   let names: string[];
   try {
-    names = fs.readdirSync(dir) as string[];
+    names = fs.readdirSync(dir);
   } catch {
     return [];
   }
@@ -27,12 +42,8 @@ export function listByMtime(fs: FsApi, dir: string, test: (name: string) => bool
   for (const name of names) {
     if (!test(name)) continue;
     const full = path.join(dir, name);
-    try {
-      const st = fs.statSync(full);
-      if (st.isFile()) out.push({ path: full, mtimeMs: st.mtimeMs });
-    } catch {
-      continue;
-    }
+    const st = regularFileStat(fs, full);
+    if (st) out.push({ path: full, mtimeMs: st.mtimeMs });
   }
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.path.localeCompare(a.path));
 }

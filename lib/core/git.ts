@@ -9,10 +9,10 @@ export function readBranchCheap(fs: FsApi, root: string): string {
   try {
     let gitDir = path.join(root, ".git");
     if (fs.statSync(gitDir).isFile()) {
-      const pointer = (fs.readFileSync(gitDir, "utf8") as string).trim().replace(/^gitdir:\s*/, "");
+      const pointer = fs.readFileSync(gitDir, "utf8").trim().replace(/^gitdir:\s*/, "");
       gitDir = path.resolve(root, pointer);
     }
-    const head = (fs.readFileSync(path.join(gitDir, "HEAD"), "utf8") as string).trim();
+    const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
     const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return ref?.[1] ?? "HEAD";
   } catch {
@@ -23,10 +23,6 @@ export function readBranchCheap(fs: FsApi, root: string): string {
 function git(deps: Deps, root: string, args: string[]): string | null {
   const res = deps.run("git", ["-C", root, ...args], { timeoutMs: 5000 });
   return res.status === 0 ? res.stdout : null;
-}
-
-export function gitBranch(deps: Deps, root: string): string {
-  return git(deps, root, ["rev-parse", "--abbrev-ref", "HEAD"])?.trim() || "unknown";
 }
 
 export function commitExists(deps: Deps, root: string, hash: string): boolean {

@@ -1,3 +1,4 @@
+/** The one session-id rule: what may become part of a file name. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9-]{1,128}$/;
 
 export type SessionIdCheck = { ok: true; id: string } | { ok: false; reason: string };

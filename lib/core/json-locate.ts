@@ -47,92 +47,106 @@ class JsonSyntaxError extends Error {
   }
 }
 
-export function locateJson(text: string): JsonLocateResult {
-  let i = 0;
-  const ws = () => {
-    // A leading byte-order mark is kept as it is, like whitespace.
-    while (i < text.length && (" \t\n\r".includes(text[i] as string) || (i === 0 && text[i] === "\ufeff"))) i += 1;
-  };
-  const fail = (what: string): never => {
-    const found = i < text.length ? JSON.stringify(text[i]) : "end of file";
-    throw new JsonSyntaxError(`expected ${what}, found ${found}`, i);
-  };
-  const str = (): string => {
-    const start = i;
-    if (text[i] !== '"') fail("a string");
-    i += 1;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === "\\") i += 1;
-      else if ((text.charCodeAt(i) as number) < 0x20) fail("a closing quote");
-      i += 1;
+/** The parser's position in the text; each step below moves `i` past what it read. */
+interface Cursor {
+  readonly text: string;
+  i: number;
+}
+
+function skipSpace(c: Cursor): void {
+  // A leading byte-order mark is kept as it is, like whitespace.
+  while (c.i < c.text.length && (" \t\n\r".includes(c.text[c.i] as string) || (c.i === 0 && c.text[c.i] === "\ufeff"))) c.i += 1;
+}
+
+function fail(c: Cursor, what: string): never {
+  const found = c.i < c.text.length ? JSON.stringify(c.text[c.i]) : "end of file";
+  throw new JsonSyntaxError(`expected ${what}, found ${found}`, c.i);
+}
+
+function readString(c: Cursor): string {
+  const { text } = c;
+  const start = c.i;
+  if (text[c.i] !== '"') fail(c, "a string");
+  c.i += 1;
+  while (c.i < text.length && text[c.i] !== '"') {
+    if (text[c.i] === "\\") c.i += 1;
+    else if ((text.charCodeAt(c.i) as number) < 0x20) fail(c, "a closing quote");
+    c.i += 1;
+  }
+  if (c.i >= text.length) fail(c, "a closing quote");
+  c.i += 1;
+  try {
+    return JSON.parse(text.slice(start, c.i)) as string;
+  } catch {
+    c.i = start;
+    return fail(c, "a valid string");
+  }
+}
+
+/** An object's or array's members, from after its opening bracket to past `close`. */
+function readMembers<T>(c: Cursor, close: "}" | "]", member: () => T): T[] {
+  const out: T[] = [];
+  skipSpace(c);
+  if (c.text[c.i] === close) {
+    c.i += 1;
+    return out;
+  }
+  for (;;) {
+    out.push(member());
+    skipSpace(c);
+    if (c.text[c.i] === ",") {
+      c.i += 1;
+      continue;
     }
-    if (i >= text.length) fail("a closing quote");
-    i += 1;
-    try {
-      return JSON.parse(text.slice(start, i)) as string;
-    } catch {
-      i = start;
-      return fail("a valid string");
-    }
-  };
-  /** An object's or array's members, from after its opening bracket to past `close`. */
-  const members = <T>(close: "}" | "]", member: () => T): T[] => {
-    const out: T[] = [];
-    ws();
-    if (text[i] === close) {
-      i += 1;
+    if (c.text[c.i] === close) {
+      c.i += 1;
       return out;
     }
-    for (;;) {
-      out.push(member());
-      ws();
-      if (text[i] === ",") {
-        i += 1;
-        continue;
-      }
-      if (text[i] === close) {
-        i += 1;
-        return out;
-      }
-      fail(`',' or '${close}'`);
-    }
-  };
-  const value = (): JsonNode => {
-    ws();
-    const start = i;
-    const c = text[i];
-    if (c === "{") {
-      i += 1;
-      const props = members("}", (): JsonProperty => {
-        ws();
-        const keyStart = i;
-        const key = str();
-        ws();
-        if (text[i] !== ":") fail("':'");
-        i += 1;
-        const v = value();
-        return { key, start: keyStart, end: v.end, value: v };
-      });
-      return { kind: "object", start, end: i, props };
-    }
-    if (c === "[") {
-      i += 1;
-      const items = members("]", value);
-      return { kind: "array", start, end: i, items };
-    }
-    if (c === '"') {
-      str();
-      return { kind: "scalar", start, end: i };
-    }
-    const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 64));
-    if (!m) fail("a JSON value");
-    i += (m as RegExpExecArray)[0].length;
-    return { kind: "scalar", start, end: i };
-  };
+    fail(c, `',' or '${close}'`);
+  }
+}
+
+function readProperty(c: Cursor): JsonProperty {
+  skipSpace(c);
+  const keyStart = c.i;
+  const key = readString(c);
+  skipSpace(c);
+  if (c.text[c.i] !== ":") fail(c, "':'");
+  c.i += 1;
+  const v = readValue(c);
+  return { key, start: keyStart, end: v.end, value: v };
+}
+
+function readValue(c: Cursor): JsonNode {
+  skipSpace(c);
+  const start = c.i;
+  const ch = c.text[c.i];
+  if (ch === "{") {
+    c.i += 1;
+    const props = readMembers(c, "}", () => readProperty(c));
+    return { kind: "object", start, end: c.i, props };
+  }
+  if (ch === "[") {
+    c.i += 1;
+    const items = readMembers(c, "]", () => readValue(c));
+    return { kind: "array", start, end: c.i, items };
+  }
+  if (ch === '"') {
+    readString(c);
+    return { kind: "scalar", start, end: c.i };
+  }
+  const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(c.text.slice(c.i, c.i + 64));
+  if (!m) fail(c, "a JSON value");
+  c.i += m[0].length;
+  return { kind: "scalar", start, end: c.i };
+}
+
+export function locateJson(text: string): JsonLocateResult {
+  const c: Cursor = { text, i: 0 };
   try {
-    const root = value();
-    ws();
-    if (i < text.length) fail("end of file");
+    const root = readValue(c);
+    skipSpace(c);
+    if (c.i < text.length) fail(c, "end of file");
     return { ok: true, root };
   } catch (err) {
     if (!(err instanceof JsonSyntaxError)) throw err;

@@ -7,7 +7,7 @@ import { indentAt, type JsonArrayNode, type JsonNode, type JsonObjectNode } from
 const INDENT_STEP = "  ";
 
 /** JSON.stringify(value, null, 2), every line after the first shifted to `indent`. */
-export function renderJson(value: unknown, indent: string): string {
+function renderJson(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).split("\n").join(`\n${indent}`);
 }
 

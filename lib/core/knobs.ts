@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { DISPATCH_SETTING_PATTERN, MODEL_TIERS } from "./model-tiers.ts";
 
 // One schema per knob: a bad value costs one stderr line naming the knob, and the default is used.
 // NOTE: schemas are built only for knobs that are set; the hot path pays for nothing it does not read.
@@ -34,10 +35,17 @@ const KNOB_SPECS = {
   QUOIN_CLEANUP_CKPT_WINDOW: { schema: days, fallback: 30, expected: "a number of days, e.g. 30" },
   QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
   QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
+  QUOIN_TRASH_DAYS: { schema: days, fallback: 30, expected: "a number of days, e.g. 30; 0 keeps everything" },
+  QUOIN_SESSIONEND_DEADLINE_MS: {
+    schema: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(600_000)),
+    fallback: 1200,
+    expected: "a whole number of milliseconds, e.g. 1200",
+  },
   QUOIN_1M_DISPATCH: {
-    schema: () => z.string().check(z.regex(/^(on|off|(haiku|sonnet|opus)(,(haiku|sonnet|opus))*)$/)),
+    // Case does not matter (ON is on); the value is kept lower-cased, in the grammar dispatch reads.
+    schema: () => z.string().check(z.toLowerCase(), z.regex(DISPATCH_SETTING_PATTERN)),
     fallback: undefined,
-    expected: "'on', 'off', or a tier list like 'sonnet,haiku'",
+    expected: `'on', 'off', or a list of ${MODEL_TIERS.join(", ")} like 'sonnet,haiku'`,
   },
 } as const;
 
@@ -51,10 +59,6 @@ export const KNOB_NAMES = Object.keys(KNOB_SPECS) as KnobName[];
 
 export function knobDefault(name: KnobName): Knobs[KnobName] {
   return KNOB_SPECS[name].fallback;
-}
-
-export function knobExpectation(name: KnobName): string {
-  return KNOB_SPECS[name].expected;
 }
 
 /** Read every knob from the environment once. Unset or empty: the default. Invalid: warn, default. */

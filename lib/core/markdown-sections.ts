@@ -48,7 +48,31 @@ export function firstLineOf(body: string | undefined): string | undefined {
   return line ? line : undefined;
 }
 
-/** Text that goes into a section: ASCII only, and no line that could pass for a heading. */
+/**
+ * A path or a branch name on one line, stored exactly: every character is kept (non-ASCII too);
+ * only a backslash and control characters are escaped (`\\`, `\n`, `\r`, `\t`, `\xNN`), so a
+ * name cannot break the line or start a heading. readExactLine is its inverse.
+ */
+export function exactLine(value: string): string {
+  return value.replace(/[\\\x00-\x1f\x7f]/g, (c) => {
+    if (c === "\\") return "\\\\";
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+}
+
+export function readExactLine(line: string): string {
+  return line.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g, (_m, e: string) =>
+    e === "\\" ? "\\" : e === "n" ? "\n" : e === "r" ? "\r" : e === "t" ? "\t" : String.fromCharCode(parseInt(e.slice(1), 16)),
+  );
+}
+
+/**
+ * Text that goes into a section: ASCII only, and no line that could pass for a heading. NOTE: the
+ * trim comes before the indent: a trim after it would let a first line `## X` forge a section.
+ */
 export function sanitizeBody(text: string): string {
   return text
     .replace(/\r/g, "")
@@ -57,12 +81,17 @@ export function sanitizeBody(text: string): string {
     .replace(/[\u2013\u2014]/g, "-")
     .replace(/\u2026/g, "...")
     .replace(/[^\x09\x0A\x20-\x7E]/g, "?")
+    .trim()
     .split("\n")
     .map((line) => (/^\s*#/.test(line) ? `  ${line}` : line))
-    .join("\n")
-    .trim();
+    .join("\n");
+}
+
+/** Blank lines around a body go; the first line keeps its indent (an indented `#` line stays no heading). */
+function bodyText(body: string): string {
+  return body.replace(/^(?:[ \t]*\n)+/, "").trimEnd();
 }
 
 export function renderSections(sections: readonly Section[]): string {
-  return sections.map((s) => `## ${s.title}\n${s.body.trim() === "" ? "(none)" : s.body.trim()}\n`).join("\n");
+  return sections.map((s) => `## ${s.title}\n${bodyText(s.body) === "" ? "(none)" : bodyText(s.body)}\n`).join("\n");
 }

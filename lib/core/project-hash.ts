@@ -9,8 +9,9 @@ export function projectHash(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9-]/g, "-");
 }
 
-export const PROJECT_HASH_MAX = 200;
+const PROJECT_HASH_MAX = 200;
 
-export function transcriptDir(home: string, cwd: string, configDir?: string): string {
-  return path.join(configDir || path.join(home, ".claude"), "projects", projectHash(cwd).slice(0, PROJECT_HASH_MAX));
+/** `<config>/projects/<hash of the launch cwd>`; `configDir` from claudeConfigDir. */
+export function transcriptDir(configDir: string, cwd: string): string {
+  return path.join(configDir, "projects", projectHash(cwd).slice(0, PROJECT_HASH_MAX));
 }

@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
+import { refuseSymlinkedTree } from "./memory-tree-guard.ts";
 import { utcDate } from "./time-format.ts";
+import { ensureDir } from "./memory-dir.ts";
 
 /**
  * Nothing is deleted: move `file` to <memory>/trash/<YYYY-MM-DD>/<name>[-N]. Returns the new path.
@@ -8,7 +10,10 @@ import { utcDate } from "./time-format.ts";
  */
 export function trashMove(fs: FsApi, file: string, memoryDir: string, now: Date): string {
   const dir = path.join(memoryDir, "trash", utcDate(now));
-  fs.mkdirSync(dir, { recursive: true });
+  refuseSymlinkedTree(fs, file);
+  // Only a file goes to trash: the rename fallback below would otherwise move a whole folder.
+  if (!fs.lstatSync(file).isFile()) throw new Error(`not a regular file, left in place: ${file}`);
+  ensureDir(fs, dir);
   const base = path.basename(file);
   for (let n = 1; n <= 10_000; n += 1) {
     const target = path.join(dir, n === 1 ? base : `${base}-${n}`);

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import * as path from "node:path";
 import type { Deps, RunOptions, RunResult } from "../core/deps.ts";
 
 function isProcessAlive(pid: number): boolean {
@@ -32,6 +33,23 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
   return { status: res.error ? null : res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
 }
 
+/**
+ * The engine bundle this process belongs to: itself, or for a hook (<dir>/hooks/<name>.mjs) the
+ * engine beside that folder (install-layout's ENGINE_BUNDLE; the name is repeated here so a hook
+ * bundle does not pull in the installer).
+ */
+function engineScript(): string | undefined {
+  const self = process.argv[1];
+  if (!self) return undefined;
+  const dir = path.dirname(self);
+  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.mjs") : self;
+}
+
+// A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+}
+
 /** The real world, for entry points only. */
 export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
   return {
@@ -39,11 +57,15 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     now: () => new Date(),
     env: process.env,
     pid: process.pid,
+    ppid: process.ppid,
+    nodeVersion: process.version,
     home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),
     cwd: process.cwd(),
     isProcessAlive,
     run,
+    sleep,
     warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
+    engineScript: engineScript(),
     ...overrides,
   };
 }

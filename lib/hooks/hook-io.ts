@@ -61,6 +61,12 @@ export const preCompactSchema = lazy(() =>
   })),
 );
 
+export interface SessionEndInput extends CommonInput {
+  /** clear, resume, logout, prompt_input_exit, other; newer clients send others */
+  reason?: string;
+}
+export const sessionEndSchema = lazy(() => spec<SessionEndInput>("SessionEnd", (str) => ({ reason: { schema: str, optional: true, expected: "string" } })));
+
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** Bad hook input: logged as one line, never shown to the model. */
@@ -97,7 +103,7 @@ export type HookAnswer =
       hookSpecificOutput?: { hookEventName: string; additionalContext?: string };
     };
 
-export const MAX_CONTEXT_CHARS = 2000;
+const MAX_CONTEXT_CHARS = 2000;
 
 /** Keep model-facing text under the 2,000-character budget. */
 export function capText(text: string, max = MAX_CONTEXT_CHARS): string {

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { trashMove } from "../core/trash.ts";
+import { ensureDir } from "../core/memory-dir.ts";
 import { utcIso } from "../core/time-format.ts";
 
 export const HOOK_LOG_CAP_BYTES = 256 * 1024;
@@ -11,7 +12,7 @@ export const HOOK_LOG_CAP_BYTES = 256 * 1024;
  */
 export function appendHookLog(fs: FsApi, logFile: string, memoryDir: string, now: Date, line: string): void {
   try {
-    fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    ensureDir(fs, path.dirname(logFile));
     try {
       if (fs.statSync(logFile).size > HOOK_LOG_CAP_BYTES) trashMove(fs, logFile, memoryDir, now);
     } catch {

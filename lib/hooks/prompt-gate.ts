@@ -1,5 +1,5 @@
 import type { Knobs } from "../core/knobs.ts";
-import { describeThreshold, describeUsage, formatTokens } from "../context/context-window.ts";
+import { describeThreshold, describeUsage, formatTokens, MAKE_WINDOW_KNOWN } from "../context/context-window.ts";
 import type { Utilization } from "../context/context-utilization.ts";
 
 // Commands that must always get through: they are how a user gets out of a full context.
@@ -26,16 +26,8 @@ export function utilizationTier(bps: number, knobs: Knobs): Tier {
 }
 
 function windowNote(u: Utilization): string {
-  const from =
-    u.windowSource === "env"
-      ? "QUOIN_CONTEXT_WINDOW"
-      : u.windowSource === "statusline"
-        ? "the status line"
-        : u.windowSource === "model-table"
-          ? `model ${u.model ?? "?"}`
-          : `default${u.model ? ` for ${u.model}` : ""}`;
   const estimate = u.source === "bytes" ? "; estimated from transcript bytes, no usage data" : "";
-  return `window ${formatTokens(u.window)} (${from})${estimate}`;
+  return `window ${formatTokens(u.window)} (${u.windowFrom})${estimate}`;
 }
 
 export function advisoryText(u: Utilization, knobs: Knobs): string {
@@ -46,17 +38,35 @@ export function advisoryText(u: Utilization, knobs: Knobs): string {
   );
 }
 
+/** The advisory's one short line for the person (systemMessage); the model gets advisoryText. */
+export function advisoryLine(u: Utilization): string {
+  return `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}: /checkpoint saves this session's place, /checkpoint --defer silences this`;
+}
+
+/** What the block tier does: hold the prompt on a known window; advise with QUOIN_BLOCK_MODE=advise or on a guessed window. */
+export type BlockMode = "block" | "advise" | "advise-guess";
+
+export function blockMode(u: Utilization, knobs: Knobs): BlockMode {
+  if (knobs.QUOIN_BLOCK_MODE === "advise") return "advise";
+  return u.windowKnown ? "block" : "advise-guess";
+}
+
 export interface BlockFiles {
-  pendingPrompt: string;
+  /** set only when the prompt was held (a prompt that went through is never offered for replay) */
+  pendingPrompt: string | null;
   checkpoint: string | null;
   sentinelExisted: boolean;
 }
 
-export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode: "block" | "advise"): string {
+export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode: BlockMode): string {
+  const usage = `${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}`;
+  const tier = `the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)})`;
   const head =
     mode === "block"
-      ? `[quoin-checkpoint] Prompt held: ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}).`
-      : `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)} is past the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}); the prompt went through (QUOIN_BLOCK_MODE=advise).`;
+      ? `[quoin-checkpoint] Prompt held: ${usage}; past ${tier}. Prompt saved to ${files.pendingPrompt}.`
+      : mode === "advise"
+        ? `[quoin-checkpoint] ${usage}; past ${tier}; the prompt went through (QUOIN_BLOCK_MODE=advise).`
+        : `[quoin-checkpoint] ${usage}; past ${tier}; the prompt went through because the window is assumed, not known (to make it known: ${MAKE_WINDOW_KNOWN}).`;
   const saved = files.checkpoint
     ? `Restore state: ${files.checkpoint}${files.sentinelExisted ? " (saved earlier)" : ""}.`
     : "No restore state could be saved (no usable session id).";
@@ -64,7 +74,7 @@ export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode:
     mode === "block"
       ? "Start a fresh session and run /checkpoint --restore (it offers to replay the prompt), or run /compact here and send it again."
       : "Save and move on soon: /checkpoint, then /checkpoint --restore in a fresh session, or /compact here.";
-  return `${head} Prompt saved to ${files.pendingPrompt}. ${saved} ${next}`;
+  return `${head} ${saved} ${next}`;
 }
 
 export function idleText(gapMs: number, previousIso: string, u: Utilization | null, formatGap: (ms: number) => string): string {
@@ -90,7 +100,7 @@ export function rotationDue(state: RotationState, now: Date, knobs: Knobs): bool
   return byCount || byAge;
 }
 
-export function rotationText(state: RotationState, now: Date, knobs: Knobs): string {
+export function rotationText(state: RotationState, now: Date, knobs: Knobs, engine: string): string {
   const hours = ((now.getTime() - Date.parse(state.startedAt)) / 3_600_000).toFixed(1);
   const limits = [
     knobs.QUOIN_ROTATE_OBSERVATIONS > 0 ? `${knobs.QUOIN_ROTATE_OBSERVATIONS} prompts` : null,
@@ -100,6 +110,6 @@ export function rotationText(state: RotationState, now: Date, knobs: Knobs): str
     .join(" or ");
   return (
     `[quoin-checkpoint] Rotation budget reached: ${state.prompts} prompts over ${hours}h in this session (budget ${limits}). ` +
-    `Write a checkpoint (/checkpoint) and hand over to a successor session (quoin-checkpoint successor) before the context runs out.`
+    `Write a checkpoint (/checkpoint) and hand over to a successor session (run: ${engine} successor) before the context runs out.`
   );
 }

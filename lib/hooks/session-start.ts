@@ -1,16 +1,21 @@
+import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { runCleanup } from "../save/cleanup-sweep.ts";
 import { contextAnswer, type HookAnswer, type SessionStartInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
-import { resolveProjectRoot } from "../store/project-root.ts";
-import { chooseBanner } from "./restore-banner.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { projectMemory } from "../store/project-root.ts";
+import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { utcIso } from "../core/time-format.ts";
+import { reentryDigest } from "./compact-reentry.ts";
+import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
+import { reduceTaskName } from "../core/ids.ts";
+import { newestSessionEndSnapshot } from "../store/session-checkpoints.ts";
+import { clearNotice } from "./clear-handoff.ts";
 import { clientProcessPid, recordSessionProcess } from "../store/session-liveness.ts";
 import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import type { SentinelFile } from "../store/sentinel-listing.ts";
@@ -18,7 +23,7 @@ import type { SentinelFile } from "../store/sentinel-listing.ts";
 const EVENT = "SessionStart";
 
 /** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
-export function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
+function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
   const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
   return (["compact-happened", "postcompact-reset"] as const).map((family) => {
     const file = sentinelPath(paths.memory, family, sid);
@@ -62,18 +67,37 @@ export const REENTRY_NOTE =
   "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
   "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
 
+/** The banner's one short line for the person (systemMessage); the model gets the whole banner. */
+export function bannerLine(banner: Banner): string {
+  const file = banner.checkpoint ? path.basename(banner.checkpoint) : "";
+  switch (banner.kind) {
+    case "own-restore":
+      return `[quoin] a checkpoint of this session is waiting (${file}): /checkpoint --restore resumes it`;
+    case "other-restore":
+      return `[quoin] another session left a checkpoint (${file}): /checkpoint --restore picks it up`;
+    case "reference":
+      return `[quoin] reference checkpoint given to the model: ${file}`;
+    case "mid-agent":
+      return "[quoin] a mid-agent handoff is waiting: /checkpoint --restore reloads it";
+  }
+}
+
 /**
  * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;
  * the restore picker looks that far back, so a shorter window would hide its candidates), then
  * at most one banner.
  */
 export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
-  const paths = memoryPaths(resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home));
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
+  if (!paths) return null;
   const notes: string[] = [];
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
+    const digest = reentryDigest(deps, paths, sid);
+    if (digest) notes.push(digest);
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);
@@ -81,6 +105,7 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
     currentSessionId: sid,
     sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     checkpointWindowDays: null,
+    trashDays: null,
     dryRun: false,
     sentinelFiles: sentinels,
   });
@@ -90,5 +115,29 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)), (s) => referenceTakenBy(deps, config, s));
   if (banner?.kind === "reference" && sid) markReferenceTaken(deps, config, banner.sentinel, sid, sentinels);
   if (banner) notes.push(banner.text);
-  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  const line = banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
+  if (line) notes.push(line.context);
+  // One line for the person: the cleared session's fate or the last session's, else the banner's.
+  const message = line?.systemMessage ?? (banner ? bannerLine(banner) : undefined);
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
+}
+
+/** How old a session-end snapshot may be for the startup line. */
+export const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
+
+/**
+ * After /clear, what became of the cleared session (clear-handoff.ts); at startup when no banner
+ * applies, the newest session-end snapshot of another session under a day old.
+ */
+export function sessionEndLine(deps: Deps, paths: MemoryPaths, sid: string | null, source: string | undefined): { context: string; systemMessage: string } | null {
+  if (source === "clear") return clearNotice(deps, claudeConfigDir(deps.env, deps.home), paths.root, sid);
+  if (source !== "startup") return null;
+  const snap = newestSessionEndSnapshot(deps, paths, sid, LAST_SESSION_LINE_MAX_AGE_MS);
+  if (!snap?.savedMs) return null;
+  const task = reduceTaskName(snap.task);
+  const ago = formatDuration(deps.now().getTime() - snap.savedMs);
+  return {
+    context: `[quoin-checkpoint] Last session, task '${task}', ended ${ago} ago; its snapshot is ${snap.file}. /checkpoint --restore continues it.`,
+    systemMessage: `[quoin] last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
+  };
 }

@@ -5,18 +5,21 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { memoryPaths, type MemoryPaths } from "../store/memory-paths.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
-import { isWritableProjectRoot, resolveProjectRoot } from "../store/project-root.ts";
-import { advisoryText, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type RotationState } from "./prompt-gate.ts";
+import { projectMemory } from "../store/project-root.ts";
+import { advisoryLine, advisoryText, blockMode, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type BlockFiles, type RotationState } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
-import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
+import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { FORCED_SAVE_STATUS, writeSkeletonCheckpoint, type SkeletonRequest } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { settleOwnPendingRestore } from "../store/pending-restore.ts";
+import { engineInvocation } from "../core/shell-quote.ts";
+import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 
-export const IDLE_GAP_MS = 60 * 60 * 1000;
+const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 /** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */
@@ -32,10 +35,14 @@ interface IdleGap {
   gapMs: number;
 }
 
-/** Prompt hook step 0.7: record this prompt; a gap over an hour since this session's previous line is returned. */
+/**
+ * Step 0.7: where the memory folder already exists, record this prompt; a gap over an hour since
+ * this session's previous line is returned. Elsewhere a plain prompt writes nothing.
+ */
 function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
+  if (!deps.fs.existsSync(paths.memory)) return null;
   const previous = lastSeen(deps.fs, paths.recentSessions, sid);
-  appendRecentSession(deps.fs, paths.recentSessions, now, sid);
+  appendRecentSession(deps.fs, paths.recentSessions, now, sid, deps.pid);
   if (!previous || now.getTime() - previous.getTime() <= IDLE_GAP_MS) return null;
   return { previousIso: utcIso(previous), gapMs: now.getTime() - previous.getTime() };
 }
@@ -48,11 +55,13 @@ function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, 
   });
 }
 
-function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, u: Utilization | null): string | null {
-  const file = sentinelPath(paths.memory, "idle-advisory-pending", sid);
-  const text = readTextOrNull(deps.fs, file);
-  if (text === null) return null;
-  trashIfPresent(deps.fs, file, paths.memory, now);
+/** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
+function pendingIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  return readTextOrNull(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid));
+}
+
+function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, text: string, u: Utilization | null): string | null {
+  trashIfPresent(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), paths.memory, now);
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -60,99 +69,117 @@ function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: D
   return idleText(detectedAt - previous, previousIso, u, formatDuration);
 }
 
-/** Seed 001's rotation budget: count this prompt, and say so once when the budget is spent. */
-function rotationNote(deps: Deps, paths: MemoryPaths, sid: string, now: Date, knobs: Knobs): string | null {
+/**
+ * Seed 001's rotation budget: count this prompt, and say so once when the budget is spent. The
+ * count is per-session state, kept outside the repository (a plain prompt writes nothing there).
+ */
+function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string | null {
   if (knobs.QUOIN_ROTATE_OBSERVATIONS <= 0 && knobs.QUOIN_ROTATE_HOURS <= 0) return null;
-  const file = sentinelPath(paths.memory, "rotation-budget", sid);
-  const kv = parseKeyValues(readTextOrNull(deps.fs, file) ?? "");
-  const startedAt = kv["started_at"] && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
-  const state: RotationState = { startedAt, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === "1" };
+  const config = claudeConfigDir(deps.env, deps.home);
+  const kv = readRegistry(deps, config, "rotation", sid) ?? {};
+  const started = typeof kv["started_at"] === "string" && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
+  const state: RotationState = { startedAt: started, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === true };
   const due = rotationDue(state, now, knobs);
-  writeAtomic(
-    deps.fs,
-    file,
-    renderKeyValues({ started_at: state.startedAt, prompts: String(state.prompts), advised: due || state.advised ? "1" : "0" }),
-    { pid: deps.pid },
-  );
-  return due ? rotationText(state, now, knobs) : null;
+  writeRegistry(deps, config, "rotation", sid, { started_at: state.startedAt, prompts: state.prompts, advised: due || state.advised });
+  return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
 }
 
-interface BlockOutcome {
-  pendingPrompt: string;
-  checkpoint: string | null;
-  sentinelExisted: boolean;
+/**
+ * The forced save with the transcript digest, done elsewhere (the engine's `snapshot`, run by the
+ * hook's entry point) so that this hook's bundle never loads the digest; null when it failed.
+ */
+export type ForcedSave = (req: SkeletonRequest & { transcriptPath: string | null }) => { checkpoint: string } | null;
+
+export interface PromptHookOptions {
+  forcedSave?: ForcedSave;
 }
 
-/** The block tier: save the prompt, then the forced save (step C2), before any answer is printed. */
-function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date): BlockOutcome {
-  const pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-  const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
-  writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+/**
+ * The block tier: a held prompt is saved for replay (a prompt that goes through was delivered and
+ * is never offered again), then the forced save (step C2), before any answer is printed.
+ */
+function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, held: boolean, opts: PromptHookOptions): BlockFiles {
+  let pendingPrompt: string | null = null;
+  if (held) {
+    pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
+    const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
+    writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
+  }
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
-  // checkpoint that is there. One naming nothing (or outside checkpoints/) holds no place: it goes
-  // to trash/ and a fresh save replaces it, as in precompact and save step 1.4.
-  const pending = ownPendingRestore(deps, paths, sid);
-  if (pending?.checkpoint) return { pendingPrompt, checkpoint: pending.checkpoint, sentinelExisted: true };
-  if (pending) trashIfPresent(deps.fs, pending.sentinel, paths.memory, now);
-  const saved = writeSkeletonCheckpoint(deps, {
-    paths,
-    sessionId: sid,
-    launchCwd: input.cwd ?? deps.cwd,
-    status: "checkpoint save (forced: context at the block tier)",
-    shape: "voluntary",
-    writeSentinel: true,
-  });
+  // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
+  const { held: sentinelHeld } = settleOwnPendingRestore(deps, paths, sid, now);
+  if (sentinelHeld) return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
+  const req: SkeletonRequest = { paths, sessionId: sid, launchCwd: input.cwd ?? deps.cwd, status: FORCED_SAVE_STATUS, shape: "voluntary", writeSentinel: true };
+  const withDigest = opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
+  if (withDigest) return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
+  // The digest could not be written: the skeleton still holds the place, and says what it lacks.
+  const notes = opts.forcedSave ? ["transcript digest not written (the engine's snapshot failed); see the transcript"] : undefined;
+  const saved = writeSkeletonCheckpoint(deps, { ...req, notes });
   return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
 }
 
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
-export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs): HookAnswer | null {
+export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs, opts: PromptHookOptions = {}): HookAnswer | null {
   const now = deps.now();
-  const root = resolveProjectRoot(deps.fs, input.cwd ?? deps.cwd, deps.home);
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
-  const sid = isUsableSessionId(input.session_id) && isWritableProjectRoot(root, deps.home) ? input.session_id : null;
-  const paths = memoryPaths(root);
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
   let gap: IdleGap | null = null;
-  if (sid) {
+  if (paths && sid) {
     postcompactReset(deps, paths, sid, now);
     gap = recordPrompt(deps, paths, sid, now);
   }
   if (isExemptPrompt(input.prompt)) {
-    if (sid) persistIdleGap(deps, paths, sid, now, gap);
+    if (paths && sid) persistIdleGap(deps, paths, sid, now, gap);
     return null;
   }
 
+  // The status-line record and the settings are read only when the figure could reach the
+  // advisory on some window, or an idle note will show it.
+  const pendingIdle = paths && sid ? pendingIdleAdvisory(deps, paths, sid) : null;
+  const idleNote = gap !== null || pendingIdle !== null;
   const u = input.transcript_path
-    ? measureUtilization({ fs: deps.fs, transcriptPath: input.transcript_path, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({
+        deps,
+        transcriptPath: input.transcript_path,
+        knobs,
+        configDir: claudeConfigDir(deps.env, deps.home),
+        projectRoot: paths?.root ?? null,
+        sessionId: sid ?? undefined,
+        ...(idleNote ? {} : { sourcesFromBps: knobs.QUOIN_STOP_BPS }),
+      })
     : null;
   const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
 
-  if (tier === "block" && u && sid) {
+  if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const files = holdPrompt(deps, paths, sid, input, now);
-    if (knobs.QUOIN_BLOCK_MODE === "block") {
-      return { decision: "block", reason: blockText(u, knobs, files, "block") };
-    }
-    const words = blockText(u, knobs, files, "advise");
+    const mode = blockMode(u, knobs);
+    const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
+    if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
+    const words = blockText(u, knobs, files, mode);
     return contextAnswer(EVENT, words, words);
   }
 
   const notes: string[] = [];
-  if (sid) {
+  let line: string | undefined;
+  if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
-    const pending = consumeIdleAdvisory(deps, paths, sid, now, u);
+    const pending = pendingIdle === null ? null : consumeIdleAdvisory(deps, paths, sid, now, pendingIdle, u);
     const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }
   if (u && tier !== "quiet") {
-    const deferred = sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
-    if (!deferred) notes.push(advisoryText(u, knobs));
+    const deferred = paths !== null && sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
+    if (!deferred) {
+      notes.push(advisoryText(u, knobs));
+      line = advisoryLine(u);
+    }
   }
-  if (sid) {
-    const rotation = rotationNote(deps, paths, sid, now, knobs);
+  if (paths && sid) {
+    const rotation = rotationNote(deps, sid, now, knobs);
     if (rotation) notes.push(rotation);
   }
-  return notes.length ? contextAnswer(EVENT, notes.join("\n")) : null;
+  return notes.length ? contextAnswer(EVENT, notes.join("\n"), line) : null;
 }

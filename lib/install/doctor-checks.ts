@@ -1,8 +1,10 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
+import type { Knobs } from "../core/knobs.ts";
+import { windowSourceChecks } from "./doctor-windows.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -10,6 +12,8 @@ import { ownedHookCommands } from "./settings-merge.ts";
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** worth a look, not a failure (exit code unchanged) */
+  warn?: boolean;
   detail: string;
   fix?: string;
 }
@@ -18,6 +22,8 @@ export interface DoctorInput {
   nodeVersion: string;
   /** hook start-ups slower than this are flagged (Claude Code runs UserPromptSubmit before every prompt) */
   slowHookMs?: number;
+  /** set: also say which window this project's recent sessions ran on */
+  knobs?: Knobs;
 }
 
 const SETUP_FIX = "run `npm run setup` in the quoin-checkpoint checkout (add `-- --scope project` for a project install)";
@@ -77,7 +83,7 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
 /** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
 function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
   try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8") as string) as { enabledPlugins?: Record<string, unknown> };
+    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as { enabledPlugins?: Record<string, unknown> };
     const hit = Object.entries(parsed.enabledPlugins ?? {}).find(([id, on]) => id.startsWith("quoin-checkpoint@") && on === true);
     return hit ? hit[0] : null;
   } catch {
@@ -100,7 +106,7 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
       ? { name: "node on PATH (hooks run `node`)", ok: true, detail: `node -e 0 takes ${floor.ms} ms` }
       : { name: "node on PATH (hooks run `node`)", ok: false, detail: "`node` did not run", fix: "put node on the PATH Claude Code starts with" },
   );
-  const layouts = (["user", "project"] as const)
+  const layouts = availableScopes(deps)
     .map((scope) => installLayout(deps, scope))
     .filter((l, i, all) => all.findIndex((o) => o.configDir === l.configDir) === i)
     // NOTE: not the bundle folder alone: the skills keep their dispatch config and cache there, plugin installs too.
@@ -122,11 +128,14 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
       fix: "keep one: `npm run setup -- --uninstall`, or `/plugin uninstall quoin-checkpoint`",
     });
   }
+  if (input.knobs) checks.push(...windowSourceChecks(deps, input.knobs));
   return checks;
 }
 
 export function formatDoctor(checks: readonly DoctorCheck[]): string {
-  const lines = checks.map((c) => (c.ok ? `ok    ${c.name}: ${c.detail}` : `FAIL  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see README.md (Install)"}`));
+  const lines = checks.map((c) =>
+    c.ok && !c.warn ? `ok    ${c.name}: ${c.detail}` : `${c.ok ? "WARN" : "FAIL"}  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see README.md (Install)"}`,
+  );
   const bad = checks.filter((c) => !c.ok).length;
   lines.push(bad ? `${bad} problem(s) found` : "all checks passed");
   return `${lines.join("\n")}\n`;

@@ -3,9 +3,10 @@ import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
-import { ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { notAProject } from "../store/project-root.ts";
+import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
-import { existingHookContainers, mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { existingHookContainers, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -16,7 +17,7 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
-  /** the build output: quoin-checkpoint.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
+  /** the build output: quoin-checkpoint.mjs, statusline.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
   distDir: string;
 }
 
@@ -37,7 +38,7 @@ type InstallState = z.infer<typeof StateSchema>;
  */
 function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
   try {
-    return { ok: true, text: deps.fs.readFileSync(file, "utf8") as string };
+    return { ok: true, text: deps.fs.readFileSync(file, "utf8") };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
     return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
@@ -56,7 +57,7 @@ function readState(deps: Deps, file: string): InstallState | null {
 /** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
 function writeTarget(deps: Deps, file: string): string {
   try {
-    return deps.fs.lstatSync(file).isSymbolicLink() ? (deps.fs.realpathSync(file) as string) : file;
+    return deps.fs.lstatSync(file).isSymbolicLink() ? deps.fs.realpathSync(file) : file;
   } catch {
     return file;
   }
@@ -94,19 +95,24 @@ interface FileCopy {
 }
 
 export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
+  if (!availableScopes(deps).includes(opts.scope)) {
+    return { ok: false, reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`, lines: [] };
+  }
   return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
 }
 
-function install(deps: Deps, opts: InstallOptions): InstallOutcome {
-  const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
-  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+type Sources = { ok: true; copies: FileCopy[]; bundles: string[] } | { ok: false; reason: string };
 
-  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+/** What install copies: the engine, the status line, each hook bundle found, and the rendered skills. */
+function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout, lines: string[]): Sources {
+  const refuse = (reason: string): Sources => ({ ok: false, reason });
   const copies: FileCopy[] = [];
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
-  if (engine === null) return fail(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
+  if (engine === null) return refuse(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
+  const statusLine = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
+  if (statusLine !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLine });
+  else if (opts.statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
@@ -118,17 +124,33 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     bundles.push(spec.bundle);
     copies.push({ from, to: path.join(layout.bundleDir, "hooks", `${spec.bundle}.mjs`), text });
   }
+  // The skills name the engine as '${CLAUDE_SKILL_DIR}/...' (skill-render.ts): any character but `'` is safe there.
+  if (layout.skillsDir.includes("'")) {
+    return refuse(`${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`);
+  }
   for (const name of SKILL_NAMES) {
     const from = path.join(opts.distDir, "skills", name, "SKILL.md");
     const text = readTextOrNull(deps.fs, from);
-    if (text === null) return fail(`${from} is missing: run npm run gen-skills (or npm run build) first`);
+    if (text === null) return refuse(`${from} is missing: run npm run gen-skills (or npm run build) first`);
     const to = path.join(layout.skillsDir, name, "SKILL.md");
     const existing = readTextOrNull(deps.fs, to);
     if (existing !== null && !existing.includes(GENERATED_SKILL_MARKER)) {
-      return fail(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
+      return refuse(`${to} exists and is not quoin's: move it away first (nothing was changed)`);
     }
     copies.push({ from, to, text });
   }
+  return { ok: true, copies, bundles };
+}
+
+function install(deps: Deps, opts: InstallOptions): InstallOutcome {
+  const layout = installLayout(deps, opts.scope);
+  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
+  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+
+  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+  const sources = installSources(deps, opts, layout, lines);
+  if (!sources.ok) return fail(sources.reason);
+  const { copies, bundles } = sources;
 
   // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
   const read = readSettings(deps, layout.settingsFile);
@@ -136,7 +158,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const before = read.text;
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLineEngine: engineCommand(layout.bundleDirInStatusLine) } : {}) },
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);
@@ -156,6 +178,9 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
   }
   if (!writes.length && !merged.changed) lines.push("[quoin] already installed; nothing to change");
+  if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
+    lines.push("[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it");
+  }
   if (opts.dryRun) return { ok: true, lines, changed: writes.length > 0 || merged.changed };
 
   for (const w of writes) writeAtomic(deps.fs, w.to, w.text, { pid: deps.pid });
@@ -178,7 +203,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  const ours = [ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));

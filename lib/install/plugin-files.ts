@@ -1,15 +1,17 @@
-import { ENGINE_BUNDLE, HOOK_SPECS, hookCommand } from "./install-layout.ts";
+import { ENGINE_BUNDLE, HOOK_SPECS, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
 // gets no build step, so this folder is built here and committed (plugin/ at the repository root).
 
-export const PLUGIN_NAME = "quoin-checkpoint";
+const PLUGIN_NAME = "quoin-checkpoint";
 
 export interface PluginInputs {
   version: string;
   description: string;
   license: string;
   engine: string;
+  /** dist/statusline.mjs: a plugin cannot register a status line; a user points theirs at it (README) */
+  statusLine: string;
   /** bundle name (sessionstart, ...) -> built hook bundle; missing ones are left out */
   hookBundles: Readonly<Record<string, string>>;
   /** skill name -> SKILL.md rendered for the plugin target */
@@ -36,12 +38,13 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
     hooks[spec.event] = [
       {
         ...(spec.matcher ? { matcher: spec.matcher } : {}),
-        hooks: [{ type: "command", command: hookCommand("${CLAUDE_PLUGIN_ROOT}", spec.bundle), timeout: spec.timeout }],
+        hooks: [hookHandler(hookCommand("${CLAUDE_PLUGIN_ROOT}", spec.bundle), spec.timeout)],
       },
     ];
   }
-  files["hooks/hooks.json"] = json({ description: "quoin-checkpoint: save before compaction, watch context use, offer restores", hooks });
+  files["hooks/hooks.json"] = json({ description: "quoin-checkpoint: save before compaction and at session end, watch context use, offer restores", hooks });
   files[ENGINE_BUNDLE] = inp.engine;
+  files[STATUSLINE_BUNDLE] = inp.statusLine;
   for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => a.localeCompare(b))) files[`skills/${name}/SKILL.md`] = text;
   return files;
 }

@@ -7,12 +7,13 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 // its bytes; a malformed file is refused with its line and column.
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
-export const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
-const OWNED_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline/;
+const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
+/** quoin's status line: the bundle (statusline.mjs), or the engine's subcommand older installs wrote. */
+const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.mjs["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
 
 export interface HookGroup {
   matcher?: string;
-  hooks: Array<{ type: "command"; command: string; timeout: number }>;
+  hooks: Array<{ type: "command"; command: string; timeout?: number }>;
 }
 export interface OwnedHook {
   event: string;
@@ -54,14 +55,31 @@ function valueOf(text: string, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end));
 }
 
+function isOwnedHook(h: unknown): boolean {
+  const command = (h as { command?: unknown } | null)?.command;
+  return typeof command === "string" && command.includes(OWNED_HOOK_MARKER);
+}
+
+/** A group holding one of quoin's handlers; a user may have added their own handlers beside it. */
 export function isOwnedGroup(value: unknown): boolean {
   if (!value || typeof value !== "object") return false;
   const hooks = (value as { hooks?: unknown }).hooks;
-  return (
-    Array.isArray(hooks) &&
-    hooks.length > 0 &&
-    hooks.every((h) => typeof (h as { command?: unknown })?.command === "string" && (h as { command: string }).command.includes(OWNED_HOOK_MARKER))
-  );
+  return Array.isArray(hooks) && hooks.some(isOwnedHook);
+}
+
+/**
+ * The group with quoin's handlers replaced by `ours` (where the first of them was), the user's
+ * handlers and keys kept; `ours` null takes quoin's out. Null when nothing would be left.
+ */
+function withOurHooks(existing: Record<string, unknown>, ours: HookGroup | null): Record<string, unknown> | null {
+  const hooks = existing["hooks"] as unknown[];
+  const at = hooks.findIndex(isOwnedHook);
+  const theirs = hooks.filter((h) => !isOwnedHook(h));
+  const next = ours ? [...theirs.slice(0, at), ...ours.hooks, ...theirs.slice(at)] : theirs;
+  if (!next.length) return null;
+  const { matcher, hooks: _old, ...rest } = existing;
+  const keep = ours ? ours.matcher : matcher;
+  return { ...(keep !== undefined ? { matcher: keep } : {}), hooks: next, ...rest };
 }
 
 function ownedIndexes(text: string, arr: JsonArrayNode): number[] {
@@ -88,20 +106,31 @@ function hookArray(root: JsonObjectNode, event: string, file: string): { hooks?:
   return { hooks: hooks.value, arr: ev.value };
 }
 
-export function statusLineCommand(engineCommand: string, theirs: string | undefined): string {
-  return theirs === undefined ? `${engineCommand} statusline` : `${engineCommand} statusline --wrap '${theirs.replace(/'/g, `'\\''`)}'`;
+/** True when the settings text holds quoin's status line (ours, or ours wrapping the user's). */
+export function hasOwnedStatusLine(text: string): boolean {
+  try {
+    const command = (JSON.parse(text) as { statusLine?: { command?: unknown } }).statusLine?.command;
+    return typeof command === "string" && OWNED_STATUSLINE.test(command);
+  } catch {
+    return false;
+  }
+}
+
+/** Our status-line command (`node ".../statusline.mjs"`), wrapping the user's own one when there is one. */
+export function statusLineCommand(base: string, theirs: string | undefined): string {
+  return theirs === undefined ? base : `${base} --wrap '${theirs.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The user's own status-line command, recovered from our wrapper; undefined when we did not wrap one. */
 export function unwrapStatusLine(command: string): string | undefined {
-  const m = / statusline --wrap '((?:[^']|'\\'')*)'$/.exec(command);
+  const m = / --wrap '((?:[^']|'\\'')*)'$/.exec(command);
   return m?.[1]?.replace(/'\\''/g, "'");
 }
 
 export interface InstallRequest {
   hooks: readonly OwnedHook[];
-  /** set: register (or wrap) the status line with this engine command */
-  statusLineEngine?: string;
+  /** set: register (or wrap) the status line with this command (`node ".../statusline.mjs"`) */
+  statusLine?: string;
 }
 
 /** Add or refresh quoin's entries. `text` null: the file does not exist yet. Running it twice changes nothing. */
@@ -116,20 +145,27 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
       const owned = ownedIndexes(current, found.arr);
       const first = owned[0];
       if (first === undefined) return appendItem(current, found.arr, group);
-      if (owned.length === 1 && isDeepStrictEqual(valueOf(current, found.arr.items[first] as JsonNode), group)) return null;
-      // Refresh the first of ours in place, drop any duplicates (last first, so offsets hold).
+      const have = valueOf(current, found.arr.items[first] as JsonNode) as Record<string, unknown>;
+      const want = withOurHooks(have, group) as Record<string, unknown>;
+      if (owned.length === 1 && isDeepStrictEqual(have, want)) return null;
+      // Refresh the first of ours in place (a handler the user added to it stays), and take ours
+      // out of any later group (last first, so offsets hold): a reinstall never adds a second one.
       let out = current;
-      for (const i of [...owned.slice(1)].reverse()) out = removeItem(out, found.arr, i);
+      for (const i of [...owned.slice(1)].reverse()) {
+        const item = found.arr.items[i] as JsonNode;
+        const rest = withOurHooks(valueOf(current, item) as Record<string, unknown>, null);
+        out = rest ? replaceValue(out, item, rest) : removeItem(out, found.arr, i);
+      }
       const again = parseRoot(out, file);
       if (!again.ok) return again;
       const arr = (hookArray(again.root, event, file) as { arr: JsonArrayNode }).arr;
-      return replaceValue(out, arr.items[first] as JsonNode, group);
+      return replaceValue(out, arr.items[first] as JsonNode, want);
     });
     if (!res.ok) return res;
     current = res.text;
   }
-  if (req.statusLineEngine !== undefined) {
-    const engine = req.statusLineEngine;
+  if (req.statusLine !== undefined) {
+    const engine = req.statusLine;
     const res = step(current, file, (root) => {
       const sl = propertyOf(root, "statusLine");
       if (!sl) return insertProperty(current, root, "statusLine", { type: "command", command: statusLineCommand(engine, undefined), padding: 0 });
@@ -180,6 +216,9 @@ export function mergeUninstall(text: string, file = "settings.json", keep: reado
           const owned = ownedIndexes(current, ev.value);
           const last = owned[owned.length - 1];
           if (last === undefined) continue;
+          // A group where the user added a handler beside ours: only ours comes out.
+          const rest = withOurHooks(valueOf(current, ev.value.items[last] as JsonNode) as Record<string, unknown>, null);
+          if (rest) return replaceValue(current, ev.value.items[last] as JsonNode, rest);
           if (ev.value.items.length === 1 && !keep.includes(`hooks.${ev.key}`)) {
             return hooks.value.props.length === 1 && !keep.includes("hooks") ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
           }
@@ -213,7 +252,7 @@ export function ownedHookCommands(text: string): Record<string, string[]> | { re
     if (ev.value.kind !== "array") continue;
     for (const item of ev.value.items) {
       const v = valueOf(text, item);
-      if (isOwnedGroup(v)) (out[ev.key] ??= []).push(...(v as HookGroup).hooks.map((h) => h.command));
+      if (isOwnedGroup(v)) (out[ev.key] ??= []).push(...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command));
     }
   }
   return out;

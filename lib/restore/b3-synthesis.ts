@@ -15,7 +15,7 @@ export interface B3Synthesis {
   openQuestions?: string;
 }
 
-export const B3_BRANCH = "(unknown - session-state has no branch field)";
+const B3_BRANCH = "(unknown - session-state has no branch field)";
 
 // The seed's awk: the first non-heading, non-blank line under `## Current stage`.
 function firstContentLine(body: string | undefined): string | undefined {

@@ -3,6 +3,7 @@ import { headFields, savedLabel, sentinelTarget, checkpointIndex } from "./resto
 import { MIN_CHECKPOINT_BYTES, type RestoreSnapshot } from "./restore-snapshot.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
+import { rowIntent } from "./restore-render.ts";
 
 /** One row of `list`: every checkpoint on disk, newest first, for a person at a terminal. */
 export interface CheckpointRow {
@@ -18,6 +19,8 @@ export interface CheckpointRow {
   sentinels: string[];
   legacy: boolean;
   sessionId: string | null;
+  /** the model's intent, else the newest request (`## Last user intent`) */
+  intent: string | null;
 }
 
 export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
@@ -43,13 +46,15 @@ export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
         sentinels: backed.get(path.resolve(c.path)) ?? [],
         legacy: c.head !== undefined && f.sessionId === undefined,
         sessionId: f.sessionId ?? null,
+        intent: f.intent ?? null,
       };
     });
 }
 
 export function checkpointRowText(r: CheckpointRow): string {
   const mark = r.sentinels.length ? "*" : " ";
-  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${r.task}  [${r.branch}]${r.legacy ? " (legacy)" : ""}  ${r.name}`;
+  const intent = r.intent ? `  "${rowIntent(r.intent)}"` : "";
+  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${r.task}  [${r.branch}]${r.legacy ? " (legacy)" : ""}  ${r.name}${intent}`;
 }
 
 /**

@@ -72,8 +72,8 @@ function readInside(deps: Deps, root: string, file: string): { path: string; tex
   // A plan path comes from a file on disk: read it only inside the project, symlinks resolved.
   if (!isInside(root, full)) return null;
   try {
-    if (!isInside(deps.fs.realpathSync(root) as string, deps.fs.realpathSync(full) as string)) return null;
-    const text = deps.fs.readFileSync(full, "utf8") as string;
+    if (!isInside(deps.fs.realpathSync(root), deps.fs.realpathSync(full))) return null;
+    const text = deps.fs.readFileSync(full, "utf8");
     return { path: full, text, mtimeMs: deps.fs.statSync(full).mtimeMs };
   } catch {
     return null;
@@ -81,7 +81,7 @@ function readInside(deps: Deps, root: string, file: string): { path: string; tex
 }
 
 /** The plan a checkpoint tracks: `## Plan file`, else its current-plan.md, else docs/plan.md. */
-export function planFileFor(cp: ParsedCheckpoint): string | null {
+function planFileFor(cp: ParsedCheckpoint): string | null {
   return cp.planFile ?? cp.artifacts.currentPlan ?? null;
 }
 

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
+import { isCuratedStatus, isSessionEndStatus } from "../store/checkpoint-status.ts";
 import { MIN_CHECKPOINT_BYTES, SEED001_CHECKPOINT, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 
@@ -22,12 +23,19 @@ export interface Candidate {
   source: "sentinel" | "disk-only";
   /** absolute path of the pending-restore sentinel naming this checkpoint, when sentinel-backed */
   sentinel: string | null;
+  /** `## Status`, first line, when the head has it */
+  status?: string;
+  /** `## Last user intent` (the model's intent, else the newest request), so two saves of one task differ */
+  intent?: string;
 }
 
 export interface HeadFields {
+  status?: string;
   task?: string;
   branch?: string;
   sessionId?: string | null;
+  /** first line of `## Last user intent`, when it lies within the head */
+  intent?: string;
 }
 
 function normalTitle(line: string): string {
@@ -41,9 +49,13 @@ function normalTitle(line: string): string {
  */
 export function headFields(head: string): HeadFields {
   let task: string | undefined;
+  let status: string | undefined;
+  let statusNext = false;
   let branch: string | null | undefined;
   let sid: string | null | undefined;
-  // which field the next non-blank line fills: 1 branch, 2 session id
+  let intent: string | undefined;
+  let intentSeen = false;
+  // which field the next non-blank line fills: 1 branch, 2 session id, 3 intent
   let want = 0;
   let taskNext = false;
   let at = 0;
@@ -52,6 +64,10 @@ export function headFields(head: string): HeadFields {
     const raw = head.slice(at, end < 0 ? head.length : end);
     at = end < 0 ? head.length + 1 : end + 1;
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (statusNext && line.trim() !== "") {
+      status = line.trim();
+      statusNext = false;
+    }
     if (taskNext) {
       // The seed's awk: the line right after `## Active task`, CR stripped.
       task = line.trim() || undefined;
@@ -61,23 +77,34 @@ export function headFields(head: string): HeadFields {
       if (want === 1) branch = null;
       if (want === 2) sid = null;
       want = 0;
+      statusNext = false;
       if (/^## Active task\s*$/.test(line) && task === undefined) taskNext = true;
+      if (/^## Status\s*$/.test(line) && status === undefined) statusNext = true;
       const title = normalTitle(line);
       if (title === "branch" && branch === undefined) want = 1;
       else if (title === "session id" && sid === undefined) want = 2;
+      else if (title === "last user intent" && !intentSeen) {
+        want = 3;
+        intentSeen = true;
+      }
     } else if (want !== 0 && line.trim() !== "") {
       if (want === 1) branch = line.trim();
-      else sid = line.trim();
+      else if (want === 2) sid = line.trim();
+      else intent = line.trim() === "(none)" ? undefined : line.trim();
       want = 0;
     }
-    if (task !== undefined && branch !== undefined && sid !== undefined && want === 0) break;
+    // `## Last user intent` follows the session link; past `## In-flight artifacts` it is not there.
+    const pastIntent = intentSeen || /^## In-flight artifacts\s*$/.test(line);
+    if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0) break;
   }
   if (want === 1) branch = null;
   if (want === 2) sid = null;
   return {
+    ...(status === undefined ? {} : { status }),
     task,
     branch: branch ?? undefined,
     sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
+    ...(intent ? { intent } : {}),
   };
 }
 
@@ -134,6 +161,8 @@ export function toCandidate(file: CheckpointFile, sentinel: string | null): Cand
     saved: savedLabel(file.name, file.mtimeMs),
     source: sentinel ? "sentinel" : "disk-only",
     sentinel,
+    ...(fields.status === undefined ? {} : { status: fields.status }),
+    ...(fields.intent ? { intent: fields.intent } : {}),
   };
 }
 
@@ -160,6 +189,26 @@ function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[]
     const twin = byName.get(`${c.name.slice(0, -"-precompact.md".length)}.md`);
     return !twin || Math.abs(twin.mtimeMs - c.mtimeMs) > windowDays * DAY_MS;
   });
+}
+
+/**
+ * A session-end snapshot against a curated checkpoint (/checkpoint) of the same session, within
+ * the window: the curated one outranks it, as a checkpoint outranks its precompact twin. Older than
+ * the curated one, the snapshot is dropped (the session was saved by hand after it); newer, it
+ * stays (it holds the work done since) but is listed right after the curated one, never before.
+ */
+export function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number): Candidate[] {
+  const curated = list.filter((c) => c.sessionId && isCuratedStatus(c.status));
+  const outranking = (c: Candidate) =>
+    isSessionEndStatus(c.status) && c.sessionId ? curated.find((k) => k.sessionId === c.sessionId && Math.abs(k.mtimeMs - c.mtimeMs) <= windowDays * DAY_MS) : undefined;
+  const held = new Map<Candidate, Candidate[]>();
+  const out: Candidate[] = [];
+  for (const c of list) {
+    const over = outranking(c);
+    if (!over) out.push(c);
+    else if (c.mtimeMs > over.mtimeMs) held.set(over, [...(held.get(over) ?? []), c]);
+  }
+  return out.flatMap((c) => [c, ...(held.get(c) ?? [])]);
 }
 
 /** Tier 3 full enumeration: in-window sentinels (B1) plus 30-day checkpoints, de-duplicated by path. */
@@ -195,5 +244,5 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   }
 
   const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
-  return { candidates: dropPrecompactTwins(sorted, w.dedupWindowDays), staleSentinels: stale, messages };
+  return { candidates: rankSessionEndSnapshots(dropPrecompactTwins(sorted, w.dedupWindowDays), w.dedupWindowDays), staleSentinels: stale, messages };
 }

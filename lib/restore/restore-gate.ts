@@ -35,14 +35,6 @@ export interface GateResult {
   freshestTask: string;
 }
 
-/**
- * Combined auto-pick gate (D-03: T-04 cross-task + T-05 staleness), OR semantics: a candidate is
- * auto-picked only if it passes both. Staleness only counts when a session-state file exists.
- */
-export function applyGate(snap: RestoreSnapshot, c: Candidate, anchorTask: string, staleDays: number): GateResult {
-  return gateFor(snap, anchorTask, staleDays)(c);
-}
-
 /** The gate with its inputs resolved once, for a whole list of candidates. */
 export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: number): (c: Candidate) => GateResult {
   const task = freshestTask(snap, anchorTask);

@@ -2,9 +2,10 @@ import { promptPreview, replayMenu } from "./prompt-replay.ts";
 import { reconcileLines } from "./reconcile.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
 import type { RestoreOutcome, Restored } from "./restore-run.ts";
+import { restoreNext, sessionLines } from "./restore-guide.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
-export function candidateJson(c: ListedCandidate) {
+function candidateJson(c: ListedCandidate) {
   return {
     n: c.n,
     task: c.task,
@@ -18,15 +19,23 @@ export function candidateJson(c: ListedCandidate) {
     ageDays: c.gate.ageDays,
     stale: c.gate.stale,
     crossTask: c.gate.crossTask,
+    intent: c.intent ?? null,
     note: c.note,
   };
 }
 
-/** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)` with the gate's annotation. */
+/** The intent as a row shows it: one line, at most 70 characters. */
+export function rowIntent(intent: string): string {
+  const flat = intent.replace(/\s+/g, " ").trim();
+  return flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
+}
+
+/** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)  "intent"` with the gate's annotation. */
 export function candidateRow(c: ListedCandidate): string {
   const source = c.sessionId === undefined ? "(legacy)" : `(${c.source})`;
   const note = c.note ? `  [${c.note}]` : "";
-  return `  ${String(c.n).padStart(2)}. ${c.source === "sentinel" ? "*" : " "} Task: ${c.task}  Branch: ${c.branch}  Saved: ${c.saved}  ${source}${note}`;
+  const intent = c.intent ? `  "${rowIntent(c.intent)}"` : "";
+  return `  ${String(c.n).padStart(2)}. ${c.source === "sentinel" ? "*" : " "} Task: ${c.task}  Branch: ${c.branch}  Saved: ${c.saved}  ${source}${intent}${note}`;
 }
 
 function pickerLines(list: readonly ListedCandidate[]): string[] {
@@ -86,7 +95,12 @@ function restoredJson(r: Restored) {
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(o: RestoreOutcome): unknown {
+export function restoreJson(o: RestoreOutcome, engine: string): unknown {
+  // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
+  return { ...restoreFields(o), show: restoreText(o, engine).split("\n"), next: restoreNext(o) };
+}
+
+function restoreFields(o: RestoreOutcome): object {
   switch (o.action) {
     case "restore":
       return restoredJson(o);
@@ -124,7 +138,7 @@ const sameSessionLines = (sid: string) => [
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
 ];
 
-function restoredText(r: Restored): string[] {
+function restoredText(r: Restored, engine: string): string[] {
   const lines = [...r.warnings];
   if (r.corrupt) {
     lines.push(`[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`);
@@ -139,6 +153,7 @@ function restoredText(r: Restored): string[] {
   for (const a of s.artifacts) lines.push(`  ${a}`);
   lines.push(`Open questions: ${s.openQuestions.length} items.`);
   for (const q of s.openQuestions) lines.push(`  - ${q}`);
+  lines.push(...sessionLines(s));
   if (r.reconcile) lines.push(...reconcileLines(r.reconcile));
   if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? ""));
   if (r.prompts.case !== "A") {
@@ -149,7 +164,7 @@ function restoredText(r: Restored): string[] {
     }
   }
   if (r.cleanup) for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
-  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: quoin-checkpoint restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
+  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
   return lines;
 }
 
@@ -177,11 +192,11 @@ function synthesizeLines(o: Synthesize): string[] {
   ];
 }
 
-/** Readable text for a person at a terminal. */
-export function restoreText(o: RestoreOutcome): string {
+/** Readable text for a person at a terminal; `engine` is how to run the engine as printed (engineInvocation). */
+export function restoreText(o: RestoreOutcome, engine: string): string {
   switch (o.action) {
     case "restore":
-      return restoredText(o).join("\n");
+      return restoredText(o, engine).join("\n");
     case "choose":
       return [...o.warnings, ...chooseLines(o)].join("\n");
     case "synthesize":

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { EMPTY_SESSION, listLines, rereadList, resumeSession, type ResumeSession } from "./resume-session.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
@@ -31,12 +32,12 @@ export interface RestoreRequest {
   declineSynthesis?: boolean;
 }
 
-export function pickerSettings(knobs: Knobs): PickerSettings {
+function pickerSettings(knobs: Knobs): PickerSettings {
   return {
-    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW as number,
-    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS as number,
-    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW as number,
-    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW as number,
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
+    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
+    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
   };
 }
 
@@ -53,6 +54,10 @@ export interface ResumeSummary {
   savedAt?: string;
   artifacts: string[];
   openQuestions: string[];
+  /** what the session was doing, from the checkpoint (the model's fields and the transcript digest) */
+  session: ResumeSession;
+  /** files to Read now: the artifacts, then the newest changed files that still exist (absolute) */
+  reread: string[];
 }
 
 export type Need = "same-session" | "replay" | "manual-recovery";
@@ -82,11 +87,11 @@ export type RestoreOutcome =
   | Exclude<PickerDecision, { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }>
   | { action: "invalid"; reason: string };
 
-export const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
+const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
 const RAW_CAP = 16_000;
 
 /** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
-export function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
+function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
   if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
   const parsed = parseCheckpoint(text);
   if (!parsed.task) return { ok: false, reason: "no ## Active task" };
@@ -100,15 +105,11 @@ function resumeLine(sid: string | null | undefined): string {
   return `claude --resume ${sid}`;
 }
 
-function listLines(text: string | undefined): string[] {
-  return (text ?? "")
-    .split("\n")
-    .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim())
-    .filter((l) => l !== "" && l !== "(none)");
-}
 
-function checkpointSummary(file: string, p: ParsedCheckpoint): ResumeSummary {
+function checkpointSummary(deps: Deps, root: string, file: string, p: ParsedCheckpoint): ResumeSummary {
   return {
+    session: resumeSession(p),
+    reread: rereadList(deps, root, p),
     source: "checkpoint",
     file,
     task: p.task ?? "(unknown)",
@@ -133,6 +134,8 @@ function synthesisSummary(b: B3Synthesis): ResumeSummary {
     resume: "(none: synthesized from session-state)",
     artifacts: [],
     openQuestions: listLines(b.openQuestions),
+    session: EMPTY_SESSION,
+    reread: [],
   };
 }
 
@@ -140,7 +143,7 @@ function readPendingPrompts(deps: Deps, snap: RestoreSnapshot): PendingPromptSou
   const out: PendingPromptSource[] = [];
   for (const p of snap.pendingPrompts) {
     try {
-      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") as string });
+      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") });
     } catch {
       // vanished or unreadable: nothing to replay from it
     }
@@ -231,7 +234,7 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
   const file = decision.candidate.file;
   let text: string | null = null;
   try {
-    text = deps.fs.readFileSync(file, "utf8") as string;
+    text = deps.fs.readFileSync(file, "utf8");
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
@@ -244,7 +247,7 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
     out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
     return { out, preferSid: null };
   }
-  out.summary = checkpointSummary(file, checked.parsed);
+  out.summary = checkpointSummary(deps, req.paths.root, file, checked.parsed);
   // Restore step 1.5, for every tier that resolved a checkpoint.
   out.sameSession = isSameSession(snap, checked.parsed.sessionId);
   out.reconcile = reconcile(deps, req.paths.root, checked.parsed);

@@ -1,10 +1,10 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
-import { readTextOrNull } from "../core/file-range.ts";
+import { readHead, readTextOrNull } from "../core/file-range.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
-import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
+import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/sentinels.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { sortedNames } from "../core/dir-listing.ts";
+import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** One file the picker may look at: what stat gives, no content. */
@@ -60,42 +60,12 @@ export const HEAD_BYTES = 1024;
 export const MIN_CHECKPOINT_BYTES = 100;
 
 
-// NOTE: lstat, not stat: a symlink in checkpoints/ could point at any file on the machine, and a
-// restore may show a checkpoint raw; only regular files are ever read.
+// Only regular files are ever read (regularFileStat: a restore may show a checkpoint raw).
 function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
   const full = path.join(dir, name);
-  try {
-    const st = fs.lstatSync(full);
-    return st.isFile() ? { name, path: full, mtimeMs: st.mtimeMs, size: st.size } : null;
-  } catch {
-    return null;
-  }
+  const st = regularFileStat(fs, full);
+  return st ? { name, path: full, ...st } : null;
 }
-
-// One scratch buffer for every prefix read: a restore reads up to thousands of them.
-let scratch = Buffer.alloc(HEAD_BYTES);
-
-function readPrefix(fs: FsApi, file: string, bytes: number): string | null {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, "r");
-    if (scratch.length < bytes) scratch = Buffer.alloc(bytes);
-    const buf = scratch;
-    const n = fs.readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // nothing to do: the read already happened or failed
-      }
-    }
-  }
-}
-
 
 /** Seed 001's per-session files in the project root: `.claude-checkpoint.md`, `.claude-checkpoint.<slug>.md`. */
 export const SEED001_CHECKPOINT = /^\.claude-checkpoint(?:\.[A-Za-z0-9-]{1,64})?\.md$/;
@@ -106,8 +76,8 @@ const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session
  * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
  * the whole file only when a section the picker needs is not in the prefix.
  */
-export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
-  const prefix = readPrefix(fs, file.path, HEAD_BYTES);
+function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
+  const prefix = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
   if (prefix === null) return undefined;
   if (file.size <= HEAD_BYTES) return prefix;
   const lastHeading = prefix.lastIndexOf("\n## ");
@@ -117,7 +87,7 @@ export function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefine
 }
 
 function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
-  const first = readPrefix(fs, file.path, 4096) ?? "";
+  const first = readHead(fs, file.path, SENTINEL_HEAD_BYTES, { lstatted: true }) ?? "";
   return { ...file, sid, firstLine: (first.split("\n")[0] ?? "").replace(/\r$/, "").trim() };
 }
 

@@ -29,7 +29,7 @@ export function newestCheckpoint(snap: RestoreSnapshot): CheckpointFile | null {
   return best;
 }
 
-export const SUCCESSOR_INSTRUCTIONS = [
+const SUCCESSOR_INSTRUCTIONS = [
   "Resume the work of a predecessor Claude Code session. Read the checkpoint below and reconcile it",
   "before doing anything else (save-and-spawn-successor steps):",
   "1. Open the plan file it names: the plan is the source of truth for task state.",

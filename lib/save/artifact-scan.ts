@@ -31,7 +31,7 @@ export function scanInFlightArtifacts(fs: FsApi, artifactsDir: string): InFlight
     if (depth > MAX_DEPTH || seen > MAX_ENTRIES) return;
     let entries: import("node:fs").Dirent[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true }) as import("node:fs").Dirent[];
+      entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }

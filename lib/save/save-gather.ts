@@ -2,9 +2,12 @@ import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData, CommitRef, NextUp } from "../store/checkpoint-format.ts";
 import { readBranchCheap, recentCommits } from "../core/git.ts";
-import { reduceTaskName } from "../core/ids.ts";
+import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
+import { chooseTask } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { findPlanFile } from "./plan-file.ts";
+import { newestRequestIntent } from "./skeleton-save.ts";
+import { readSessionDigest } from "./snapshot-save.ts";
 import { projectHash } from "../core/project-hash.ts";
 import { intentFromUnfinished, parseSessionState, type SessionState } from "../store/session-state.ts";
 import { locateSessionState } from "../store/session-state-locate.ts";
@@ -24,6 +27,13 @@ export interface GatherInput {
   /** commits the skill names itself; merged with git's, by hash */
   completed: readonly CommitRef[];
   notes: readonly string[];
+  /** finished items in words (the model's `done`) */
+  done?: readonly string[];
+  /** the model's decisions and open questions; listed before the session-state file's */
+  decisions?: readonly string[];
+  openQuestions?: readonly string[];
+  /** the transcript digest (null: none could be read) */
+  digest?: CheckpointDigest | null;
 }
 
 export interface Gathered {
@@ -36,19 +46,23 @@ export interface Gathered {
 
 const MAX_COMMITS = 50;
 
-/** A task name for a file name: reduced to [a-z0-9-]; says so when that changed what the user gave. */
+/** A task name for a file name (the task rule of lib/store/task-name.ts); says so when --task was reduced. */
 export function resolveTask(given: string | undefined, fromSessionState: string | undefined): { task: string; warning?: string } {
-  if (given !== undefined && given.trim() !== "") {
-    const task = reduceTaskName(given);
-    return task === given ? { task } : { task, warning: `[checkpoint] task name ${JSON.stringify(given)} reduced to '${task}' (file names use a-z, 0-9 and '-')` };
-  }
-  return { task: fromSessionState ? reduceTaskName(fromSessionState) : "unknown" };
+  const { task, warning } = chooseTask({ given, sessionState: fromSessionState });
+  return warning ? { task, warning } : { task };
+}
+
+/** The model's items first, then the session-state file's text; undefined when neither has any. */
+function mergeList(fromModel: readonly string[] | undefined, fromState: string | undefined): string | undefined {
+  const lines = (fromModel ?? []).map((i) => `- ${i.replace(/\s*\n\s*/g, " ").trim()}`).filter((l) => l !== "- ");
+  const text = [...lines, ...(fromState?.trim() ? [fromState.trim()] : [])].join("\n");
+  return text === "" ? undefined : text;
 }
 
 function readState(deps: Deps, file: string | null): SessionState | null {
   if (!file) return null;
   try {
-    return parseSessionState(file, deps.fs.readFileSync(file, "utf8") as string);
+    return parseSessionState(file, deps.fs.readFileSync(file, "utf8"));
   } catch {
     return null;
   }
@@ -62,11 +76,16 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const located = locateSessionState(deps.fs, paths.sessions, input.sessionId);
   for (const m of located.messages) (m.includes("WARNING") ? warnings : info).push(m);
   const state = readState(deps, located.file);
-  const { task, warning } = resolveTask(input.task, state?.task);
-  if (warning) warnings.push(warning);
-
   // NOTE: .git/HEAD read instead of `git rev-parse --abbrev-ref HEAD`: the same answer without a process.
   const branch = readBranchCheap(deps.fs, paths.root);
+  const digest = input.digest !== undefined ? input.digest : readSessionDigest(deps, paths.root, input.transcriptPath, input.sessionId);
+  const { task, warning } = chooseTask({
+    given: input.task,
+    sessionState: state?.task,
+    branch,
+    firstRequest: digest?.firstRequest?.text ?? digest?.requests[0]?.text,
+  });
+  if (warning) warnings.push(warning);
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
 
   const commits = new Map<string, CommitRef>();
@@ -86,7 +105,7 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
     sessionId: input.sessionId,
     projectHash: projectHash(input.launchCwd),
     savedAt: deps.now(),
-    intent: input.intent ?? intentFromUnfinished(state?.unfinished),
+    intent: input.intent ?? intentFromUnfinished(state?.unfinished) ?? newestRequestIntent(digest),
     planFile: findPlanFile(deps.fs, paths.root, scan),
     artifacts: {
       currentPlan: scan.currentPlan?.path ?? null,
@@ -97,13 +116,15 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
       sessionStateResolution: located.resolution,
     },
     commits: [...commits.values()],
+    done: input.done,
     inProgress: input.inProgress,
     nextUp: input.nextUp,
     blockers: input.blockers,
-    openQuestions: state?.openQuestions,
-    decisions: state?.decisions,
+    openQuestions: mergeList(input.openQuestions, state?.openQuestions),
+    decisions: mergeList(input.decisions, state?.decisions),
     unfinished: state?.unfinished,
     notes: input.notes.length ? input.notes : undefined,
+    digest,
   };
   return { data, info, warnings };
 }

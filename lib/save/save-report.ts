@@ -45,7 +45,7 @@ export function saveReport(r: ReportInput): string[] {
   return lines;
 }
 
-export function highUtilNotice(u: Utilization, compactFirstBps: number, precompactSkips = false): string[] {
+function highUtilNotice(u: Utilization, compactFirstBps: number, precompactSkips = false): string[] {
   return [
     `The ${describeUsage(u.tokens, u.limit, u.bps)} is at or past ${describeThreshold(compactFirstBps, u.limit)} (QUOIN_COMPACT_FIRST_BPS). Checkpoint saved. To free context, choose one:`,
     "  1. Start a fresh session (run /checkpoint --restore there).",

@@ -4,11 +4,11 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { renderKeyValues, sentinelPath, type SentinelFamily } from "../store/sentinels.ts";
 import { utcIso } from "../core/time-format.ts";
 
-export type SaveMode = "restore" | "load-as-reference" | "mid-agent";
+export const SAVE_MODES = ["restore", "load-as-reference", "mid-agent"] as const;
 
-export const SAVE_MODES: readonly SaveMode[] = ["restore", "load-as-reference", "mid-agent"];
+export type SaveMode = (typeof SAVE_MODES)[number];
 
-export const MODE_SENTINEL: Record<SaveMode, SentinelFamily> = {
+const MODE_SENTINEL: Record<SaveMode, SentinelFamily> = {
   restore: "pending-restore",
   "load-as-reference": "pending-resume-ref",
   "mid-agent": "mid-agent-handoff",
@@ -34,7 +34,7 @@ export interface SentinelFields {
 }
 
 /** The sentinel's text for its mode: a path on line 1, or the seed's key=value lines. */
-export function sentinelText(mode: SaveMode, f: SentinelFields, now: Date): string {
+function sentinelText(mode: SaveMode, f: SentinelFields, now: Date): string {
   if (mode === "restore") return `${f.checkpoint ?? ""}\n`;
   if (mode === "load-as-reference") return renderKeyValues({ prior_session_uuid: f.sid, checkpoint_path: f.checkpoint ?? "" });
   return renderKeyValues({ prior_session_uuid: f.sid, task_name: f.task, active_skills: f.activeSkills, timestamp: utcIso(now) });

@@ -5,6 +5,8 @@ import { voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
+import { asciiBody } from "../core/ascii-text.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
@@ -13,13 +15,16 @@ import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.t
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
 import { sentinelPath } from "../store/sentinels.ts";
-import { cheapTaskName, writeSkeletonCheckpoint } from "./skeleton-save.ts";
+import { skillWithPid } from "../store/pidfile.ts";
+import { cheapTaskName } from "./skeleton-save.ts";
+import { writeSnapshotCheckpoint } from "./snapshot-save.ts";
 import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./skill-presence.ts";
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { ownPendingRestore, settleOwnPendingRestore } from "../store/pending-restore.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
 
-export const SOFT_CAP_BYTES = 4096;
+export const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
 export interface SaveRequest extends GatherInput {
   /** why sessionId is null, for the warning */
@@ -67,7 +72,7 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8") as string).status);
+    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status);
   } catch {
     return false;
   }
@@ -146,11 +151,18 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
     warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
     return null;
   }
-  const pending = deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid)) ? ownPendingRestore(deps, paths, sid) : null;
-  if (!pending) return null;
+  if (!deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid))) return null;
+  const { held: pending, trashed } = settleOwnPendingRestore(deps, paths, sid, deps.now());
+  // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
+  // leave this session's place unsaved, so save; the dangling sentinel went to trash/.
+  if (trashed) {
+    warnings.push(
+      `[checkpoint] WARNING: compact-happened and pending-restore-${sid}.txt exist, but the checkpoint it names is missing or outside checkpoints/; moved it to trash/ and saving normally`,
+    );
+  }
   // NOTE: the seed's precompact saved on auto only, so after a manual /compact save step 1.4 let the
   // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
-  if (pending.checkpoint && !writtenByManualCompact(deps, pending.checkpoint)) {
+  if (pending && !writtenByManualCompact(deps, pending.checkpoint)) {
     const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
     finish(deps, req, false);
     return done({
@@ -163,24 +175,18 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
       report: compactAlreadyRanReport(pending.checkpoint),
     });
   }
-  if (pending.checkpoint) {
+  if (pending) {
     info.push(`[checkpoint] ${path.basename(pending.checkpoint)} was written by PreCompact for a manual /compact; it does not stand in for this save, which goes ahead and replaces it as the one to restore.`);
-  }
-  // Both sentinels, but the checkpoint is gone (or never was inside checkpoints/): skipping would
-  // leave this session's place unsaved, so save; the new sentinel replaces the dangling one.
-  if (!pending.checkpoint) {
-    warnings.push(
-      `[checkpoint] WARNING: compact-happened and ${path.basename(pending.sentinel)} exist, but the checkpoint it names is missing or outside checkpoints/; saving normally`,
-    );
   }
   return null;
 }
 
-/** Save step 1.45: panic tier: a skeleton checkpoint and pending-restore only, from cheap sources. */
+/** Save step 1.45: panic tier: a skeleton checkpoint with the transcript digest, and pending-restore. */
 function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
   const { deps, req, sid, warnings, info } = run;
-  const saved = writeSkeletonCheckpoint(deps, {
+  const saved = writeSnapshotCheckpoint(deps, {
     paths: req.paths,
+    transcriptPath: req.transcriptPath,
     sessionId: sid,
     launchCwd: req.launchCwd,
     status: "checkpoint save (panic mode)",
@@ -222,6 +228,7 @@ function cleanupBeforeWrite(run: SaveRun, mode: SaveMode, bps: number): { cleanu
     currentSessionId: sid,
     sentinelWindowDays: req.knobs.QUOIN_CLEANUP_SENTINEL_WINDOW,
     checkpointWindowDays: req.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+    trashDays: req.knobs.QUOIN_TRASH_DAYS,
     dryRun: false,
   });
   return { cleanup, line: cleanupSummary(req.paths, cleanup, utcDate(now)) };
@@ -253,13 +260,13 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   // Save step 1.6: recent-sessions.md (fail open).
   if (sid) {
     try {
-      appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid);
+      appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid, deps.pid);
     } catch (err) {
       warnings.push(`[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`);
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const body = renderCheckpoint(gathered.data);
+  const body = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(deps.fs, paths.checkpoints, (n) => voluntaryCheckpointName(savedAt, task, n), body, { mode: 0o600, pid: deps.pid });
   const bytes = Buffer.byteLength(body);
@@ -307,13 +314,13 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
 
   // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
   const utilization = req.transcriptPath
-    ? measureUtilization({ fs: deps.fs, transcriptPath: req.transcriptPath, knobs, memoryDir: paths.memory, sessionId: sid ?? undefined })
+    ? measureUtilization({ deps, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), projectRoot: paths.root, sessionId: sid ?? undefined })
     : null;
   const bps = utilization?.bps ?? 0;
   if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);
 
   const skills = otherActiveSkills(deps, paths, sid);
-  const activeSkills = skills.map((s) => `${s.skill} (pid ${s.pid})`);
+  const activeSkills = skills.map(skillWithPid);
   if (req.mode === null && skills.length > 0) return needsMode(activeSkills, skills);
   if (req.mode === null && req.askMode) return askForMode();
   const mode: SaveMode = req.mode ?? "restore";

@@ -1,15 +1,21 @@
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../store/checkpoint-format.ts";
+import { NO_ARTIFACTS, renderSkeletonCheckpoint, type CommitRef } from "../store/checkpoint-format.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { readBranchCheap } from "../core/git.ts";
-import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../store/checkpoint-digest.ts";
+import { chooseTask, type TaskSource } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectHash } from "../core/project-hash.ts";
 import { sentinelPath } from "../store/sentinels.ts";
 import { newestSessionState } from "../store/session-state-locate.ts";
 import { taskFromSessionFileName } from "../store/session-state.ts";
+
+/** The status line of the block tier's forced save (step C2). */
+export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
 
 export interface SkeletonRequest {
   paths: MemoryPaths;
@@ -21,35 +27,53 @@ export interface SkeletonRequest {
   notes?: string[];
   /** write pending-restore-<sid> too (skipped when the session id is not usable) */
   writeSentinel: boolean;
+  /** the transcript digest, when the writer read one (the prompt hook's forced save does not) */
+  digest?: CheckpointDigest | null;
+  /** an explicit task (--task); else the task rule of lib/store/task-name.ts */
+  task?: string;
+  /** commits of this session, when the writer ran git for them (session end) */
+  commits?: readonly CommitRef[];
 }
 
 export interface SkeletonResult {
   checkpoint: string;
   sentinel: string | null;
   task: string;
+  taskSource: TaskSource;
   branch: string;
+  bytes: number;
 }
 
-/** The cheap task name: the newest session-state file name, else "unknown". */
+/** The cheap task name: the task rule over the newest session-state file and the branch (no transcript). */
 export function cheapTaskName(deps: Deps, paths: MemoryPaths): string {
-  return taskOfSessionState(newestSessionState(deps.fs, paths.sessions));
+  const file = newestSessionState(deps.fs, paths.sessions);
+  return chooseTask({ sessionState: file ? taskFromSessionFileName(file) : null, branch: readBranchCheap(deps.fs, paths.root) }).task;
 }
 
-function taskOfSessionState(file: string | null): string {
-  return file ? reduceTaskName(taskFromSessionFileName(file)) : "unknown";
+/** The newest typed request of a digest, for `Last user intent` (the picker rows show it). */
+export function newestRequestIntent(digest: CheckpointDigest | null | undefined): string | undefined {
+  const newest = digest?.requests.at(-1) ?? digest?.firstRequest;
+  return newest ? `(newest request) ${oneLine(newest.text, 200)}` : undefined;
 }
 
 /**
- * Step C2, the panic tier and precompact: a skeleton checkpoint from cheap sources only (no git
- * process, no content reads), created exclusively, then the pending-restore sentinel naming it.
+ * Step C2, the panic tier, precompact and session end: a skeleton checkpoint from cheap sources
+ * (no git process, no content reads) plus the transcript digest the caller read, created
+ * exclusively, then (when asked) the pending-restore sentinel naming it.
  */
 export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): SkeletonResult {
   const now = deps.now();
   const { paths } = req;
   // One listing of sessions/ gives both the task name and the session-state path.
   const sessionState = newestSessionState(deps.fs, paths.sessions);
-  const task = taskOfSessionState(sessionState);
   const branch = readBranchCheap(deps.fs, paths.root);
+  const choice = chooseTask({
+    given: req.task,
+    sessionState: sessionState ? taskFromSessionFileName(sessionState) : null,
+    branch,
+    firstRequest: req.digest?.firstRequest?.text ?? req.digest?.requests[0]?.text,
+  });
+  const task = choice.task;
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
   const sid = isUsableSessionId(req.sessionId) ? req.sessionId : null;
   const body = renderSkeletonCheckpoint({
@@ -60,6 +84,7 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     sessionId: sid,
     projectHash: projectHash(req.launchCwd),
     savedAt: now,
+    intent: newestRequestIntent(req.digest),
     artifacts: {
       ...NO_ARTIFACTS,
       currentPlan: scan.currentPlan?.path ?? null,
@@ -68,6 +93,8 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
       sessionStateResolution: sessionState ? "mtime-fallback" : null,
     },
     notes: req.notes,
+    digest: req.digest ?? null,
+    ...(req.commits ? { commits: req.commits } : {}),
   });
   const nameFor = (n: number) => (req.shape === "precompact" ? precompactCheckpointName(now, task, n) : voluntaryCheckpointName(now, task, n));
   const checkpoint = createUnique(deps.fs, paths.checkpoints, nameFor, body, { mode: 0o600, pid: deps.pid });
@@ -76,5 +103,5 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     sentinel = sentinelPath(paths.memory, "pending-restore", sid);
     writeAtomic(deps.fs, sentinel, `${checkpoint}\n`, { mode: 0o600, pid: deps.pid });
   }
-  return { checkpoint, sentinel, task, branch };
+  return { checkpoint, sentinel, task, taskSource: choice.source, branch, bytes: Buffer.byteLength(body) };
 }

@@ -1,9 +1,9 @@
 import type { Deps } from "../core/deps.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
-import { activePidfiles, type ActivePidfile } from "../store/pidfile.ts";
+import { activePidfiles, skillWithPid, type ActivePidfile } from "../store/pidfile.ts";
 import { releasePidfile } from "../store/pidfile-release.ts";
 
-export const CHECKPOINT_SKILL = "checkpoint";
+const CHECKPOINT_SKILL = "checkpoint";
 
 /**
  * Save step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the
@@ -20,7 +20,7 @@ export function otherActiveSkills(deps: Deps, paths: MemoryPaths, sid: string | 
 
 /** "plan (pid 412), implement (pid 977)" */
 export function describeSkills(skills: readonly ActivePidfile[]): string {
-  return skills.map((s) => `${s.skill} (pid ${s.pid})`).join(", ");
+  return skills.map(skillWithPid).join(", ");
 }
 
 /** Save step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */

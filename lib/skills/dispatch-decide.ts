@@ -2,19 +2,20 @@ import * as path from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
-import { utcIso } from "../core/time-format.ts";
+import { DAY_MS, utcIso } from "../core/time-format.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { dispatchSettingTiers, MODEL_TIERS, type ModelTier } from "../core/model-tiers.ts";
 
 // The seed's pre-dispatch 1M check (section 0, "IVG-90 Layer 1+2"): before a skill hands its work to
 // a cheaper-tier subagent, decide whether that subagent can run under this session's 1M-context
 // header. Sources in order: QUOIN_1M_DISPATCH, the user config file, the per-tier cache; with none
 // of them the dispatch itself is the probe (fail-open), and its outcome is written to the cache.
 
-export const TIERS = ["haiku", "sonnet", "opus"] as const;
-export type Tier = (typeof TIERS)[number];
-export const TierSchema = z.enum(TIERS);
+export type Tier = ModelTier;
+export const TierSchema = z.enum(MODEL_TIERS);
 
 /** How long a cached probe result is trusted: credits and plans change. */
-export const DISPATCH_CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const DISPATCH_CACHE_TTL_MS = 7 * DAY_MS;
 
 export type DispatchVerdict = "dispatch" | "safe-path";
 export type DispatchReason = "config" | "cache" | "probe";
@@ -25,47 +26,47 @@ export interface DispatchDecision {
   detail: string;
 }
 
-/** `on`: every tier may be dispatched; `off`: none; `sonnet,haiku`: only those. */
+/** `on`: every tier may be dispatched; `off`: none; `sonnet,haiku`: only those; undefined: not a valid setting. */
 export function dispatchSettingAllows(setting: string, tier: Tier): boolean | undefined {
-  const value = setting.trim().toLowerCase();
-  if (value === "on") return true;
-  if (value === "off") return false;
-  const tiers = value.split(",").map((t) => t.trim());
-  if (tiers.length && tiers.every((t) => (TIERS as readonly string[]).includes(t))) return tiers.includes(tier);
-  return undefined;
+  return dispatchSettingTiers(setting)?.includes(tier);
 }
 
-export function quoinConfigDir(deps: Pick<Deps, "env" | "home">): string {
-  return path.join(deps.env["CLAUDE_CONFIG_DIR"] || path.join(deps.home, ".claude"), "quoin-checkpoint");
+function quoinConfigDir(deps: Pick<Deps, "env" | "home">): string {
+  return path.join(claudeConfigDir(deps.env, deps.home), "quoin-checkpoint");
 }
 
-export const userConfigPath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "config.json");
+const userConfigPath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "config.json");
 export const dispatchCachePath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "dispatch-cache.json");
 
 const UserConfigSchema = z.looseObject({ "1m_dispatch": z.optional(z.string()) });
-const CacheEntrySchema = z.object({ result: z.enum(["safe", "unsafe"]), at: z.string() });
+export const CacheResultSchema = z.enum(["safe", "unsafe"]);
+const CacheEntrySchema = z.object({ result: CacheResultSchema, at: z.string() });
 const CacheSchema = z.record(z.string(), CacheEntrySchema);
 export type DispatchCache = z.infer<typeof CacheSchema>;
 
 function readJson(deps: Deps, file: string): unknown {
   try {
-    return JSON.parse(deps.fs.readFileSync(file, "utf8") as string);
+    return JSON.parse(deps.fs.readFileSync(file, "utf8"));
   } catch {
     return undefined;
   }
 }
 
-export function readDispatchCache(deps: Deps): DispatchCache {
+function readDispatchCache(deps: Deps): DispatchCache {
   const parsed = CacheSchema.safeParse(readJson(deps, dispatchCachePath(deps)));
   return parsed.success ? parsed.data : {};
 }
 
-/** Decide for one declared tier. Never throws: an unreadable source is skipped (fail-open). */
-export function decideDispatch(deps: Deps, tier: Tier, envSetting: string | undefined): DispatchDecision {
-  if (envSetting !== undefined && envSetting.trim() !== "") {
-    const allows = dispatchSettingAllows(envSetting, tier);
+/**
+ * Decide for one declared tier. `knobSetting` is QUOIN_1M_DISPATCH as the knobs registry parsed it
+ * (undefined when unset or invalid: readKnobs has said so once). Never throws: an unreadable source
+ * is skipped (fail-open).
+ */
+export function decideDispatch(deps: Deps, tier: Tier, knobSetting: string | undefined): DispatchDecision {
+  if (knobSetting !== undefined) {
+    const allows = dispatchSettingAllows(knobSetting, tier);
     if (allows !== undefined) {
-      return { verdict: allows ? "dispatch" : "safe-path", reason: "config", detail: `QUOIN_1M_DISPATCH=${envSetting.trim()}` };
+      return { verdict: allows ? "dispatch" : "safe-path", reason: "config", detail: `QUOIN_1M_DISPATCH=${knobSetting}` };
     }
   }
   const config = UserConfigSchema.safeParse(readJson(deps, userConfigPath(deps)));

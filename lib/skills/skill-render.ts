@@ -1,25 +1,29 @@
 import matter from "gray-matter";
 import * as z from "zod/mini";
+import { MODEL_TIERS } from "../core/model-tiers.ts";
+import { describeZodError } from "../core/zod-error.ts";
 
 // The SKILL.md generator's pure core: template + the one preamble -> a rendered SKILL.md whose
 // frontmatter pre-approves exactly the engine commands its body runs. No I/O here.
 
 /** Where an installed skill finds the engine. Claude Code substitutes these before the model reads the text. */
 export const ENGINE_COMMAND = {
-  // settings installs: <config>/skills/<name>/SKILL.md beside <config>/quoin-checkpoint/quoin-checkpoint.mjs
-  settings: 'node "${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs"',
+  // settings installs: <config>/skills/<name>/SKILL.md beside <config>/quoin-checkpoint/quoin-checkpoint.mjs.
+  // NOTE: single quotes: Claude Code pastes the folder's path in as text, and a `"`, `$` or backtick
+  // in it would end or expand double quotes; the installer refuses a folder with a `'` in it.
+  settings: "node '${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs'",
   plugin: 'node "${CLAUDE_PLUGIN_ROOT}/quoin-checkpoint.mjs"',
 } as const;
 export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
-/** 6 KB in decimal: the budget the skill texts are held to (a smaller skill costs less context on every use). */
-export const SKILL_SIZE_BUDGET_BYTES = 6000;
+/** A rendered SKILL.md may hold at most this many bytes (6 KiB): per-case wording goes into the engine's answers. */
+export const SKILL_SIZE_BUDGET_BYTES = 6144;
 export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),
   description: z.string().check(z.minLength(20), z.maxLength(1024)),
-  model: z.enum(["haiku", "sonnet", "opus"]),
+  model: z.enum(MODEL_TIERS),
   "argument-hint": z.string().check(z.minLength(1)),
 });
 export type TemplateFrontmatter = z.infer<typeof TemplateFrontmatterSchema>;
@@ -27,7 +31,7 @@ export type TemplateFrontmatter = z.infer<typeof TemplateFrontmatterSchema>;
 export const RenderedFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),
   description: z.string().check(z.minLength(20), z.maxLength(1024)),
-  model: z.enum(["haiku", "sonnet", "opus"]),
+  model: z.enum(MODEL_TIERS),
   "allowed-tools": z.array(z.string().check(z.regex(/^Bash\(.+ [a-z-]+ \*\)$/))).check(z.minLength(1)),
   "argument-hint": z.string().check(z.minLength(1)),
 });
@@ -35,15 +39,11 @@ export type RenderedFrontmatter = z.infer<typeof RenderedFrontmatterSchema>;
 
 export type RenderResult = { ok: true; text: string; frontmatter: RenderedFrontmatter } | { ok: false; reason: string };
 
-function prettify(error: z.core.$ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-}
-
 /**
  * The engine subcommands a rendered body runs, in first-use order: the full command (used by `!`
  * injection) and the `E <command>` shorthand the preamble defines for the model.
  */
-export function engineCommandsIn(body: string, engine: string): string[] {
+function engineCommandsIn(body: string, engine: string): string[] {
   const seen: string[] = [];
   const add = (c: string | undefined) => c && !seen.includes(c) && seen.push(c);
   let at = body.indexOf(engine);
@@ -51,7 +51,8 @@ export function engineCommandsIn(body: string, engine: string): string[] {
     add(/^ ([a-z][a-z-]*)/.exec(body.slice(at + engine.length))?.[1]);
     at = body.indexOf(engine, at + engine.length);
   }
-  for (const m of body.matchAll(/`E ([a-z][a-z-]*)/g)) add(m[1]);
+  // `E save ...` at the start of a command, or after a pipe (`echo -E '...' | E save ...`).
+  for (const m of body.matchAll(/(?:`|\| )E ([a-z][a-z-]*)/g)) add(m[1]);
   return seen;
 }
 
@@ -65,7 +66,7 @@ const yamlString = (s: string) => JSON.stringify(s);
 export function renderSkill(template: string, preamble: string, target: RenderTarget, source = "SKILL.template.md"): RenderResult {
   const parsed = matter(template);
   const fm = TemplateFrontmatterSchema.safeParse(parsed.data);
-  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${prettify(fm.error)}` };
+  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
   const engine = ENGINE_COMMAND[target];
   const values = { ENGINE: engine, SKILL: fm.data.name, TIER: fm.data.model, SID: SESSION_FLAG };
   const body = fill(fill(parsed.content, { PREAMBLE: preamble.trim() }), values);
@@ -91,13 +92,13 @@ export function renderSkill(template: string, preamble: string, target: RenderTa
 /** Parse a rendered SKILL.md back: frontmatter schema, ASCII, size budget, allowed-tools = commands run. */
 export function validateRendered(text: string, source = "SKILL.md"): RenderResult {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes >= SKILL_SIZE_BUDGET_BYTES) return { ok: false, reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget` };
+  if (bytes > SKILL_SIZE_BUDGET_BYTES) return { ok: false, reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget` };
   const nonAscii = /[^\x09\x0a\x0d\x20-\x7e]/.exec(text);
   if (nonAscii) return { ok: false, reason: `${source}: non-ASCII character ${JSON.stringify(nonAscii[0])} at offset ${nonAscii.index}` };
   // NOTE: a fresh copy of the options defeats gray-matter's cache keyed on the input string.
   const parsed = matter(text, {});
   const fm = RenderedFrontmatterSchema.safeParse(parsed.data);
-  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${prettify(fm.error)}` };
+  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
   const target = (Object.keys(ENGINE_COMMAND) as RenderTarget[]).find((t) => parsed.content.includes(ENGINE_COMMAND[t]));
   if (!target) return { ok: false, reason: `${source}: the body never runs the engine` };
   const expected = engineCommandsIn(parsed.content, ENGINE_COMMAND[target]).map((c) => `Bash(${ENGINE_COMMAND[target]} ${c} *)`);

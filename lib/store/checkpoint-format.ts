@@ -1,5 +1,6 @@
-import { firstLineOf, parseSections, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
+import { exactLine, firstLineOf, parseSections, readExactLine, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
 import { utcIso } from "../core/time-format.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, parseDigestSections, type CheckpointDigest, type ParsedDigest } from "./checkpoint-digest.ts";
 
 export interface InFlightArtifacts {
   currentPlan: string | null;
@@ -43,6 +44,8 @@ export interface CheckpointData {
   planFile?: string | null;
   artifacts: InFlightArtifacts;
   commits?: readonly CommitRef[];
+  /** finished items in words (the model's `done`); commits stay in `commits` */
+  done?: readonly string[];
   inProgress?: string;
   nextUp?: readonly NextUp[];
   blockers?: readonly string[];
@@ -50,17 +53,24 @@ export interface CheckpointData {
   decisions?: string;
   unfinished?: string;
   notes?: readonly string[];
+  /** the transcript digest; its sections are fitted under the 4 KB soft cap */
+  digest?: CheckpointDigest | null;
 }
 
 const NONE_FOUND = "(none found)";
 
+/** A path as stored: exactly (exactLine), or "(none found)". */
+function storedPath(p: string | null | undefined): string {
+  return p ? exactLine(p) : NONE_FOUND;
+}
+
 function artifactLines(a: InFlightArtifacts): string {
   return [
-    `- current-plan.md: ${a.currentPlan ?? NONE_FOUND}`,
-    `- architecture.md: ${a.architecture ?? NONE_FOUND}`,
-    `- latest critic-response: ${a.criticResponse ?? NONE_FOUND}`,
-    `- latest review: ${a.review ?? NONE_FOUND}`,
-    `- session-state: ${a.sessionState ?? NONE_FOUND}`,
+    `- current-plan.md: ${storedPath(a.currentPlan)}`,
+    `- architecture.md: ${storedPath(a.architecture)}`,
+    `- latest critic-response: ${storedPath(a.criticResponse)}`,
+    `- latest review: ${storedPath(a.review)}`,
+    `- session-state: ${storedPath(a.sessionState)}`,
     `- session-state-resolution: ${a.sessionStateResolution ?? "(none)"}`,
   ].join("\n");
 }
@@ -74,17 +84,24 @@ function restoreHint(task: string, branch: string): string {
   return `Run /checkpoint --restore in a fresh session to resume task '${task}' from branch '${branch}'.`;
 }
 
-function text(value: string | undefined): string {
-  return value && value.trim() !== "" ? sanitizeBody(value) : "(none)";
+/** How free text becomes section text: asciiBody (lib/core/ascii-text.ts) for a full save, sanitizeBody for quoin's own text. */
+export type Clean = (text: string) => string;
+
+function text(value: string | undefined, clean: Clean): string {
+  return value && value.trim() !== "" ? clean(value) : "(none)";
 }
 
-/** The sections every checkpoint starts with: who, what, where, when. */
-function headSections(d: CheckpointData): Section[] {
+/**
+ * The sections every checkpoint starts with: who, what, where, when. `clean` is asciiBody for a
+ * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own,
+ * and any-ascii's tables stay out of those bundles.
+ */
+function headSections(d: CheckpointData, clean: Clean): Section[] {
   return [
-    { title: "Status", body: sanitizeBody(d.status) },
-    { title: "Current stage", body: text(d.currentStage) },
-    { title: "Active task", body: sanitizeBody(d.task) },
-    { title: "Branch", body: sanitizeBody(d.branch) },
+    { title: "Status", body: clean(d.status) },
+    { title: "Current stage", body: text(d.currentStage, clean) },
+    { title: "Active task", body: clean(d.task) },
+    { title: "Branch", body: exactLine(d.branch) },
     { title: "Session ID", body: d.sessionId ?? "unknown" },
     { title: "Saved at", body: utcIso(d.savedAt) },
     { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
@@ -92,40 +109,65 @@ function headSections(d: CheckpointData): Section[] {
 }
 
 /** Notes (when any) and the restore hint close every checkpoint. */
-function tailSections(d: CheckpointData): Section[] {
-  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${sanitizeBody(n)}`).join("\n") }] : [];
-  return [...notes, { title: "Restore hint", body: restoreHint(sanitizeBody(d.task), sanitizeBody(d.branch)) }];
+function tailSections(d: CheckpointData, clean: Clean): Section[] {
+  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${clean(n)}`).join("\n") }] : [];
+  return [...notes, { title: "Restore hint", body: restoreHint(clean(d.task), exactLine(d.branch)) }];
 }
 
-/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers. */
-export function renderCheckpoint(d: CheckpointData): string {
+/** The body sections, then the digest fitted into what the soft cap leaves, then notes and the hint. */
+function withDigest(d: CheckpointData, body: readonly Section[], clean: Clean): string {
+  const tail = tailSections(d, clean);
+  let room = CHECKPOINT_SOFT_CAP_BYTES - Buffer.byteLength(renderSections([...body, ...tail]));
+  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
+  let text = "";
+  for (let pass = 0; pass < 3; pass += 1) {
+    text = renderSections([...body, ...digestSections(d.digest, room), ...tail]);
+    const over = Buffer.byteLength(text) - CHECKPOINT_SOFT_CAP_BYTES;
+    if (over <= 0 || !d.digest) break;
+    room -= over;
+  }
+  return text;
+}
+
+const bullets = (items: readonly string[], clean: Clean) => items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
+
+/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
+export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
   const sections: Section[] = [
-    ...headSections(d),
-    { title: "Last user intent", body: text(d.intent) },
-    { title: "Plan file", body: d.planFile ? sanitizeBody(d.planFile) : NONE_FOUND },
+    ...headSections(d, clean),
+    { title: "Last user intent", body: text(d.intent, clean) },
+    { title: "Plan file", body: storedPath(d.planFile) },
     { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-    {
-      title: "Completed this session",
-      body: d.commits?.length ? d.commits.map((c) => `- ${c.hash} ${sanitizeBody(c.subject)}`).join("\n") : "(none)",
-    },
-    { title: "In progress", body: text(d.inProgress) },
+    { title: "Completed this session", body: commitLines(d.commits, clean) },
+    ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done, clean) }] : []),
+    { title: "In progress", body: text(d.inProgress, clean) },
     {
       title: "Next up",
       body: d.nextUp?.length
-        ? d.nextUp.map((n) => `- ${sanitizeBody(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
+        ? d.nextUp.map((n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
         : "(none)",
     },
-    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${sanitizeBody(b)}`).join("\n") : "None" },
-    { title: "Open questions", body: text(d.openQuestions) },
-    { title: "Decisions made", body: text(d.decisions) },
-    { title: "Unfinished work", body: text(d.unfinished) },
+    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None" },
+    { title: "Open questions", body: text(d.openQuestions, clean) },
+    { title: "Decisions made", body: text(d.decisions, clean) },
+    { title: "Unfinished work", body: text(d.unfinished, clean) },
   ];
-  return renderSections([...sections, ...tailSections(d)]);
+  return withDigest(d, sections, clean);
 }
 
-/** The skeleton of step C2, the panic tier and precompact: cheap fields only. */
+/**
+ * The skeleton of step C2, the panic tier and precompact: cheap fields, and the digest when the
+ * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
+ */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  return renderSections([...headSections(d), { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...tailSections(d)]);
+  const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }] : [];
+  // Commits only when the writer looked them up (session end does; the cheap writers run no git).
+  const commits: Section[] = d.commits ? [{ title: "Completed this session", body: commitLines(d.commits, sanitizeBody) }] : [];
+  return withDigest(d, [...headSections(d, sanitizeBody), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...commits], sanitizeBody);
+}
+
+function commitLines(commits: readonly CommitRef[] | undefined, clean: Clean): string {
+  return commits?.length ? commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n") : "(none)";
 }
 
 export interface ParsedCheckpoint {
@@ -143,12 +185,15 @@ export interface ParsedCheckpoint {
   artifacts: InFlightArtifacts;
   artifactPaths: string[];
   commits: CommitRef[];
+  done: string[];
   inProgress?: string;
   nextUp: NextUp[];
   blockers: string[];
   openQuestions?: string;
   decisions?: string;
   unfinished?: string;
+  /** the transcript digest's sections (empty when the checkpoint has none) */
+  digest: ParsedDigest;
 }
 
 function listItems(body: string | undefined): string[] {
@@ -166,10 +211,15 @@ function noneToUndefined(body: string | undefined): string | undefined {
   return t === "" || t === "(none)" || t === NONE_FOUND ? undefined : t;
 }
 
+/** A stored path (exactLine), or null for "(none found)" and the like. */
 function pathOrNull(value: string | undefined): string | null {
   if (!value) return null;
   const v = value.trim();
-  return v === "" || v.startsWith("(") ? null : v;
+  return v === "" || v.startsWith("(") ? null : readExactLine(v);
+}
+
+function readBranch(line: string | undefined): string | undefined {
+  return line === undefined ? undefined : readExactLine(line);
 }
 
 /** Parse any checkpoint, old or new; missing sections stay undefined, never throw. */
@@ -214,7 +264,7 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     status: firstLineOf(get("Status")),
     currentStage: noneToUndefined(get("Current stage")),
     task: firstLineOf(get("Active task")),
-    branch: firstLineOf(get("Branch")),
+    branch: readBranch(firstLineOf(get("Branch"))),
     sessionId: sessionBody === undefined ? undefined : sessionLine && sessionLine !== "unknown" ? sessionLine : null,
     savedAt: firstLineOf(get("Saved at")),
     intent: noneToUndefined(get("Last user intent")),
@@ -222,12 +272,14 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     artifacts,
     artifactPaths,
     commits,
+    done: listItems(get("Done this session")),
     inProgress: noneToUndefined(get("In progress")),
     nextUp,
     blockers,
     openQuestions: noneToUndefined(get("Open questions")),
     decisions: noneToUndefined(get("Decisions made")),
     unfinished: noneToUndefined(get("Unfinished work")),
+    digest: parseDigestSections(get),
   };
 }
 

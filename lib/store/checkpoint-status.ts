@@ -6,3 +6,19 @@ export function precompactStatus(trigger: string): string {
 export function isManualPrecompactStatus(status: string | undefined): boolean {
   return status === precompactStatus("manual");
 }
+
+const SESSION_END_PREFIX = "checkpoint save (session end, ";
+
+/** The status line of a session-end snapshot; the picker and the startup line read it back. */
+export function sessionEndStatus(reason: string): string {
+  return `${SESSION_END_PREFIX}${reason})`;
+}
+
+export function isSessionEndStatus(status: string | undefined): boolean {
+  return status !== undefined && status.startsWith(SESSION_END_PREFIX) && status.endsWith(")");
+}
+
+/** A checkpoint the model wrote through /checkpoint (restore or load-as-reference mode), not a hook's snapshot. */
+export function isCuratedStatus(status: string | undefined): boolean {
+  return status !== undefined && status.startsWith("checkpoint save (voluntary");
+}

@@ -2,16 +2,22 @@ import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { costLedgerPath } from "./memory-paths.ts";
 import { utcDate } from "../core/time-format.ts";
+import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
 /** `<uuid> | <date> | checkpoint | sonnet | task | <note> | 0` */
 export function ledgerRow(sid: string | null, now: Date, note: string): string {
   return `${sid ?? "unknown"} | ${utcDate(now)} | checkpoint | sonnet | task | ${note.replace(/[|\r\n]/g, " ")} | 0`;
 }
 
-/** Append one row to <root>/.workflow_artifacts/<task>/cost-ledger.md (O_APPEND: concurrent rows interleave whole). */
-export function appendLedgerRow(fs: FsApi, root: string, task: string, row: string): string {
+/**
+ * Append one row to <root>/.workflow_artifacts/<task>/cost-ledger.md (O_APPEND: concurrent rows
+ * interleave whole), only where that task folder already exists (quoin's workflow made it).
+ * Anywhere else it would be the one path outside the ignored memory folder: null, nothing written.
+ */
+export function appendLedgerRow(fs: FsApi, root: string, task: string, row: string): string | null {
   const file = costLedgerPath(root, task);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!fs.existsSync(path.dirname(file))) return null;
+  refuseSymlinkedTree(fs, file);
   fs.appendFileSync(file, `${row}\n`);
   return file;
 }

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { ARTIFACTS_DIR_NAME, MEMORY_DIR_NAME } from "../core/memory-dir.ts";
 
 /** Every path under <root>/.workflow_artifacts/ comes from here. */
 export interface MemoryPaths {
@@ -14,8 +15,8 @@ export interface MemoryPaths {
 }
 
 export function memoryPaths(root: string): MemoryPaths {
-  const artifacts = path.join(root, ".workflow_artifacts");
-  const memory = path.join(artifacts, "memory");
+  const artifacts = path.join(root, ARTIFACTS_DIR_NAME);
+  const memory = path.join(artifacts, MEMORY_DIR_NAME);
   return {
     root,
     artifacts,
@@ -30,7 +31,7 @@ export function memoryPaths(root: string): MemoryPaths {
 }
 
 export function costLedgerPath(root: string, task: string): string {
-  return path.join(root, ".workflow_artifacts", task, "cost-ledger.md");
+  return path.join(root, ARTIFACTS_DIR_NAME, task, "cost-ledger.md");
 }
 
 /** True when `candidate` resolves to a file directly inside the checkpoints folder. */

@@ -1,14 +1,15 @@
 import * as path from "node:path";
 import * as z from "zod/mini";
 import type { FsApi } from "../core/deps.ts";
-import { isUsableSessionId } from "../core/ids.ts";
+import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
 import { parseKeyValues, parseSentinelName, sentinelPath } from "./sentinels.ts";
 import { listByMtime } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { skillWithPid } from "./pidfile.ts";
 
 /** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
-export const MidAgentHandoffSchema = z.object({
-  prior_session_uuid: z.string().check(z.regex(/^[A-Za-z0-9-]{1,128}$/)),
+const MidAgentHandoffSchema = z.object({
+  prior_session_uuid: z.string().check(z.regex(SESSION_ID_PATTERN)),
   task_name: z.optional(z.string()),
   active_skills: z.optional(z.string()),
   timestamp: z.optional(z.string()),
@@ -37,7 +38,7 @@ export function handoffSkillList(text: string): string[] {
   const out: string[] = [];
   for (const entry of raw.flatMap((r) => r.split(",")).map((e) => e.trim())) {
     const m = OURS.exec(entry) ?? QUOINS.exec(entry);
-    if (m) out.push(`${m[1]} (pid ${m[2]})`);
+    if (m) out.push(skillWithPid({ skill: m[1]!, pid: Number(m[2]) }));
     else if (BARE.test(entry)) out.push(entry);
   }
   return out.slice(0, 10);
@@ -56,7 +57,7 @@ export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, n
   const chosen = files.find((f) => f.path === own) ?? files[0];
   if (!chosen) return null;
   try {
-    const text = fs.readFileSync(chosen.path, "utf8") as string;
+    const text = fs.readFileSync(chosen.path, "utf8");
     const parsed = MidAgentHandoffSchema.safeParse(parseKeyValues(text));
     if (!parsed.success) return null;
     const skills = handoffSkillList(text);

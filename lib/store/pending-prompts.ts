@@ -9,13 +9,12 @@ export interface BlockedPrompt {
 }
 
 const HEADER = /^=== BLOCKED PROMPT \[([^\]]*)\](.*)===\s*$/;
-const HEADER_PREFIX = "=== BLOCKED PROMPT [";
 
-export function isTaskNotification(prompt: string): boolean {
+function isTaskNotification(prompt: string): boolean {
   return prompt.trimStart().startsWith("<task-notification>");
 }
 
-export function blockedPromptHeader(iso: string, prompt: string): string {
+function blockedPromptHeader(iso: string, prompt: string): string {
   const tag = isTaskNotification(prompt) ? " [non-replayable:task-notification]" : "";
   return `=== BLOCKED PROMPT [${iso}]${tag} ===`;
 }
@@ -25,12 +24,16 @@ export function hasHeader(text: string): boolean {
   return text.split("\n").some((l) => HEADER.test(l.replace(/\r$/, "")));
 }
 
-// A prompt line that would read as a header is shifted by one space so entries stay apart.
+// A prompt line that reads as a header, after any number of spaces, is shifted by one more space
+// so entries stay apart; the parser takes exactly one back. NOTE: the prompt is trimmed first: a
+// trim after the shift would undo it on the first line and let a prompt forge its own header.
+const SHIFTED = /^ *=== BLOCKED PROMPT \[/;
 function escapePrompt(prompt: string): string {
   return prompt
     .replace(/\r\n/g, "\n")
+    .trim()
     .split("\n")
-    .map((l) => (l.startsWith(HEADER_PREFIX) ? ` ${l}` : l))
+    .map((l) => (SHIFTED.test(l) ? ` ${l}` : l))
     .join("\n");
 }
 
@@ -43,7 +46,7 @@ export function appendBlockedPrompt(existing: string | null, prompt: string, iso
   if (base.trim() !== "" && !hasHeader(base)) base = `=== BLOCKED PROMPT [legacy] ===\n${base.trim()}\n`;
   if (base !== "" && !base.endsWith("\n")) base += "\n";
   if (base !== "") base += "\n";
-  return `${base}${blockedPromptHeader(iso, prompt)}\n${escapePrompt(prompt).trim()}\n`;
+  return `${base}${blockedPromptHeader(iso, prompt)}\n${escapePrompt(prompt)}\n`;
 }
 
 /** Every entry; text before the first header (a legacy file) is one implicit entry. */
@@ -65,7 +68,7 @@ export function parseBlockedPrompts(text: string): BlockedPrompt[] {
         lines: [],
       };
     } else if (current) {
-      current.lines.push(line.startsWith(` ${HEADER_PREFIX}`) ? line.slice(1) : line);
+      current.lines.push(line.startsWith(" ") && SHIFTED.test(line) ? line.slice(1) : line);
     } else {
       preamble.push(line);
     }

@@ -7,7 +7,7 @@ import { utcIso } from "../core/time-format.ts";
 import { parseKeyValues } from "./sentinels.ts";
 
 /** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
-export const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
+const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -17,6 +17,11 @@ function buildPidfileSchema() {
   return z.object({ skill: z.string(), session: z.string(), pid: z.number(), acquired_at: z.string() });
 }
 export type Pidfile = z.infer<ReturnType<typeof buildPidfileSchema>>;
+
+/** `plan (pid 412)`: the one way a running skill is named in messages and sentinels. */
+export function skillWithPid(p: { skill: string; pid: number }): string {
+  return `${p.skill} (pid ${p.pid})`;
+}
 
 export function pidfilePath(sessionsDir: string, skill: string, sid: string): string {
   if (!SKILL_NAME.test(skill)) throw new Error(`skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`);
@@ -67,7 +72,7 @@ function parsePidfile(name: string, text: string, mtimeMs: () => number): Pidfil
 export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[] {
   let names: string[];
   try {
-    names = deps.fs.readdirSync(sessionsDir) as string[];
+    names = deps.fs.readdirSync(sessionsDir);
   } catch {
     return [];
   }
@@ -77,7 +82,7 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     if (!name.endsWith(".pidfile.lock")) continue;
     const file = path.join(sessionsDir, name);
     try {
-      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8") as string, () => deps.fs.statSync(file).mtimeMs);
+      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8"), () => deps.fs.statSync(file).mtimeMs);
       if (!data || !SKILL_NAME.test(data.skill)) continue;
       const age = now - Date.parse(data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;

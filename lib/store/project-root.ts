@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
+import { memoryPaths, type MemoryPaths } from "./memory-paths.ts";
 
 // Both arguments are already resolved (absolute, normalized): a prefix test is enough, and
 // path.relative is measurably slow on the hot path.
@@ -11,6 +12,11 @@ function isStrictlyBelow(dir: string, ancestor: string): boolean {
 // NOTE: existsSync, not statSync in a try: a thrown ENOENT per ancestor is measurable on the hot path.
 function exists(fs: FsApi, p: string): boolean {
   return fs.existsSync(p);
+}
+
+/** $HOME, its ancestors and `/` are never a project (both arguments already resolved). */
+function isEligible(dir: string, homeDir: string): boolean {
+  return dir !== homeDir && dir !== path.parse(dir).root && !isStrictlyBelow(homeDir, dir);
 }
 
 function ancestors(start: string): string[] {
@@ -25,19 +31,18 @@ function ancestors(start: string): string[] {
 }
 
 /**
- * The project root for a hook's cwd: the outermost ancestor holding `.workflow_artifacts/`
+ * The project root for a start folder: the outermost ancestor holding `.workflow_artifacts/`
  * strictly below $HOME; else the nearest ancestor with `.git` strictly below $HOME; else the
  * start folder. $HOME and `/` are never returned.
  * (Outside $HOME the same walk applies, stopping short of `/`.)
  */
-export function resolveProjectRoot(fs: FsApi, start: string, home: string): string {
+function resolveProjectRoot(fs: FsApi, start: string, home: string): string {
   const startDir = path.resolve(start);
   const homeDir = path.resolve(home);
   const chain = ancestors(startDir);
   // $HOME, its ancestors and `/` are never a project root; a start outside $HOME (a CI clone in
   // /tmp, a checkout in /srv) may still walk up to any folder short of `/`.
-  const eligible = (dir: string) =>
-    dir !== homeDir && dir !== path.parse(dir).root && !isStrictlyBelow(homeDir, dir);
+  const eligible = (dir: string) => isEligible(dir, homeDir);
 
   let outermostArtifacts: string | undefined;
   for (const dir of chain) {
@@ -53,8 +58,18 @@ export function resolveProjectRoot(fs: FsApi, start: string, home: string): stri
   return startDir;
 }
 
-/** $HOME and `/` are never a project: nothing may be written there. */
-export function isWritableProjectRoot(root: string, home: string): boolean {
-  const resolved = path.resolve(root);
-  return resolved !== path.resolve(home) && resolved !== path.parse(resolved).root;
+
+/** The one wording of a refusal outside a project. */
+export function notAProject(dir: string): string {
+  return `${dir} is not a project ($HOME, an ancestor of it, or /)`;
+}
+
+/**
+ * THE project rule (DESIGN.md "On disk"): the memory paths of the project that `start` belongs
+ * to, or null when that is $HOME, one of its ancestors, or `/`. Every hook and every engine
+ * command takes its paths from here; null means "not a project: write nothing".
+ */
+export function projectMemory(fs: FsApi, start: string, home: string): MemoryPaths | null {
+  const root = resolveProjectRoot(fs, start, home);
+  return isEligible(root, path.resolve(home)) ? memoryPaths(root) : null;
 }

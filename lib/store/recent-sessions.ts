@@ -1,9 +1,14 @@
-import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
+import * as path from "node:path";
+import { writeAtomic } from "../core/atomic-write.ts";
+import { ensureDir } from "../core/memory-dir.ts";
 import { readRange, withOpenFile } from "../core/file-range.ts";
 import { utcIso } from "../core/time-format.ts";
+import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
 export const RECENT_TAIL_BYTES = 32 * 1024;
+/** Past this size the file is rewritten with its newest RECENT_TAIL_BYTES (whole lines). */
+export const RECENT_CAP_BYTES = 2 * RECENT_TAIL_BYTES;
 // A session's previous prompt is almost always among the last few lines: look there first.
 const FIRST_LOOK_BYTES = 4 * 1024;
 
@@ -16,7 +21,7 @@ function tailOf(fs: FsApi, file: string, bytes: number): { text: string; whole: 
   });
 }
 
-/** Read at most the last `bytes` of a file (the whole file when smaller). */
+/** The file's last `bytes`, cut at a line start; null when it is missing. */
 export function readTail(fs: FsApi, file: string, bytes: number): string | null {
   return tailOf(fs, file, bytes)?.text ?? null;
 }
@@ -46,8 +51,16 @@ export function lastSeen(fs: FsApi, file: string, sid: string, oldest = false): 
   return null;
 }
 
-/** One `<ISO UTC> | <sid>` line, appended with O_APPEND so concurrent sessions never clobber. */
-export function appendRecentSession(fs: FsApi, file: string, now: Date, sid: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+/**
+ * One `<ISO UTC> | <sid>` line, appended with O_APPEND so concurrent sessions never clobber (the
+ * prompt hook calls it only where the memory folder exists: a plain prompt creates nothing). Bounded: past
+ * RECENT_CAP_BYTES the newest lines are kept and the file is replaced atomically (a line another
+ * session appends in that instant may be lost: it only feeds the idle note).
+ */
+export function appendRecentSession(fs: FsApi, file: string, now: Date, sid: string, pid = 0): void {
+  ensureDir(fs, path.dirname(file));
   fs.appendFileSync(file, `${utcIso(now)} | ${sid}\n`);
+  if (fs.statSync(file).size <= RECENT_CAP_BYTES) return;
+  const kept = readTail(fs, file, RECENT_TAIL_BYTES);
+  if (kept !== null) writeAtomic(fs, file, kept, { pid });
 }

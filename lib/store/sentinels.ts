@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { isUsableSessionId } from "../core/ids.ts";
+import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
 
 /**
  * The one registry of sentinel families. Every writer, reader, sweep and test uses it.
@@ -29,6 +29,9 @@ export function sentinelName(family: SentinelFamily, sid: string): string {
   return `${family}-${sid}.txt`;
 }
 
+/** How much of a sentinel is ever read: every sentinel this tool writes is a few lines. */
+export const SENTINEL_HEAD_BYTES = 4096;
+
 export function sentinelPath(memoryDir: string, family: SentinelFamily, sid: string): string {
   return path.join(memoryDir, sentinelName(family, sid));
 }
@@ -43,7 +46,7 @@ export function parseSentinelName(name: string): { family: SentinelFamily; sid: 
     const prefix = `${family}-`;
     if (name.startsWith(prefix)) {
       const sid = name.slice(prefix.length, -".txt".length);
-      if (sid !== "" && !/^[A-Za-z0-9-]+$/.test(sid)) return null;
+      if (sid !== "" && !SESSION_ID_PATTERN.test(sid)) return null;
       return { family, sid };
     }
   }

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { checkSessionId } from "../core/ids.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import { transcriptDir } from "../core/project-hash.ts";
 import { listByMtime } from "../core/dir-listing.ts";
 
@@ -8,13 +9,9 @@ export type SessionIdSource = "flag" | "env" | "newest-transcript";
 
 export type ResolvedSessionId = { ok: true; id: string; source: SessionIdSource } | { ok: false; reason: string };
 
-export function claudeConfigDir(deps: Deps): string {
-  return deps.env["CLAUDE_CONFIG_DIR"] || path.join(deps.home, ".claude");
-}
-
 /** The folder Claude Code keeps this launch cwd's transcripts in. */
-export function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
-  return transcriptDir(deps.home, launchCwd, claudeConfigDir(deps));
+function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
+  return transcriptDir(claudeConfigDir(deps.env, deps.home), launchCwd);
 }
 
 /**
@@ -50,7 +47,7 @@ const PROJECT_FOLDER_LIMIT = 5000;
 export function transcriptPathFor(deps: Deps, launchCwd: string, sid: string): string {
   const first = path.join(sessionTranscriptDir(deps, launchCwd), `${sid}.jsonl`);
   if (deps.fs.existsSync(first) || !checkSessionId(sid).ok) return first;
-  const projects = path.join(claudeConfigDir(deps), "projects");
+  const projects = path.join(claudeConfigDir(deps.env, deps.home), "projects");
   let folders: string[];
   try {
     folders = (deps.fs.readdirSync(projects) as string[]).slice(0, PROJECT_FOLDER_LIMIT);

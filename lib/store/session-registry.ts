@@ -8,9 +8,9 @@ import { DAY_MS } from "../core/time-format.ts";
 // <config>/quoin-checkpoint/state/<kind>-<sid>.json, one small file per session and kind, no user
 // content, pruned by age. Every writer, reader and sweep goes through this module.
 
-export type SessionStateKind = "process" | "window" | "ended" | "b3-declined" | "ref-acted" | "replayed";
+export type SessionStateKind = "process" | "window" | "ended" | "b3-declined" | "ref-acted" | "replayed" | "rotation";
 
-const KINDS: readonly SessionStateKind[] = ["process", "window", "ended", "b3-declined", "ref-acted", "replayed"];
+const KINDS: readonly SessionStateKind[] = ["process", "window", "ended", "b3-declined", "ref-acted", "replayed", "rotation"];
 /** Files older than this are deleted by pruneRegistry's default callers. */
 export const REGISTRY_MAX_AGE_MS = 7 * DAY_MS;
 /** At most this many files are looked at per prune: a hook never walks an unbounded folder. */

@@ -5,7 +5,7 @@ import { lastSeen } from "./recent-sessions.ts";
 const HEAD_BYTES = 64 * 1024;
 
 /** The first `"timestamp":"..."` in the transcript's head: when this session began. */
-export function transcriptStart(fs: FsApi, transcript: string): Date | null {
+function transcriptStart(fs: FsApi, transcript: string): Date | null {
   const head = readHead(fs, transcript, HEAD_BYTES);
   const m = head === null ? null : /"timestamp"\s*:\s*"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z)"/.exec(head);
   const when = m ? Date.parse(m[1]!) : NaN;

@@ -29,7 +29,7 @@ export function locateSessionState(fs: FsApi, sessionsDir: string, sid: string |
   }
   const matches = files.filter((f) => {
     try {
-      return mentionsSessionUuid(fs.readFileSync(f.path, "utf8") as string, sid);
+      return mentionsSessionUuid(fs.readFileSync(f.path, "utf8"), sid);
     } catch {
       return false;
     }

@@ -19,7 +19,7 @@ export function taskFromSessionFileName(file: string): string {
 
 const UUID_LINE = /^\s*(?:-\s*)?Session UUID:\s*([A-Za-z0-9-]+)/im;
 
-export function sessionUuidOf(text: string): string | undefined {
+function sessionUuidOf(text: string): string | undefined {
   return UUID_LINE.exec(text)?.[1];
 }
 

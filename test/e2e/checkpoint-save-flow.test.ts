@@ -35,7 +35,7 @@ describe("e2e: /checkpoint save and defer", { timeout: 90_000 }, () => {
     expect(run.stdout).toContain("Checkpoint saved to:");
     expect(run.stdout).toContain("Mode: restore");
     // the skill text tells the model to call the engine before it asks; that call answered needsMode
-    expect(model.messageBodies().some((b) => requestText(b).includes("before asking anything, run `E save --ask-mode FLAGS`"))).toBe(true);
+    expect(model.messageBodies().some((b) => requestText(b).includes("before asking anything, run SAVE `--ask-mode`"))).toBe(true);
     expect(model.messageBodies().some((b) => lastUserText(b).includes('"needsMode":true'))).toBe(true);
     const memory = path.join(project, ".workflow_artifacts", "memory");
     const checkpoints = readdirSync(path.join(memory, "checkpoints"));

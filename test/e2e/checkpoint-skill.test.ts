@@ -30,7 +30,7 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
       if (last.includes("This command requires approval")) return { kind: "text", text: "[checkpoint] scripted run finished" };
       // negative control: `status` is not among this skill's allowed-tools, so the client must refuse it
       if (last.includes("checkpoint released")) return { kind: "tool_use", name: "Bash", input: { command: `${engine} status --json --session ${session}` } };
-      if (last.includes("checkpoint active")) {
+      if (last.includes(") active: ")) {
         return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile release checkpoint --session ${session}`, description: "release" } };
       }
       return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire checkpoint --session ${session}`, description: "mark checkpoint active" } };
@@ -58,7 +58,7 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
 
     // the two engine commands ran (allowed-tools pre-approved them) and answered the model
     const results = bodies.map((b) => lastUserText(b)).join("\n");
-    expect(results).toMatch(/\[quoin\] checkpoint active \(pid \d+\)/);
+    expect(results).toMatch(/\[quoin\] checkpoint \(pid \d+\) active: /);
     expect(results).toContain("[quoin] checkpoint released");
     expect(results).toContain("This command requires approval");
     expect(results).not.toContain('"tokens"');
@@ -82,7 +82,7 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
       if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
       const { engine, session } = engineFrom(all);
       const last = lastUserText(body);
-      const pid = /cleanup active \(pid (\d+)\)/.exec(last)?.[1];
+      const pid = /cleanup \(pid (\d+)\) active/.exec(last)?.[1];
       if (!pid) return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire cleanup --session ${session}` } };
       if (!recordedPid) {
         recordedPid = Number(pid);
@@ -113,7 +113,7 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
       if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
       const { engine, session } = engineFrom(all);
       // the plugin's allowed-tools (with ${CLAUDE_PLUGIN_ROOT}) must let the model's command through
-      if (lastUserText(body).includes("cleanup active")) return { kind: "text", text: "plugin ok" };
+      if (lastUserText(body).includes("cleanup (pid ")) return { kind: "text", text: "plugin ok" };
       if (lastUserText(body).includes("requires approval")) return { kind: "text", text: "plugin command refused" };
       return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire cleanup --session ${session}` } };
     });

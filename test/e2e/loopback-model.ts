@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
 // A scripted stand-in for the Anthropic Messages API on 127.0.0.1, so the real Claude Code client
-// (node_modules/.bin/claude) runs offline in tests. See ../shared/CLAUDE-CODE.md section 8.
+// (node_modules/.bin/claude) runs offline in tests. The project design notes (CLAUDE-CODE.md, section 8) describe the setup.
 // Every request is recorded; a responder decides each reply (text, or a tool_use block that makes
 // the client run a tool and come back with its result).
 
@@ -127,9 +127,15 @@ function writeReply(res: http.ServerResponse, model: string, reply: ScriptedRepl
   res.end();
 }
 
+const STUCK_REPEATS = 12;
+
 export async function startLoopbackModel(responder: Responder): Promise<LoopbackModel> {
   const requests: RecordedRequest[] = [];
   let count = 0;
+  // A script whose condition never matches repeats one tool call until the test times out; stop it
+  // after STUCK_REPEATS identical calls so the run ends at once with a text that names the cause.
+  let lastCall = "";
+  let repeats = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -156,6 +162,10 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
         } catch (err) {
           reply = { kind: "text", text: `loopback responder failed: ${(err as Error).message}` };
         }
+        const call = reply.kind === "tool_use" ? JSON.stringify(reply.input) : "";
+        repeats = call !== "" && call === lastCall ? repeats + 1 : 0;
+        lastCall = call;
+        if (repeats >= STUCK_REPEATS) reply = { kind: "text", text: `loopback: the script sent one tool call ${STUCK_REPEATS + 1} times in a row (stuck)` };
         if (body?.stream === false) {
           res.writeHead(200, { "content-type": "application/json" });
           const content =

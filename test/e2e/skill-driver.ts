@@ -76,7 +76,7 @@ export function acquireThenAnswer(done: string, seen: (engine: string) => void):
     if (!all.includes(SKILL_MARKER)) return { kind: "text", text: "ok" };
     const found = engineFrom(all);
     seen(found.engine);
-    if (lastUserText(body).includes("checkpoint active")) return { kind: "text", text: done };
+    if (lastUserText(body).includes(") active: ")) return { kind: "text", text: done };
     return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
   };
 }

@@ -10,6 +10,8 @@ export function memDeps(files: Record<string, string> = {}, overrides: Partial<D
     now: () => new Date("2026-11-29T21:30:00Z"),
     env: {},
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: "/home/u",
     cwd: "/home/u/proj",
     isProcessAlive: () => true,

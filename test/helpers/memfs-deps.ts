@@ -32,6 +32,8 @@ export function fakeDeps(opts: FakeDepsOptions = {}): FakeDeps {
     now: () => new Date(now),
     env: opts.env ?? {},
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: opts.home ?? "/home/u",
     cwd: opts.cwd ?? "/home/u/proj",
     isProcessAlive: opts.alive ?? (() => true),

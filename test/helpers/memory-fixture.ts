@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../lib/core/time-format.ts";
 import * as path from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
 import { renderCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS, type CheckpointData } from "../../lib/store/checkpoint-format.ts";
@@ -6,9 +7,10 @@ import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { sentinelName } from "../../lib/store/sentinels.ts";
+import { asciiBody } from "../../lib/core/ascii-text.ts";
 
 export const NOW = new Date("2026-11-29T12:00:00Z");
-export const DAY = 86_400_000;
+export const DAY = DAY_MS;
 export const ROOT = "/home/dev/proj";
 
 export interface CheckpointSpec {
@@ -61,7 +63,7 @@ export class MemoryFixture {
       artifacts: NO_ARTIFACTS,
       ...spec.extra,
     };
-    let text = spec.skeleton ? renderSkeletonCheckpoint(data) : renderCheckpoint(data);
+    let text = spec.skeleton ? renderSkeletonCheckpoint(data) : renderCheckpoint(data, asciiBody);
     if (spec.sessionId === "legacy") text = text.replace(/## Session ID\n[^\n]*\n\n/, "");
     return this.write(file, text, spec.ageDays);
   }
@@ -98,6 +100,8 @@ export class MemoryFixture {
       now: () => this.now,
       env,
       pid: 4242,
+      ppid: 1,
+      nodeVersion: "v22.11.0",
       home: "/home/dev",
       cwd: ROOT,
       isProcessAlive: () => false,

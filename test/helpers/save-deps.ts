@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../lib/core/time-format.ts";
 import * as path from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
 import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
@@ -9,7 +10,7 @@ export const HOME = "/home/u";
 export const NOW = new Date("2026-11-29T21:07:26Z");
 export const SID = "11111111-2222-3333-4444-555555555555";
 export const OTHER = "99999999-8888-7777-6666-555555555555";
-export const DAY = 24 * 60 * 60 * 1000;
+export const DAY = DAY_MS;
 
 export interface MemWorld {
   deps: Deps;
@@ -39,6 +40,8 @@ export function memWorld(
     now: () => now,
     env: {},
     pid: 4242,
+    ppid: 1,
+    nodeVersion: "v22.11.0",
     home: HOME,
     cwd: ROOT,
     isProcessAlive: opts.alive ?? (() => false),

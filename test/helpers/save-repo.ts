@@ -7,10 +7,11 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const ENGINE = path.join(REPO_ROOT, "dist", "quoin-checkpoint.mjs");
 export const PRECOMPACT = path.join(REPO_ROOT, "dist", "hooks", "precompact.mjs");
 export const SESSIONSTART = path.join(REPO_ROOT, "dist", "hooks", "sessionstart.mjs");
+export const SESSIONEND = path.join(REPO_ROOT, "dist", "hooks", "sessionend.mjs");
 
 /** The built bundles: `npm test` builds first; a lone `vitest run` builds once if dist/ is missing. */
 export function ensureBuilt(): void {
-  if ([ENGINE, PRECOMPACT, SESSIONSTART].every((f) => existsSync(f))) return;
+  if ([ENGINE, PRECOMPACT, SESSIONSTART, SESSIONEND].every((f) => existsSync(f))) return;
   const res = spawnSync("npx", ["tsx", "scripts/build.ts"], { cwd: REPO_ROOT, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
 }
@@ -25,10 +26,11 @@ export interface TempRepo {
 }
 
 /** A real git repository with one commit, under a scratch $HOME (so nothing touches the real ~/.claude). */
-export function tempRepo(): TempRepo {
+export function tempRepo(opts: { outsideHome?: boolean } = {}): TempRepo {
   const base = mkdtempSync(path.join(os.tmpdir(), "quoin-save-"));
   const home = path.join(base, "home");
-  const root = path.join(home, "proj");
+  const root = opts.outsideHome ? path.join(base, "repo") : path.join(home, "proj");
+  mkdirSync(home, { recursive: true });
   mkdirSync(root, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],

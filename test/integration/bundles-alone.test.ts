@@ -14,6 +14,7 @@ beforeAll(() => {
   alone = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-alone-"));
   for (const f of hooks) fs.copyFileSync(path.join(DIST, "hooks", f), path.join(alone, f));
   fs.copyFileSync(path.join(DIST, "quoin-checkpoint.mjs"), path.join(alone, "quoin-checkpoint.mjs"));
+  fs.copyFileSync(path.join(DIST, "statusline.mjs"), path.join(alone, "statusline.mjs"));
 });
 afterAll(() => fs.rmSync(alone, { recursive: true, force: true }));
 
@@ -25,8 +26,8 @@ function hasNodeModulesAbove(dir: string): boolean {
 }
 
 describe("bundles copied alone", () => {
-  it("builds the three hooks and the engine", () => {
-    expect(hooks.sort()).toEqual(["precompact.mjs", "sessionstart.mjs", "userpromptsubmit.mjs"]);
+  it("builds the four hooks and the engine", () => {
+    expect(hooks.sort()).toEqual(["precompact.mjs", "sessionend.mjs", "sessionstart.mjs", "userpromptsubmit.mjs"]);
     expect(hasNodeModulesAbove(alone)).toBe(false);
   });
 
@@ -51,4 +52,10 @@ describe("bundles copied alone", () => {
       expect(r).toMatchObject({ status: 0, stdout: "" });
     });
   }
+  it.each(inputs)("statusline.mjs exits 0 quietly on %s (an object without figures draws an empty gauge)", (what, input) => {
+    const r = runBundle(path.join(alone, "statusline.mjs"), [], { input, cwd: alone, env: { HOME: alone } });
+    const objectInput = what === "wrong types" || what === "missing fields";
+    expect(r).toMatchObject({ status: 0, stdout: objectInput ? "ctx -- of 167k\n" : "", stderr: "" });
+    expect(fs.existsSync(path.join(alone, ".claude"))).toBe(false);
+  });
 });

@@ -20,12 +20,12 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("quoin-checkpoint status", () => {
   it.each([
-    ["spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl", { tokens: 106060, window: 200000, limit: 167000, bps: 6350, source: "usage" }],
-    ["spotter-short.jsonl", { tokens: 25353, window: 200000, limit: 167000, bps: 1518, source: "usage" }],
-    ["spotter-subagent.jsonl", { tokens: 43861, window: 200000, limit: 167000, bps: 2626, source: "usage" }],
-    ["spotter-tool_heavy.jsonl", { tokens: 27666, window: 200000, limit: 167000, bps: 1656, source: "usage" }],
-    ["viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", { tokens: 21552, window: 200000, limit: 167000, bps: 1290, source: "usage" }],
-    ["viewer-agent-test-hash-123.jsonl", { tokens: 125, window: 200000, limit: 167000, bps: 7, source: "bytes" }],
+    ["spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl", { tokens: 106060, window: 200000, limit: 167000, bps: 6350, source: "usage", windowSource: "default", windowKnown: false }],
+    ["spotter-short.jsonl", { tokens: 25353, window: 200000, limit: 167000, bps: 1518, source: "usage", windowSource: "default", windowKnown: false }],
+    ["spotter-subagent.jsonl", { tokens: 43861, window: 200000, limit: 167000, bps: 2626, source: "usage", windowSource: "default", windowKnown: false }],
+    ["spotter-tool_heavy.jsonl", { tokens: 27666, window: 200000, limit: 167000, bps: 1656, source: "usage", windowSource: "default", windowKnown: false }],
+    ["viewer-fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", { tokens: 21552, window: 200000, limit: 167000, bps: 1290, source: "usage", windowSource: "default", windowKnown: false }],
+    ["viewer-agent-test-hash-123.jsonl", { tokens: 125, window: 200000, limit: 167000, bps: 7, source: "bytes", windowSource: "default", windowKnown: false }],
   ])("--json on %s prints exactly one object with the README figure", (name, expected) => {
     const r = runBundle(engine, ["status", "--transcript", path.join(FIXTURES, name), "--json"], { env: { HOME: home } });
     expect(r.status).toBe(0);
@@ -35,12 +35,12 @@ describe("quoin-checkpoint status", () => {
 
   it("honours a 1M window from QUOIN_CONTEXT_WINDOW", () => {
     const r = runBundle(engine, ["status", "--transcript", path.join(FIXTURES, "spotter-short.jsonl"), "--json"], { env: { HOME: home, QUOIN_CONTEXT_WINDOW: "1000000" } });
-    expect(JSON.parse(r.stdout)).toEqual({ tokens: 25353, window: 1000000, limit: 967000, bps: 262, source: "usage" });
+    expect(JSON.parse(r.stdout)).toEqual({ tokens: 25353, window: 1000000, limit: 967000, bps: 262, source: "usage", windowSource: "env", windowKnown: true });
   });
 
   it("prints one readable line with tokens, limit and window", () => {
     const r = runBundle(engine, ["status", "--transcript", path.join(FIXTURES, "spotter-short.jsonl")], { env: { HOME: home } });
-    expect(r.stdout).toBe("context 25k of 167k (15.2%) from last reply's usage; window 200k (default)\n");
+    expect(r.stdout).toBe("context 25k of 167k (15.1%) from last reply's usage; window 200k (assumed; claude-opus-4-6 offers 200k or 1M)\n");
   });
 
   it("finds the session's transcript from --session and --cwd", () => {
@@ -67,37 +67,80 @@ describe("quoin-checkpoint status", () => {
   });
 });
 
-describe("quoin-checkpoint statusline", () => {
+describe.each([
+  ["dist/statusline.mjs", (args: string[]) => [path.join(tmp, "alone", "statusline.mjs"), args] as const],
+  ["quoin-checkpoint statusline (older installs)", (args: string[]) => [engine, ["statusline", ...args]] as const],
+])("status line: %s", (_name, command) => {
   const sid = "9a8b7c6d-4444-4e5f-8a9b-000000000004";
-  const input = (size: number | null, usage: Record<string, number> | null) =>
+  const draw = (input: string, args: string[] = [], env: Record<string, string> = {}) => {
+    const [file, argv] = command(args);
+    return runBundle(file, [...argv], { input, env: { HOME: home, ...env } });
+  };
+  // The documented stdin (CLAUDE-CODE.md section 6).
+  const input = (size: number | null, usage: Record<string, number> | null, model = "claude-opus-4-8") =>
     JSON.stringify({
+      hook_event_name: "Status",
       session_id: sid,
       transcript_path: path.join(FIXTURES, "spotter-short.jsonl"),
       cwd: path.join(home, "proj"),
-      model: { id: "claude-opus-4-8", display_name: "Opus" },
+      model: { id: model, display_name: "Opus" },
       workspace: { current_dir: path.join(home, "proj"), project_dir: path.join(home, "proj") },
-      context_window: { total_input_tokens: 1, total_output_tokens: 1, context_window_size: size, current_usage: usage },
+      version: "2.1.197",
+      cost: { total_cost_usd: 0.01, total_duration_ms: 1000 },
+      context_window: { total_input_tokens: 1, total_output_tokens: 1, context_window_size: size, used_percentage: 20, remaining_percentage: 80, current_usage: usage },
+      exceeds_200k_tokens: false,
     });
+  let record = "";
 
-  it("records the window for the hooks and prints a gauge with tokens and the limit", () => {
-    const r = runBundle(engine, ["statusline"], { input: input(1000000, { input_tokens: 5, cache_creation_input_tokens: 1000, cache_read_input_tokens: 200000, output_tokens: 9 }), env: { HOME: home } });
-    expect(r).toMatchObject({ status: 0, stdout: "[Opus] ctx 201k of 967k (20.8%)\n" });
-    const recorded = fs.readFileSync(path.join(home, "proj", ".workflow_artifacts", "memory", `context-window-${sid}.txt`), "utf8");
-    expect(recorded).toMatch(/^context_window_size=1000000\nmodel=claude-opus-4-8\nrecorded_at=\S+Z\n$/);
+  beforeAll(() => {
+    record = path.join(home, ".claude", "quoin-checkpoint", "state", `window-${sid}.json`);
+    fs.copyFileSync(path.join(DIST, "statusline.mjs"), path.join(tmp, "alone", "statusline.mjs"));
+  });
+
+  it("records the window outside the project for the hooks, and prints a gauge with tokens and the limit", () => {
+    fs.rmSync(record, { force: true });
+    const r = draw(input(1000000, { input_tokens: 5, cache_creation_input_tokens: 1000, cache_read_input_tokens: 200000, output_tokens: 9 }));
+    expect(r).toMatchObject({ status: 0, stdout: "[Opus] ctx 201k of 967k (20.7%)\n", stderr: "" });
+    expect(JSON.parse(fs.readFileSync(record, "utf8"))).toEqual({ context_window_size: 1000000, model: "claude-opus-4-8", recorded_at: expect.stringMatching(/Z$/) });
+    expect(fs.statSync(record).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(home, "proj", ".workflow_artifacts"))).toBe(false);
+  });
+
+  it("a draw with the same window writes nothing; a changed window is recorded again", () => {
+    const before = fs.readFileSync(record, "utf8");
+    fs.utimesSync(record, new Date("2026-01-01T00:00:00Z"), new Date("2026-01-01T00:00:00Z"));
+    draw(input(1000000, null));
+    expect(fs.statSync(record).mtime.toISOString()).toBe("2026-01-01T00:00:00.000Z");
+    draw(input(200000, null));
+    expect(JSON.parse(fs.readFileSync(record, "utf8")).context_window_size).toBe(200000);
+    expect(fs.readFileSync(record, "utf8")).not.toBe(before);
+  });
+
+  it("the prompt hook's source: the engine's status uses the recorded window", () => {
+    draw(input(1000000, null));
+    const r = runBundle(engine, ["status", "--transcript", path.join(FIXTURES, "spotter-short.jsonl"), "--session", sid, "--json"], { env: { HOME: home } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ window: 1000000, windowSource: "statusline", windowKnown: true });
   });
 
   it("reads the transcript when current_usage is null (before the first reply, after /compact)", () => {
-    const r = runBundle(engine, ["statusline"], { input: input(200000, null), env: { HOME: home } });
-    expect(r.stdout).toBe("[Opus] ctx 25k of 167k (15.2%)\n");
+    expect(draw(input(200000, null)).stdout).toBe("[Opus] ctx 25k of 167k (15.1%)\n");
   });
 
   it("wraps the user's own status line: theirs first, still printed", () => {
-    const r = runBundle(engine, ["statusline", "--wrap", "printf 'mine: '; head -c 12"], { input: input(200000, null), env: { HOME: home } });
-    expect(r.stdout).toBe('mine: {"session_id | [Opus] ctx 25k of 167k (15.2%)\n');
+    expect(draw(input(200000, null), ["--wrap", "printf 'mine: '; head -c 12"]).stdout).toBe('mine: {"hook_event | [Opus] ctx 25k of 167k (15.1%)\n');
+  });
+
+  it("reads the knobs once and quietly: a bad knob costs no stderr line on a draw", () => {
+    const r = draw(input(200000, null), [], { QUOIN_AUTOCOMPACT_BUFFER: "lots", QUOIN_CONTEXT_WINDOW: "1000000" });
+    expect(r.stdout).toBe("[Opus] ctx 25k of 967k (2.6%)\n");
+    if (command([])[0] !== engine) expect(r.stderr).toBe("");
   });
 
   it("never fails loudly on garbage", () => {
-    expect(runBundle(engine, ["statusline"], { input: "nope", env: { HOME: home } })).toMatchObject({ status: 0, stdout: "" });
+    expect(draw("nope")).toMatchObject({ status: 0, stdout: "" });
+    expect(draw("[1,2]")).toMatchObject({ status: 0, stdout: "" });
+    expect(draw(JSON.stringify({ session_id: "../../x", context_window: { context_window_size: 1000000 } }))).toMatchObject({ status: 0, stdout: "ctx -- of 967k\n" });
+    expect(fs.readdirSync(path.dirname(record)).filter((f) => f.includes(".."))).toEqual([]);
   });
 });
 

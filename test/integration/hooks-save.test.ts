@@ -77,7 +77,8 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
     const repo = tempRepo();
     const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, "../../etc/x", "auto") });
     expect(r.code).toBe(0);
-    expect(repo.files().every((f) => f.startsWith(".workflow_artifacts/memory/checkpoints/"))).toBe(true);
+    // The checkpoint, and the memory folder's own .gitignore (issue 10: git status stays clean).
+    expect(repo.files().every((f) => f.startsWith(".workflow_artifacts/memory/checkpoints/") || f === ".workflow_artifacts/memory/.gitignore")).toBe(true);
     expect(existsSync(path.join(repo.root, "..", "etc"))).toBe(false);
   });
 });

@@ -11,7 +11,8 @@ import { nodeDeps } from "../../lib/edge/node-deps.ts";
 import { appendBlockedPrompt } from "../../lib/store/pending-prompts.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { writeSkeletonCheckpoint } from "../../lib/save/skeleton-save.ts";
-import { utcDate } from "../../lib/core/time-format.ts";
+import { DAY_MS, utcDate } from "../../lib/core/time-format.ts";
+import { asciiBody } from "../../lib/core/ascii-text.ts";
 
 const ENGINE = path.resolve(import.meta.dirname, "../../dist/quoin-checkpoint.mjs");
 const OLD = "aaaa1111-0000-4000-8000-000000000001";
@@ -64,7 +65,7 @@ function saveLikeTheSaveSide(paths: MemoryPaths, sid: string, task: string, extr
     intent: "finish the parser",
     artifacts: NO_ARTIFACTS,
     ...extra,
-  });
+  }, asciiBody);
   const checkpoint = createUnique(fs, paths.checkpoints, (n) => voluntaryCheckpointName(when, task, n), body, { mode: 0o600 });
   const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
   writeAtomic(fs, sentinel, `${checkpoint}\n`, { mode: 0o600 });
@@ -72,7 +73,7 @@ function saveLikeTheSaveSide(paths: MemoryPaths, sid: string, task: string, extr
 }
 
 function setMtime(file: string, daysAgo: number) {
-  const t = new Date(Date.now() - daysAgo * 86_400_000);
+  const t = new Date(Date.now() - daysAgo * DAY_MS);
   fs.utimesSync(file, t, t);
 }
 
@@ -83,6 +84,7 @@ describe("restore round trip with the built engine", () => {
     const plan = path.join(repo, "docs", "plan.md");
     fs.mkdirSync(path.dirname(plan));
     fs.writeFileSync(plan, "- [x] T-01 first\n- [x] T-02 second\n");
+    fs.mkdirSync(path.join(repo, ".workflow_artifacts", "parser"), { recursive: true }); // quoin's workflow made the task folder
     const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, OLD, "parser", {
       planFile: "docs/plan.md",
       commits: [
@@ -130,7 +132,7 @@ describe("restore round trip with the built engine", () => {
 
   it("the incident: a five-day-old checkpoint of another task is not auto-picked; --synthesize restores from today's session-state", () => {
     const { repo, home, paths } = tempRepo();
-    const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, OLD, "pep-mvp", {}, new Date(Date.now() - 5 * 86_400_000));
+    const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, OLD, "pep-mvp", {}, new Date(Date.now() - 5 * DAY_MS));
     setMtime(checkpoint, 5);
     setMtime(sentinel, 5);
     fs.writeFileSync(path.join(paths.sessions, `${utcDate(new Date())}-dgp-price-interactions.md`), "## Current stage\nwiring\n\n## Unfinished work\n- 1. \u23F3 T-04 wire up the price table\n");

@@ -34,10 +34,11 @@ describe("save through the whole chain (built bundles)", () => {
     const r = runNode(ENGINE, ["save", "--json", "--session", SID], { cwd: repo.root, env: repo.env });
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ ok: true, mode: "compact-already-ran", checkpoint: precompact });
-    expect(repo.files().filter((f) => !before.includes(f))).toEqual([".workflow_artifacts/unknown/cost-ledger.md"]);
+    // nothing new: no checkpoint, and no ledger row without a task folder quoin's workflow made
+    expect(repo.files().filter((f) => !before.includes(f))).toEqual([]);
   });
 
-  it("at the panic tier, writes only a skeleton checkpoint, the sentinel and the ledger row", () => {
+  it("at the panic tier, writes only a skeleton checkpoint and the sentinel (the memory folder's .gitignore with it)", () => {
     const repo = tempRepo();
     transcriptFor(repo, 180_000);
     const env = { ...repo.env, QUOIN_CONTEXT_WINDOW: "200000" };
@@ -45,9 +46,9 @@ describe("save through the whole chain (built bundles)", () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ ok: true, mode: "panic", highUtil: true, utilization: { tokens: 180000, limit: 167000, bps: 10778 } });
     expect(repo.files().map((f) => f.replace(/\d{4}-\d{2}-\d{2}T\d{4}/, "DATE"))).toEqual([
+      ".workflow_artifacts/memory/.gitignore",
       ".workflow_artifacts/memory/checkpoints/DATE-unknown.md",
       `.workflow_artifacts/memory/pending-restore-${SID}.txt`,
-      ".workflow_artifacts/unknown/cost-ledger.md",
     ]);
     expect(parseCheckpoint(readFileSync(out.checkpoint, "utf8")).status).toBe("checkpoint save (panic mode)");
   });

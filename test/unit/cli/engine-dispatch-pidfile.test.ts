@@ -20,6 +20,16 @@ describe("engine: dispatch", () => {
     expect(cli(["dispatch", "decide", "--tier", "sonnet"], deps)).toMatchObject({ code: 0, out: "safe-path\nconfig\n" });
     expect(cli(["dispatch", "decide", "--tier", "sonnet", "--json"], deps).out).toContain('"decision":"safe-path"');
   });
+  it("reads QUOIN_1M_DISPATCH through the knobs registry: ON is on, without a warning", () => {
+    const { deps, warnings } = memDeps({}, { env: { QUOIN_1M_DISPATCH: "ON" } });
+    expect(cli(["dispatch", "decide", "--tier", "opus", "--verbose"], deps)).toEqual({ code: 0, out: "dispatch\nconfig\nQUOIN_1M_DISPATCH=on\n", err: "" });
+    expect(warnings).toEqual([]);
+  });
+  it("an invalid QUOIN_1M_DISPATCH is said once and not used: the decision falls through to the probe", () => {
+    const { deps, warnings } = memDeps({}, { env: { QUOIN_1M_DISPATCH: "sometimes" } });
+    expect(cli(["dispatch", "decide", "--tier", "sonnet"], deps).out).toBe("dispatch\nprobe\n");
+    expect(warnings.filter((l) => l.includes("QUOIN_1M_DISPATCH"))).toHaveLength(1);
+  });
   it("always exits 0, failing open to dispatch", () => {
     expect(cli(["dispatch", "decide"])).toMatchObject({ code: 0, out: "dispatch\nprobe\n" });
     expect(cli(["dispatch", "decide", "--tier", "gpt"])).toMatchObject({ code: 0, out: "dispatch\nprobe\n" });

@@ -1,3 +1,4 @@
+import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import { describe, expect, it } from "vitest";
 import { cleanupCommand } from "../../../cli/commands/cleanup.ts";
 import { deferCommand } from "../../../cli/commands/defer.ts";
@@ -59,6 +60,30 @@ describe("engine: save", () => {
     expect(bad.json.ok).toBe(false);
   });
 
+  it("--stdin-json carries the model's own state: task, intent, done, in progress, next, blockers, decisions, open questions", () => {
+    const w = memWorld();
+    const doc = {
+      task: "csv-export",
+      intent: "Add CSV export to the report page",
+      done: ["T-1 exporter module written"],
+      inProgress: "T-2 wiring the download button",
+      nextUp: [{ item: "T-3 docs", prerequisitesMet: true }],
+      blockers: ["staging is down"],
+      decisions: ["stream rows instead of building one string"],
+      openQuestions: ["does the export include archived rows?"],
+      completed: [{ hash: "abc1234", subject: "T-1 exporter" }],
+    };
+    const r = cli(w, ["save", "--session", SID, "--json", "--stdin-json"], JSON.stringify(doc));
+    expect(r.json.ok).toBe(true);
+    expect(r.json.checkpoint).toMatch(/-csv-export\.md$/);
+    const parsed = parseCheckpoint(w.fs.readFileSync(r.json.checkpoint, "utf8") as string);
+    expect(parsed).toMatchObject({ task: "csv-export", intent: doc.intent, inProgress: doc.inProgress, blockers: doc.blockers, done: doc.done });
+    expect(parsed.nextUp).toEqual(doc.nextUp);
+    expect(parsed.decisions).toContain("- stream rows instead of building one string");
+    expect(parsed.openQuestions).toContain("- does the export include archived rows?");
+    expect(parsed.commits.map((c) => c.hash)).toContain("abc1234");
+  });
+
   it("rejects an unknown --mode as a usage error", () => {
     const r = cli(memWorld(), ["save", "--mode", "everything"]);
     expect(r.code).toBe(2);
@@ -80,6 +105,7 @@ describe("engine: save", () => {
     const r = cli(w, ["save", "--session", SID, "--json"]);
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ ok: false, needsMode: true, activeSkills: ["plan (pid 5)"] });
+    expect(r.json.ask).toContain("Active skills detected: plan (pid 5). Save in mid-agent mode");
   });
 
   it("--ask-mode runs the checks before the question: compact-already-ran and the panic tier act, a plain session writes nothing and asks", () => {

@@ -5,7 +5,7 @@ import { restoreCommand } from "../../../cli/commands/restore.ts";
 import { successorCommand } from "../../../cli/commands/successor.ts";
 import { listCommand } from "../../../cli/commands/list.ts";
 import { showCommand } from "../../../cli/commands/show.ts";
-import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
 
 const COMMANDS = [restoreCommand, successorCommand, listCommand, showCommand];
 const CUR = "cccc0000-0000-0000-0000-000000000001";
@@ -59,6 +59,9 @@ describe("restore --json", () => {
       expect(r.code).toBe(2);
       expect(r.out.trim().split("\n")).toHaveLength(1);
       expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
+    // the seed: asked again once, then skipped
+    expect(JSON.parse(r.out).next.join(" ")).toContain("ask the user once more");
+    expect(JSON.parse(cli(f, ["restore", "--json", "--pick", "9", "--session", CUR]).out).next.join(" ")).toContain("--replay none");
     }
   });
 
@@ -107,9 +110,13 @@ describe("restore hints for the skill", () => {
     f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.1 });
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     f.prompt(CUR, "blocked prompt");
+    let text = "";
     const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
     expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
-    expect(cli(f, ["restore", "--pick", "2", "--session", CUR]).out).toContain("Answer, then rerun: quoin-checkpoint restore --pick 2 --replay all|N,M|none|edit N");
+    // Runnable as printed: the engine's own file, quoted for a shell.
+    const out = runCli(["restore", "--pick", "2", "--session", CUR], { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.mjs" }, { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" }, COMMANDS);
+    expect(out).toBe(0);
+    expect(text).toContain('Answer, then rerun: node "/h/a b/quoin-checkpoint.mjs" restore --pick 2 --replay all|N,M|none|edit N');
   });
 
   it("explains a suppressed single candidate when there is nothing to synthesize from", () => {
@@ -234,5 +241,69 @@ describe("successor", () => {
     expect(f.exists(pred)).toBe(false);
     expect(f.exists(other)).toBe(true);
     expect(j.consumed.map((t: { from: string }) => t.from)).toEqual([pred]);
+  });
+});
+
+describe("the next session receives the digest (issue 9 point 5)", () => {
+  const digest = {
+    firstRequest: { text: "Add CSV export", at: "2026-11-29T09:00:00Z" },
+    requests: [{ text: "now wire the download button", at: "2026-11-29T10:00:00Z" }],
+    requestCount: 2,
+    changed: [
+      { path: "lib/csv-export.ts", count: 3 },
+      { path: "lib/gone.ts", count: 1 },
+    ],
+    read: [{ path: "lib/report.ts", count: 1 }],
+    todos: [{ content: "Wire the button", status: "in_progress" as const }],
+    failures: [{ command: "npm test", error: "1 failed", at: null }],
+    summary: null,
+    truncated: false,
+  };
+
+  it("restore --json returns requests, working set, todos and failures as fields, the files to re-read, and what to do next", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/csv-export.ts`, "x");
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", sessionId: "dddd0000-0000-0000-0000-000000000001", extra: { digest, done: ["T-1 exporter"], inProgress: "T-2 button" } }));
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.action).toBe("restore");
+    expect(j.session).toMatchObject({
+      firstRequest: "Add CSV export",
+      newestRequest: "now wire the download button",
+      todos: [{ content: "Wire the button", status: "in_progress" }],
+      changed: digest.changed,
+      read: digest.read,
+      failures: [{ command: "npm test", error: "1 failed", at: null }],
+      done: ["T-1 exporter"],
+      inProgress: "T-2 button",
+    });
+    // only the changed files that still exist, as absolute paths
+    expect(j.reread).toEqual([`${ROOT}/lib/csv-export.ts`]);
+    expect(j.next.join("\n")).toContain("Read each file in `reread` now (1).");
+    expect(j.next.join("\n")).toContain("Restate the todos and the newest request, then ask the user what to do next.");
+    expect(j.show.join("\n")).toContain("Newest request: now wire the download button");
+  });
+
+  it("the text form prints them", () => {
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", sessionId: "dddd0000-0000-0000-0000-000000000001", extra: { digest } }));
+    const out = cli(f, ["restore", "--session", CUR]).out;
+    expect(out).toContain("Newest request: now wire the download button");
+    expect(out).toContain("  [>] Wire the button");
+    expect(out).toContain("Changed files (newest first): lib/csv-export.ts (x3), lib/gone.ts");
+    expect(out).toContain("Read files (newest first): lib/report.ts");
+    expect(out).toContain("Failed: `npm test`: 1 failed");
+  });
+
+  it("list and the picker rows show the intent or newest request, so two saves of one task in one minute differ", () => {
+    const f = new MemoryFixture();
+    f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", extra: { intent: "(newest request) wire the button" } });
+    f.checkpoint("2026-11-29T1100-csv-2.md", { task: "csv", extra: { intent: "(newest request) write the docs" } });
+    const list = cli(f, ["list"]).out;
+    expect(list).toContain('"(newest request) wire the button"');
+    expect(list).toContain('"(newest request) write the docs"');
+    const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
+    expect(j.action).toBe("choose");
+    expect(j.candidates.map((c: { intent: string }) => c.intent).sort()).toEqual(["(newest request) wire the button", "(newest request) write the docs"]);
+    expect(j.menu.join("\n")).toContain('"(newest request) write the docs"');
   });
 });

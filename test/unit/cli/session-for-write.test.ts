@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildContext } from "../../../cli/cli-context.ts";
 import { sessionForWrite } from "../../../cli/session-for-write.ts";
 import { memWorld, SID } from "../../helpers/save-deps.ts";
+import { refusal } from "../../helpers/narrow.ts";
 
 function ctx(flag: string | undefined, env: Record<string, string> = {}) {
   const w = memWorld();
@@ -26,6 +27,6 @@ describe("the session id for a command that writes", () => {
   ] as const)("refuses %s with the reason", (_label, flag, env) => {
     const out = sessionForWrite(ctx(flag, env));
     expect(out.ok).toBe(false);
-    expect(!out.ok && out.reason).toContain("is not valid");
+    expect(refusal(out).reason).toContain("is not valid");
   });
 });

@@ -4,7 +4,6 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../../lib/core/deps.ts";
 import { readTranscriptTail } from "../../../lib/context/transcript-tail.ts";
-import { chooseWindow, effectiveLimit, basisPoints, windowFromModel } from "../../../lib/context/context-window.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
 const realFs = fs as unknown as FsApi;
@@ -127,34 +126,5 @@ describe("readTranscriptTail", () => {
   it("grows its window backwards past a huge last line", () => {
     const file = derived("hugeline.jsonl", [...base, JSON.stringify({ type: "user", message: { role: "user", content: "y".repeat(300_000) } })]);
     expect(readTranscriptTail(realFs, file, opts)).toMatchObject({ tokens: 25353, source: "usage" });
-  });
-});
-
-describe("window and limit", () => {
-  it("prefers QUOIN_CONTEXT_WINDOW, then the status line, then the model table, then 200000", () => {
-    expect(chooseWindow({ envWindow: 500000, recorded: 1000000, model: "claude-opus-4-6" })).toEqual({ window: 500000, source: "env" });
-    expect(chooseWindow({ recorded: 1000000, model: "claude-opus-4-6" })).toEqual({ window: 1000000, source: "statusline" });
-    expect(chooseWindow({ model: "claude-opus-4-8" })).toEqual({ window: 1000000, source: "model-table" });
-    expect(chooseWindow({ model: "claude-opus-4-6" })).toEqual({ window: 200000, source: "default" });
-    expect(chooseWindow({})).toEqual({ window: 200000, source: "default" });
-  });
-
-  it.each([
-    ["claude-sonnet-4-5[1m]", 1000000],
-    ["claude-sonnet-5", 1000000],
-    ["claude-opus-4-7", 1000000],
-    ["claude-opus-4-6", undefined],
-    ["claude-sonnet-4-20250514", undefined],
-  ])("model table: %s -> %s", (model, window) => {
-    expect(windowFromModel(model)).toBe(window);
-  });
-
-  it("derives 167k from a 200k window and 967k from 1M, unclamped basis points", () => {
-    expect(effectiveLimit(200000, 33000)).toBe(167000);
-    expect(effectiveLimit(1000000, 33000)).toBe(967000);
-    expect(effectiveLimit(200000, 33000, 150000)).toBe(150000);
-    expect(effectiveLimit(30000, 33000)).toBe(15000);
-    expect(basisPoints(106060, 167000)).toBe(6350);
-    expect(basisPoints(200000, 167000)).toBe(11976);
   });
 });

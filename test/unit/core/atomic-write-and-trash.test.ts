@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createExclusive, createUnique, writeAtomic } from "../../../lib/core/atomic-write.ts";
 import { trashIfPresent, trashMove } from "../../../lib/core/trash.ts";
 import { fakeDeps, listFiles, readText } from "../../helpers/memfs-deps.ts";
+import { appendRecentSession } from "../../../lib/store/recent-sessions.ts";
+import type { FsApi as FakeFs } from "../../../lib/core/deps.ts";
 
 describe("writes", () => {
   it("writeAtomic replaces whole and leaves no temp file", () => {
@@ -39,8 +41,37 @@ describe("trash", () => {
     expect(readText(deps, "/m/trash/2026-11-29/a.txt-2")).toBe("two");
     expect(deps.fs.existsSync("/m/a.txt")).toBe(false);
   });
+  it("never moves a folder (link fails with EPERM on a folder, and the rename fallback would take it whole)", () => {
+    const deps = fakeDeps({ files: { "/m/dir/inside.txt": "kept" } });
+    expect(trashIfPresent(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toBeNull();
+    expect(() => trashMove(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toThrow(/not a regular file/);
+    expect(readText(deps, "/m/dir/inside.txt")).toBe("kept");
+  });
   it("trashIfPresent is quiet about a missing file", () => {
     const deps = fakeDeps();
     expect(trashIfPresent(deps.fs, "/m/none.txt", "/m", new Date())).toBeNull();
+  });
+});
+
+describe("the memory folder's .gitignore (issue 10: git status stays clean)", () => {
+  const MEM = "/r/.workflow_artifacts/memory";
+  it.each([
+    ["writeAtomic of a sentinel", (fs: FakeFs) => writeAtomic(fs, `${MEM}/pending-restore-s.txt`, "x")],
+    ["createUnique of a checkpoint in a subfolder", (fs: FakeFs) => createUnique(fs, `${MEM}/checkpoints`, (n) => `c-${n}.md`, "x")],
+    ["a trash move", (fs: FakeFs) => trashMove(fs, "/r/loose.txt", MEM, new Date("2026-11-29T00:00:00Z"))],
+    ["a recent-sessions line", (fs: FakeFs) => appendRecentSession(fs, `${MEM}/recent-sessions.md`, new Date("2026-11-29T00:00:00Z"), "s")],
+  ])("is written with its one line `*` when %s creates the folder", (_why, write) => {
+    const deps = fakeDeps({ files: { "/r/.git/HEAD": "", "/r/loose.txt": "x" } });
+    write(deps.fs);
+    expect(readText(deps, `${MEM}/.gitignore`)).toBe("*\n");
+  });
+
+  it("is not added to a memory folder that already exists (its owner may commit it), nor to other folders", () => {
+    const deps = fakeDeps({ files: { [`${MEM}/recent-sessions.md`]: "" } });
+    writeAtomic(deps.fs, `${MEM}/checkpoints/a.md`, "x");
+    writeAtomic(deps.fs, "/r/.workflow_artifacts/task/plan.md", "x");
+    writeAtomic(deps.fs, "/elsewhere/memory/a.txt", "x");
+    expect(deps.fs.existsSync(`${MEM}/.gitignore`)).toBe(false);
+    expect(listFiles(deps, "/").filter((f) => f.endsWith(".gitignore"))).toEqual([]);
   });
 });

@@ -1,14 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { locateJson, type JsonNode } from "../../../lib/core/json-locate.ts";
 
-// Every located node slices back to the value JSON.parse reads there.
-function sliceParses(text: string, node: JsonNode): void {
-  expect(JSON.parse(text.slice(node.start, node.end))).toBeDefined();
-  if (node.kind === "object") for (const p of node.props) {
-    expect(JSON.parse(text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,") + "]")[0]).toBe(p.key);
-    sliceParses(text, p.value);
+// Every located node slices back to the very value JSON.parse reads at that place in the document.
+function sliceParses(text: string, node: JsonNode, expected: unknown, where = "(root)"): void {
+  expect(JSON.parse(text.slice(node.start, node.end)), where).toEqual(expected);
+  if (node.kind === "object") {
+    const record = expected as Record<string, unknown>;
+    expect(node.props.map((p) => p.key), `${where} keys`).toEqual(Object.keys(record));
+    for (const p of node.props) {
+      expect(JSON.parse(text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,") + "]"), `${where}.${p.key}`).toEqual([p.key, record[p.key]]);
+      sliceParses(text, p.value, record[p.key], `${where}.${p.key}`);
+    }
   }
-  if (node.kind === "array") for (const item of node.items) sliceParses(text, item);
+  if (node.kind === "array") {
+    const list = expected as unknown[];
+    expect(node.items, `${where} length`).toHaveLength(list.length);
+    node.items.forEach((item, n) => sliceParses(text, item, list[n], `${where}[${n}]`));
+  }
 }
 
 describe("locateJson", () => {
@@ -17,7 +25,7 @@ describe("locateJson", () => {
     (text) => {
       const res = locateJson(text);
       if (!res.ok) throw new Error(res.reason);
-      sliceParses(text, res.root);
+      sliceParses(text, res.root, JSON.parse(text.replace(/^\ufeff/, "")));
     },
   );
   it.each([

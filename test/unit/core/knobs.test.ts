@@ -48,7 +48,9 @@ describe("knobs", () => {
     expect(warnings[0]).toMatch(new RegExp(`^\\[quoin\\] ${name}=.*expected .*; using the default`));
   });
 
-  it("has one entry per knob of DESIGN.md", () => {
-    expect(KNOB_NAMES).toHaveLength(18);
+  it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline (README: Knobs)", () => {
+    expect(KNOB_NAMES).toHaveLength(20);
+    expect(knobDefault("QUOIN_SESSIONEND_DEADLINE_MS")).toBe(1200);
+    expect(knobDefault("QUOIN_TRASH_DAYS")).toBe(30);
   });
 });

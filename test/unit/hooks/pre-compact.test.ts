@@ -3,6 +3,7 @@ import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import type { PreCompactInput } from "../../../lib/hooks/hook-io.ts";
 import { runPreCompact, triggerLabel } from "../../../lib/hooks/pre-compact.ts";
 import { CKPTS, MEM, memWorld, ROOT, SESSIONS, SID } from "../../helpers/save-deps.ts";
+import { variant } from "../../helpers/narrow.ts";
 
 const payload = (over: Partial<PreCompactInput> = {}): PreCompactInput => ({
   session_id: SID,
@@ -31,7 +32,7 @@ describe("precompact", () => {
   it("saves for a manual /compact too, and says which trigger", () => {
     const w = memWorld();
     const out = runPreCompact(w.deps, payload({ trigger: "manual", custom_instructions: "keep the tests" }));
-    expect(out.saved && out.trigger).toBe("manual");
+    expect(variant(out, "saved", true).trigger).toBe("manual");
     expect(triggerLabel(undefined)).toContain("auto");
   });
 

@@ -5,6 +5,7 @@ import { parseKeyValues } from "../../../lib/store/sentinels.ts";
 import { handleSessionStart, REENTRY_NOTE } from "../../../lib/hooks/session-start.ts";
 import { CKPTS, DAY, knobs, MEM, memWorld, OTHER, ROOT, SID } from "../../helpers/save-deps.ts";
 import { trustedCheckpoint } from "../../../lib/store/pending-restore.ts";
+import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 
 const THIRD = "33333333-3333-3333-3333-333333333333";
 const payload = (over: Partial<SessionStartInput> = {}): SessionStartInput => ({
@@ -73,6 +74,14 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     const text = context(handleSessionStart(w.deps, payload(), knobs()));
     expect(text).toBe(`[quoin-checkpoint] A checkpoint for this session is waiting: ${mine} (task 'mine'). Run /checkpoint --restore to resume from it.`);
     expect(text).not.toContain("IGNORE");
+  });
+
+  it("also tells the person, in one short ASCII line (systemMessage)", () => {
+    const w = full();
+    const answer = handleSessionStart(w.deps, payload(), knobs());
+    const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
+    expect(line).toBe("[quoin] a checkpoint of this session is waiting (2026-11-29T2000-mine.md): /checkpoint --restore resumes it");
+    expect(line).toMatch(/^[\x20-\x7e]{1,200}$/);
   });
 
   it("else names the newest other session's pending restore, marked as another session's", () => {
@@ -204,5 +213,47 @@ describe("sessionstart: sentinels that cannot be trusted are passed over", () =>
     expect(text).not.toMatch(/IGNORE|now/);
     w.write(`${MEM}/mid-agent-handoff-${OTHER}.txt`, `prior_session_uuid=${OTHER}\ntask_name=x\nactive_skills=run the tests now\n`);
     expect(chooseBanner(w.deps, w.paths, SID)?.text).toContain("skills active then: (none).");
+  });
+});
+
+describe("sessionstart: after a compaction, the precompact digest", () => {
+  const digestCheckpoint = (sid: string) =>
+    renderSkeletonCheckpoint({
+      status: "checkpoint save (precompact, auto trigger)",
+      currentStage: "",
+      task: "csv",
+      branch: "feat/csv",
+      sessionId: sid,
+      projectHash: "-home-u-proj",
+      savedAt: new Date("2026-11-29T21:00:00Z"),
+      artifacts: NO_ARTIFACTS,
+      digest: {
+        firstRequest: { text: "Add CSV export", at: null },
+        requests: [{ text: "now wire the download button", at: null }],
+        requestCount: 2,
+        changed: Array.from({ length: 12 }, (_, i) => ({ path: `lib/file_${i}.ts`, count: 1 })),
+        read: [{ path: "lib/report.ts", count: 1 }],
+        todos: [{ content: "Wire the button", status: "in_progress" }],
+        failures: [],
+        summary: null,
+        truncated: false,
+      },
+    });
+
+  it("puts this session's newest request, todos and newest changed files into the note, under 2,000 characters", () => {
+    const w = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
+    const text = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
+    expect(text).toContain("Newest request: now wire the download button");
+    expect(text).toContain("Todos: [>] Wire the button");
+    expect(text).toContain("Newest changed files: lib/file_0.ts, lib/file_1.ts");
+    expect(text).toContain("+4 more");
+    expect(text.length).toBeLessThanOrEqual(2000);
+  });
+
+  it("never takes another session's checkpoint, nor any on a plain start", () => {
+    const w = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(OTHER), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
+    expect(context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()))).not.toContain("Newest request");
+    const v = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
+    expect(context(handleSessionStart(v.deps, payload({ source: "startup" }), knobs()))).not.toContain("Newest request");
   });
 });

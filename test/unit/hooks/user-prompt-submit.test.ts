@@ -16,9 +16,13 @@ const QUIET = 100_000;
 const ADVISORY = 130_000;
 const BLOCK = 160_000;
 
-function world(tokens: number, env: Record<string, string> = {}, extra: Record<string, string> = {}): FakeDeps {
+// A model with one window (200k): the block tier holds prompts. Models that offer 1M as an option
+// are a guess without another source (see "the block tier on a guessed window").
+const KNOWN_200K = "claude-opus-4-5-20251101";
+
+function world(tokens: number, env: Record<string, string> = {}, extra: Record<string, string> = {}, model = KNOWN_200K): FakeDeps {
   return fakeDeps({
-    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/parser\n", [TRANSCRIPT]: transcriptWithTokens(tokens), ...extra },
+    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/parser\n", [TRANSCRIPT]: transcriptWithTokens(tokens, model), ...extra },
     env,
     now: "2026-11-29T12:00:00Z",
   });
@@ -42,8 +46,17 @@ const run = (deps: FakeDeps, input: UserPromptSubmitInput) => handleUserPromptSu
 const context = (answer: unknown) => (answer as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput?.additionalContext;
 
 describe("userpromptsubmit below the advisory band", () => {
-  it("says nothing and records the prompt in recent-sessions.md", () => {
-    const deps = world(QUIET);
+  it("writes nothing into a repository without a memory folder (a plain prompt leaves no trace)", () => {
+    const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "50" });
+    const before = listFiles(deps);
+    expect(run(deps, prompt("fix the bug"))).toBeNull();
+    expect(run(deps, prompt("and the next one"))).toBeNull();
+    // The rotation count is per-session state outside the repository.
+    expect(listFiles(deps).filter((f) => !before.includes(f))).toEqual([`/home/u/.claude/quoin-checkpoint/state/rotation-${SID}.json`]);
+  });
+
+  it("says nothing and records the prompt in recent-sessions.md where the memory folder exists", () => {
+    const deps = world(QUIET, {}, { [`${MEM}/checkpoints/2026-11-28T1000-x.md`]: "x" });
     expect(run(deps, prompt("fix the bug"))).toBeNull();
     expect(readText(deps, `${MEM}/recent-sessions.md`)).toBe(`2026-11-29T12:00:00Z | ${SID}\n`);
   });
@@ -59,10 +72,16 @@ describe("userpromptsubmit advisory band", () => {
     const deps = world(ADVISORY);
     const text = context(run(deps, prompt("next step")));
     expect(text).toContain("context 130k of 167k (77.8%)");
-    expect(text).toContain("window 200k (default for claude-opus-4-6)");
+    expect(text).toContain(`window 200k (model ${KNOWN_200K})`);
     expect(text).toContain("Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.");
     expect(text).toContain("/checkpoint");
-    expect(listFiles(deps, MEM)).toEqual([`${MEM}/recent-sessions.md`]);
+    expect(deps.fs.existsSync(MEM)).toBe(false);
+  });
+
+  it("also tells the person, in one short line with tokens and the limit (systemMessage)", () => {
+    const answer = run(world(ADVISORY), prompt("next step"));
+    const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
+    expect(line).toBe("[quoin] context 130k of 167k (77.8%): /checkpoint saves this session's place, /checkpoint --defer silences this");
   });
 
   it("is silenced by this session's defer marker", () => {
@@ -88,14 +107,14 @@ describe("userpromptsubmit advisory band", () => {
     ]);
   });
 
-  it("uses the window the status line recorded for this session", () => {
-    const deps = world(ADVISORY, {}, { [`${MEM}/context-window-${SID}.txt`]: "context_window_size=1000000\nmodel=claude-opus-4-6[1m]\n" });
+  it("uses the window the status line recorded for this session, outside the repository", () => {
+    const deps = world(ADVISORY, {}, { [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]: '{"context_window_size":1000000,"model":"claude-opus-4-6[1m]"}\n' });
     expect(run(deps, prompt("next"))).toBeNull(); // 130k of 967k is 13%
   });
 
   it("honours QUOIN_STOP_BPS and reports a bad knob once", () => {
     const deps = world(QUIET, { QUOIN_STOP_BPS: "5000", QUOIN_BLOCK_BPS: "lots" });
-    expect(context(run(deps, prompt("next")))).toContain("context 100k of 167k (59.9%)");
+    expect(context(run(deps, prompt("next")))).toContain("context 100k of 167k (59.8%)");
     expect(deps.warnings).toEqual([expect.stringContaining("QUOIN_BLOCK_BPS")]);
   });
 });
@@ -104,9 +123,9 @@ describe("userpromptsubmit block tier", () => {
   it("saves the prompt and a skeleton checkpoint, then blocks naming both files", () => {
     const deps = world(BLOCK);
     const answer = run(deps, prompt("refactor the parser"));
-    const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     const pending = `${MEM}/pending-prompt-${SID}.txt`;
-    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining("context 160k of 167k (95.8%) is past the block tier (95.0% = 159k of 167k)") });
+    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining(`context 160k of 167k (95.8%); window 200k (model ${KNOWN_200K}); past the block tier (95.0% = 159k of 167k)`) });
     const reason = (answer as { reason: string }).reason;
     expect(reason).toContain(pending);
     expect(reason).toContain(checkpoint);
@@ -115,7 +134,7 @@ describe("userpromptsubmit block tier", () => {
     ]);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${checkpoint}\n`);
     const body = readText(deps, checkpoint);
-    expect(body).toContain("## Active task\nunknown");
+    expect(body).toContain("## Active task\nfeat-parser");
     expect(body).toContain("## Branch\nfeat/parser");
     expect(body).toContain(`## Session ID\n${SID}`);
     expect(deps.fs.statSync(pending).mode & 0o777).toBe(0o600);
@@ -145,7 +164,7 @@ describe("userpromptsubmit block tier", () => {
   it("replaces a pending-restore that names a missing checkpoint, keeping the old sentinel in trash", () => {
     const deps = world(BLOCK, {}, { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` });
     const answer = run(deps, prompt("go")) as { reason: string };
-    const fresh = `${MEM}/checkpoints/2026-11-29T1200-unknown.md`;
+    const fresh = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     expect(answer.reason).toContain(`Restore state: ${fresh}.`);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${fresh}\n`);
     expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain("gone.md");
@@ -161,12 +180,13 @@ describe("userpromptsubmit block tier", () => {
     ]);
   });
 
-  it("in advise mode lets the prompt through with the same words, files still written", () => {
+  it("in advise mode lets the prompt through with the same words; the checkpoint is written, the delivered prompt is never offered for replay", () => {
     const deps = world(BLOCK, { QUOIN_BLOCK_MODE: "advise" });
     const answer = run(deps, prompt("go on")) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
     expect(answer.systemMessage).toContain("QUOIN_BLOCK_MODE=advise");
+    expect(answer.systemMessage).not.toContain("Prompt saved");
     expect(answer.hookSpecificOutput.additionalContext).toBe(answer.systemMessage);
-    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(true);
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
     expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
   });
 
@@ -203,7 +223,7 @@ describe("userpromptsubmit idle advisory", () => {
     const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n2026-11-29T11:50:00Z | other-session\n` });
     const text = context(run(deps, prompt("back again")));
     expect(text).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
-    expect(text).toContain("context 100k of 167k (59.9%)");
+    expect(text).toContain("context 100k of 167k (59.8%)");
     expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
     expect(deps.fs.existsSync(`${MEM}/trash`)).toBe(false);
     deps.setNow("2026-11-29T12:05:00Z");
@@ -249,7 +269,10 @@ describe("userpromptsubmit rotation budget", () => {
     const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "3" });
     expect(run(deps, prompt("1"))).toBeNull();
     expect(run(deps, prompt("2"))).toBeNull();
-    expect(context(run(deps, prompt("3")))).toContain("Rotation budget reached: 3 prompts");
+    const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.mjs" }, prompt("3")));
+    expect(text).toContain("Rotation budget reached: 3 prompts");
+    // A command the person can run as printed: the engine's own path, quoted for a shell.
+    expect(text).toContain(`(run: node '/h/it'\\''s $x/quoin-checkpoint.mjs' successor)`);
     expect(run(deps, prompt("4"))).toBeNull();
   });
 
@@ -258,5 +281,112 @@ describe("userpromptsubmit rotation budget", () => {
     expect(run(deps, prompt("1"))).toBeNull();
     deps.setNow("2026-11-29T14:00:00Z");
     expect(context(run(deps, prompt("2")))).toContain("2 prompts over 2.0h");
+  });
+});
+
+describe("userpromptsubmit: the block tier on a guessed and on a known window", () => {
+  // limit 167k; QUOIN_BLOCK_BPS 9500 is 158,650 tokens exactly.
+  const BELOW = 158_649; // 9499 bps
+  const AT = 158_650; // 9500
+  const ABOVE = 158_667; // 9501
+  const GUESSED = "claude-sonnet-4-5-20250929"; // offers 200k or 1M: the table cannot tell
+  const answerOf = (deps: FakeDeps) => run(deps, prompt("go on")) as { decision?: string; reason?: string; systemMessage?: string } | null;
+
+  it.each([
+    ["a guessed window", GUESSED, {}],
+    ["a known window (model table)", KNOWN_200K, {}],
+    ["a known window (QUOIN_CONTEXT_WINDOW)", GUESSED, { QUOIN_CONTEXT_WINDOW: "200000" }],
+  ])("one basis point below the tier: the advisory only, on %s", (_what, model, env) => {
+    const deps = world(BELOW, env, {}, model);
+    const text = context(answerOf(deps));
+    expect(text).toContain("(94.9%)");
+    expect(text).toContain("prompts are held at 95.0%");
+    expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(false);
+  });
+
+  it.each([
+    ["at", AT, "95.0%"],
+    ["above", ABOVE, "95.0%"],
+  ])("%s the tier on a guessed window: advises, says the window is assumed and how to make it known", (_where, tokens) => {
+    const deps = world(tokens, {}, {}, GUESSED);
+    const answer = answerOf(deps);
+    expect(answer?.decision).toBeUndefined();
+    expect(answer?.systemMessage).toContain(`window 200k (assumed; ${GUESSED} offers 200k or 1M)`);
+    expect(answer?.systemMessage).toContain("the prompt went through because the window is assumed, not known");
+    expect(answer?.systemMessage).toContain("install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW");
+    expect(context(answer)).toBe(answer?.systemMessage);
+    // Delivered: never offered for replay. The checkpoint is still saved.
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+    expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
+  });
+
+  it.each([
+    ["at", AT, "(95.0%)", KNOWN_200K, {}],
+    ["above", ABOVE, "(95.0%)", KNOWN_200K, {}],
+    ["at", AT, "(95.0%)", GUESSED, { QUOIN_CONTEXT_WINDOW: "200000" }],
+    ["above", ABOVE, "(95.0%)", GUESSED, { QUOIN_CONTEXT_WINDOW: "200000" }],
+  ])("%s the tier on a known window: blocks (%s, %s)", (_where, tokens, _pct, model, env) => {
+    const deps = world(tokens, env, {}, model);
+    expect(answerOf(deps)).toMatchObject({ decision: "block" });
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(true);
+  });
+
+  it("evidence: usage above the assumed window is a known 1M window, said in the message", () => {
+    const deps = world(250_005, {}, {}, GUESSED);
+    expect(run(deps, prompt("go on"))).toBeNull(); // 250k of 967k: 25.8%
+    const near = world(930_000, {}, {}, GUESSED);
+    const answer = run(near, prompt("go on"));
+    expect(answer).toMatchObject({ decision: "block" });
+    expect((answer as { reason: string }).reason).toContain("context 930k of 967k (96.1%); window 1M (usage 930k is over 200k: at least 1M)");
+  });
+});
+
+describe("userpromptsubmit: the window from Claude Code's model settings", () => {
+  const GUESSED = "claude-sonnet-4-5-20250929";
+  const USER_SETTINGS = "/home/u/.claude/settings.json";
+  const block = (deps: FakeDeps) => (run(deps, prompt("go on")) as { decision?: string } | null)?.decision;
+
+  it("a user settings.json model with [1m] naming the transcript's model settles 1M", () => {
+    expect(block(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED))).toBeUndefined();
+    expect(run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED), prompt("go on"))).toBeNull(); // 160k of 967k
+  });
+
+  it("an alias names any model of its tier", () => {
+    expect(run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "sonnet[1m]"}' }, GUESSED), prompt("go"))).toBeNull();
+    // opus[1m] does not name a Sonnet session: still a guess, so advice, not a block.
+    const other = run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "opus[1m]"}' }, GUESSED), prompt("go")) as { systemMessage?: string };
+    expect(other.systemMessage).toContain("assumed");
+  });
+
+  it("ANTHROPIC_MODEL comes before the settings files, and the local file before the project and user files", () => {
+    const files = { [USER_SETTINGS]: '{"model": "sonnet[1m]"}' };
+    const env = world(BLOCK, { ANTHROPIC_MODEL: "claude-sonnet-4-5" }, files, GUESSED);
+    expect(run(env, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
+    const local = world(BLOCK, {}, { ...files, [`${ROOT}/.claude/settings.local.json`]: '{"model": "claude-sonnet-4-5"}' }, GUESSED);
+    expect(run(local, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
+    const project = world(BLOCK, {}, { [`${ROOT}/.claude/settings.json`]: '{"permissions": {}, "model": "claude-sonnet-4-5[1m]"}' }, GUESSED);
+    expect(run(project, prompt("go"))).toBeNull();
+    expect(run(world(BLOCK, { ANTHROPIC_MODEL: "sonnet[1m]" }, {}, GUESSED), prompt("go"))).toBeNull();
+  });
+
+  it("the status line's record comes before the settings", () => {
+    const deps = world(BLOCK, {}, {
+      [USER_SETTINGS]: '{"model": "sonnet[1m]"}',
+      [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]: '{"context_window_size":200000}\n',
+    }, GUESSED);
+    expect(block(deps)).toBe("block");
+  });
+
+  it("CLAUDE_CODE_DISABLE_1M_CONTEXT=1 settles 200k, even for a model that is 1M natively", () => {
+    expect(block(world(BLOCK, { CLAUDE_CODE_DISABLE_1M_CONTEXT: "1" }, {}, GUESSED))).toBe("block");
+    expect(block(world(BLOCK, { CLAUDE_CODE_DISABLE_1M_CONTEXT: "1" }, {}, "claude-opus-4-8"))).toBe("block");
+    expect(run(world(BLOCK, {}, {}, "claude-opus-4-8"), prompt("go"))).toBeNull();
+  });
+
+  it("a malformed or oversized settings file settles nothing", () => {
+    const bad = world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "sonnet[1m]",' }, GUESSED);
+    expect(run(bad, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
+    const big = world(BLOCK, {}, { [USER_SETTINGS]: `{"model": "sonnet[1m]", "x": "${"y".repeat(70_000)}"}` }, GUESSED);
+    expect(run(big, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
   });
 });

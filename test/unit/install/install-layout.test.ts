@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { commandTarget, engineCommand, hookCommand } from "../../../lib/install/install-layout.ts";
+import { commandTarget, engineCommand, hookCommand, statusLineBundleCommand } from "../../../lib/install/install-layout.ts";
 import { mergeInstall, mergeUninstall } from "../../../lib/install/settings-merge.ts";
 
 // Claude Code runs a shell-form hook command through `sh -c`: run ours the same way, with `node`
@@ -24,6 +24,7 @@ describe("hook and engine commands under sh -c", () => {
   it.each(ODD_HOMES)("hand the shell the bundle path unchanged: %s", (dir) => {
     expect(argvOf(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
     expect(argvOf(`${engineCommand(dir)} statusline`)).toBe(`${dir}/quoin-checkpoint.mjsstatusline`);
+    expect(argvOf(statusLineBundleCommand(dir))).toBe(`${dir}/statusline.mjs`);
     expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
   });
 
@@ -38,10 +39,21 @@ describe("hook and engine commands under sh -c", () => {
   });
 
   it.each(ODD_HOMES)("status line with a single-quoted engine path installs and uninstalls: %s", (dir) => {
-    const installed = mergeInstall(`{"statusLine": {"type": "command", "command": "mine"}}\n`, { hooks: [], statusLineEngine: engineCommand(dir) });
+    const installed = mergeInstall(`{"statusLine": {"type": "command", "command": "mine"}}\n`, { hooks: [], statusLine: statusLineBundleCommand(dir) });
     if (!installed.ok) throw new Error(installed.reason);
-    const again = mergeInstall(installed.text, { hooks: [], statusLineEngine: engineCommand(dir) });
+    const again = mergeInstall(installed.text, { hooks: [], statusLine: statusLineBundleCommand(dir) });
     expect(again).toMatchObject({ ok: true, changed: false });
     expect(mergeUninstall(installed.text)).toMatchObject({ ok: true, text: `{"statusLine": {"type": "command", "command": "mine"}}\n` });
+  });
+});
+
+describe("the plugin's hooks.json", () => {
+  it("registers the SessionEnd hook for every reason (no matcher) and with no timeout", async () => {
+    const { pluginFiles } = await import("../../../lib/install/plugin-files.ts");
+    const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", statusLine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
+    const hooks = JSON.parse(files["hooks/hooks.json"]!).hooks;
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.mjs"' }] }]);
+    expect(hooks.PreCompact[0].hooks[0].timeout).toBe(30);
+    expect(files["hooks/sessionend.mjs"]).toBe("// se");
   });
 });

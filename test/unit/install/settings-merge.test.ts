@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeInstall, mergeUninstall, ownedHookCommands, unwrapStatusLine, statusLineCommand, type OwnedHook } from "../../../lib/install/settings-merge.ts";
 
-const ENGINE = 'node "/h/.claude/quoin-checkpoint/quoin-checkpoint.mjs"';
+const STATUSLINE = 'node "/h/.claude/quoin-checkpoint/statusline.mjs"';
 const hook = (event: string, name: string, matcher?: string): OwnedHook => ({
   event,
   group: { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: `node "/h/.claude/quoin-checkpoint/hooks/${name}.mjs"`, timeout: 15 }] },
@@ -26,9 +26,9 @@ const USER_SETTINGS = `{
 `;
 
 function roundTrip(before: string | null, statusLine = false) {
-  const installed = mergeInstall(before, { hooks: HOOKS, ...(statusLine ? { statusLineEngine: ENGINE } : {}) });
+  const installed = mergeInstall(before, { hooks: HOOKS, ...(statusLine ? { statusLine: STATUSLINE } : {}) });
   if (!installed.ok) throw new Error(installed.reason);
-  const again = mergeInstall(installed.text, { hooks: HOOKS, ...(statusLine ? { statusLineEngine: ENGINE } : {}) });
+  const again = mergeInstall(installed.text, { hooks: HOOKS, ...(statusLine ? { statusLine: STATUSLINE } : {}) });
   if (!again.ok) throw new Error(again.reason);
   const removed = mergeUninstall(installed.text);
   if (!removed.ok) throw new Error(removed.reason);
@@ -93,7 +93,7 @@ describe("settings merge", () => {
     ['{"hooks": {"PreCompact": [], "PreCompact": []}}', 'key "PreCompact" appears twice in "hooks"'],
     ['{"statusLine": {"command": "a", "command": "b"}}', 'key "command" appears twice in "statusLine"'],
   ])("refuses a key written twice where it edits: %j", (text, reason) => {
-    expect(mergeInstall(text, { hooks: HOOKS, statusLineEngine: ENGINE })).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
+    expect(mergeInstall(text, { hooks: HOOKS, statusLine: STATUSLINE })).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
     expect(mergeUninstall(text)).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
   });
 
@@ -104,12 +104,12 @@ describe("settings merge", () => {
 
   it("registers a status line, and wraps the user's own", () => {
     const fresh = roundTrip("{}\n", true);
-    expect(JSON.parse(fresh.installed).statusLine.command).toBe(`${ENGINE} statusline`);
+    expect(JSON.parse(fresh.installed).statusLine.command).toBe(STATUSLINE);
     expect(fresh.removed).toBe("{}\n");
     const theirs = `{\n  "statusLine": {\n    "type": "command",\n    "command": "echo 'it''s' $X",\n    "padding": 1\n  }\n}\n`;
     const wrapped = roundTrip(theirs, true);
     const cmd = JSON.parse(wrapped.installed).statusLine.command as string;
-    expect(cmd).toBe(statusLineCommand(ENGINE, "echo 'it''s' $X"));
+    expect(cmd).toBe(statusLineCommand(STATUSLINE, "echo 'it''s' $X"));
     expect(unwrapStatusLine(cmd)).toBe("echo 'it''s' $X");
     expect(JSON.parse(wrapped.installed).statusLine.padding).toBe(1);
     expect(wrapped.again).toBe(wrapped.installed);
@@ -125,5 +125,38 @@ describe("settings merge", () => {
       SessionStart: ['node "/h/.claude/quoin-checkpoint/hooks/sessionstart.mjs"'],
       PreCompact: ['node "/h/.claude/quoin-checkpoint/hooks/precompact.mjs"'],
     });
+  });
+});
+
+describe("a handler the user added inside quoin's group (issue 10 point 9)", () => {
+  const mine = { type: "command", command: "~/bin/audit-prompt", timeout: 5 };
+  function withUserHandler(): string {
+    const installed = mergeInstall(null, { hooks: HOOKS });
+    if (!installed.ok) throw new Error(installed.reason);
+    const parsed = JSON.parse(installed.text);
+    parsed.hooks.UserPromptSubmit[0].hooks.push(mine);
+    return `${JSON.stringify(parsed, null, 2)}\n`;
+  }
+
+  it("is kept, and a reinstall neither appends a second group nor changes anything", () => {
+    const before = withUserHandler();
+    const again = mergeInstall(before, { hooks: HOOKS });
+    if (!again.ok) throw new Error(again.reason);
+    expect(again.changed).toBe(false);
+    const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
+    expect(groups).toHaveLength(1);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([HOOKS[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+  });
+
+  it("is kept when quoin's command changes (a new install folder) and when quoin is uninstalled", () => {
+    const moved = HOOKS.map((h) => ({ ...h, group: { ...h.group, hooks: h.group.hooks.map((x) => ({ ...x, command: x.command.replace("/h/", "/other/") })) } }));
+    const again = mergeInstall(withUserHandler(), { hooks: moved });
+    if (!again.ok) throw new Error(again.reason);
+    const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
+    expect(groups).toHaveLength(1);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([moved[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+    const removed = mergeUninstall(again.text);
+    if (!removed.ok) throw new Error(removed.reason);
+    expect(JSON.parse(removed.text).hooks).toEqual({ UserPromptSubmit: [{ hooks: [mine] }] });
   });
 });

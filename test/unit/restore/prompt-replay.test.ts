@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyReplaySelection, classifyPendingPrompts, parseReplaySelection, replayMenu, type PendingPromptSource, type ReplayCase } from "../../../lib/restore/prompt-replay.ts";
 import { appendBlockedPrompt } from "../../../lib/store/pending-prompts.ts";
+import { okValue, refusal } from "../../helpers/narrow.ts";
 
 const CUR = "cur-1";
 const src = (sid: string, text: string, mtimeMs = 1): PendingPromptSource => ({ file: `/m/pending-prompt-${sid}.txt`, sid, mtimeMs, text });
@@ -31,7 +32,7 @@ describe("parseReplaySelection", () => {
   for (const raw of ["", "some", "1-3", "edit x"]) it(`refuses ${JSON.stringify(raw)} with the forms it accepts`, () => {
     const r = parseReplaySelection(raw);
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.reason).toContain("expected all, none");
+    expect(refusal(r).reason).toContain("expected all, none");
   });
 });
 
@@ -97,19 +98,19 @@ describe("applyReplaySelection", () => {
       const sel = parseReplaySelection(answer);
       if (!sel.ok) throw new Error(sel.reason);
       const r = applyReplaySelection(which === "B" ? b : cC, sel.selection);
-      expect(r.ok && r.replay.map((e) => e.n)).toEqual(replayed);
-      expect(r.ok && r.trash).toBe(trash);
+      expect(okValue(r).replay.map((e) => e.n)).toEqual(replayed);
+      expect(okValue(r).trash).toBe(trash);
     });
   }
   it("all skips non-replayable entries; an explicit number replays one", () => {
     const all = applyReplaySelection(b, { kind: "all" });
-    expect(all.ok && all.replay.some((e) => e.nonReplayable)).toBe(false);
+    expect(okValue(all).replay.some((e) => e.nonReplayable)).toBe(false);
     const two = applyReplaySelection(b, { kind: "numbers", numbers: [2] });
-    expect(two.ok && two.replay[0]?.text).toBe("<task-notification>bg agent finished</task-notification>");
+    expect(okValue(two).replay[0]?.text).toBe("<task-notification>bg agent finished</task-notification>");
   });
   it("edit N gives the whole entry", () => {
     const r = applyReplaySelection(b, { kind: "edit", n: 3 });
-    expect(r.ok && r.edit?.text).toBe("third prompt\nwith two lines");
+    expect(okValue(r).edit?.text).toBe("third prompt\nwith two lines");
   });
   it("refuses numbers outside the list", () => {
     expect(applyReplaySelection(b, { kind: "numbers", numbers: [1, 4] })).toEqual({ ok: false, reason: "4: expected numbers from 1 to 3" });

@@ -55,7 +55,8 @@ describe("quoin's own files", () => {
     expect(banner?.kind).toBe("mid-agent");
     expect(banner?.text).toContain("skills active then: implement (pid 41234)");
     const h = findMidAgentHandoff(deps.fs, paths.memory, SID, deps.now().getTime(), 7);
-    expect(h && handoffLine(h)).toContain("skills active then: implement (pid 41234)");
+    expect(h).not.toBeNull();
+    expect(handoffLine(h!)).toContain("skills active then: implement (pid 41234)");
   });
   it("handoff skills: ours, quoin's one and several (one per line), and nothing else", () => {
     expect(handoffSkillList("active_skills=plan (pid 412), implement (pid 977)\n")).toEqual(["plan (pid 412)", "implement (pid 977)"]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pickRestore, isSameSession, type B3Route, type PickerDecision } from "../../../lib/restore/restore-picker.ts";
 import { MemoryFixture, SETTINGS } from "../../helpers/memory-fixture.ts";
+import { variant } from "../../helpers/narrow.ts";
 
 const CUR = "cccc0000-0000-0000-0000-000000000001";
 const OLD = "aaaa0000-0000-0000-0000-000000000002";
@@ -115,7 +116,9 @@ describe("Tier 1: the current-session sentinel", () => {
     f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.04 }));
     const d = pickRestore(f.snapshot(CUR), SETTINGS, { synthesize: true });
     check(d, { action: "synthesize", path: "5", consumed: "" });
-    expect(d.action === "synthesize" && d.confirmed && d.synthesis.intent).toBe("T-04 wire up X");
+    const synth = variant(d, "action", "synthesize");
+    expect(synth.confirmed).toBe(true);
+    expect(synth.synthesis.intent).toBe("T-04 wire up X");
   });
 });
 
@@ -128,7 +131,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.checkpoint("2026-11-29T1100-other.md", { task: "other", ageDays: 0.01 });
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     check(d, { action: "restore", path: "tier2", consumed: "sentinel" }, sentinel);
-    expect(d.action === "restore" && d.candidate.file).toBe(cp);
+    expect(variant(d, "action", "restore").candidate.file).toBe(cp);
   });
 
   it("anchors on a days-old blocked session of the same task as today's session-state (no staleness check)", () => {
@@ -147,7 +150,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.sentinel(OTHER, fresh, 0.2);
     f.prompt(OTHER, "new prompt", 0.2);
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
-    expect(d.action === "restore" && d.candidate.file).toBe(fresh);
+    expect(variant(d, "action", "restore").candidate.file).toBe(fresh);
   });
 
   it("ignores pending-prompts outside the sentinel window", () => {
@@ -167,7 +170,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     // alpha matches the freshest session file, but the anchor task (beta) wins: cross-task, suppressed.
     check(d, { action: "synthesize", route: "gate" });
-    expect(d.action === "synthesize" && d.warnings.join("\n")).toContain("freshest session task='beta'");
+    expect(variant(d, "action", "synthesize").warnings.join("\n")).toContain("freshest session task='beta'");
   });
 
   it("falls back to the newest session-state when no file names the prompt's session", () => {
@@ -207,8 +210,8 @@ describe("Tier 3: enumeration", () => {
     const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.1 });
     const s = f.sentinel("dddd", cp, 0.1);
     const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
-    expect(d.action === "choose" && d.warnings).toContain("[checkpoint] 2 stale pending-restore-*.txt sentinels older than 7d skipped");
-    expect(d.action === "choose" && d.list.find((c) => c.file === cp)?.sentinel).toBe(s);
+    expect(variant(d, "action", "choose").warnings).toContain("[checkpoint] 2 stale pending-restore-*.txt sentinels older than 7d skipped");
+    expect(variant(d, "action", "choose").list.find((c) => c.file === cp)?.sentinel).toBe(s);
   });
 
   it("honours a wider sentinel window from the knob", () => {
@@ -238,9 +241,9 @@ describe("Tier 3: enumeration", () => {
     f.checkpoint("2026-11-29-alpha-precompact.md", { task: "alpha", ageDays: 0.2, skeleton: true });
     const one = pickRestore(f.snapshot(CUR), SETTINGS);
     check(one, { action: "restore", path: "3a" });
-    expect(one.action === "restore" && one.candidate.name).toBe("2026-11-29-alpha.md");
+    expect(variant(one, "action", "restore").candidate.name).toBe("2026-11-29-alpha.md");
     const two = pickRestore(f.snapshot(CUR), { ...SETTINGS, dedupWindowDays: 0.05 });
-    expect(two.action === "choose" && two.list.map((c) => c.name)).toEqual(["2026-11-29-alpha.md", "2026-11-29-alpha-precompact.md"]);
+    expect(variant(two, "action", "choose").list.map((c) => c.name)).toEqual(["2026-11-29-alpha.md", "2026-11-29-alpha-precompact.md"]);
   });
 
   it("labels the three saved-time shapes and marks a missing Session ID as legacy", () => {
@@ -249,7 +252,7 @@ describe("Tier 3: enumeration", () => {
     f.checkpoint("2026-11-28-alpha.md", { task: "alpha", ageDays: 0.2, sessionId: "legacy" });
     f.checkpoint("2026-11-27-alpha-precompact.md", { task: "alpha", ageDays: 0.3, skeleton: true });
     const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
-    expect(d.action === "choose" && d.list.map((c) => [c.saved, c.sessionId === undefined])).toEqual([
+    expect(variant(d, "action", "choose").list.map((c) => [c.saved, c.sessionId === undefined])).toEqual([
       ["2026-11-29 09:30 UTC", false],
       ["2026-11-28 (legacy)", true],
       ["2026-11-27 (precompact)", false],
@@ -302,7 +305,7 @@ describe("B3 trigger and synthesis", () => {
     // The gate still sees the session-state (no window there): stale, so no silent auto-pick;
     // B3 has nothing in the window, so the user gets the list instead.
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
-    expect(d.action === "choose" && d.reason).toBe("b3-unavailable");
+    expect(variant(d, "action", "choose").reason).toBe("b3-unavailable");
   });
 });
 
@@ -350,7 +353,7 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     expect(d.action).not.toBe("restore");
     check(d, { action: "synthesize", consumed: "" });
-    expect(d.action === "synthesize" && d.synthesis.task).toBe("dgp-price-interactions");
+    expect(variant(d, "action", "synthesize").synthesis.task).toBe("dgp-price-interactions");
   });
 
   it("is still suppressed, loudly, when its mtime was bumped so clause B does not fire", () => {
@@ -399,7 +402,7 @@ describe("numbered picker", () => {
     const f = new MemoryFixture();
     for (let i = 0; i < 13; i += 1) f.checkpoint(`2026-11-29T${String(10 + (i % 10)).padStart(2, "0")}${String(i).padStart(2, "0")}-alpha.md`, { task: "alpha", ageDays: 0.01 * (i + 1) });
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
-    expect(d.action === "choose" && d.more).toBe(3);
+    expect(variant(d, "action", "choose").more).toBe(3);
   });
 
   const pickCases: Array<{ pick: number; expect: Expect }> = [
@@ -424,7 +427,7 @@ describe("numbered picker", () => {
     f.sessionState("2026-11-29-dgp.md", undefined, 0.05);
     const d = pickRestore(f.snapshot(CUR), SETTINGS, { pick: 1 });
     check(d, { action: "restore", path: "4" });
-    expect(d.action === "restore" && d.warnings.join("\n")).toContain("picked despite: stale 5d, other task");
+    expect(variant(d, "action", "restore").warnings.join("\n")).toContain("picked despite: stale 5d, other task");
   });
 });
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { cleanupSummary, planCleanup, runCleanup } from "../../../lib/save/cleanup-sweep.ts";
 import { SENTINEL_FAMILIES } from "../../../lib/store/sentinels.ts";
-import { CKPTS, DAY, MEM, memWorld, NOW, OTHER, SID } from "../../helpers/save-deps.ts";
+import { CKPTS, DAY, MEM, memWorld, NOW, OTHER, SESSIONS, SID } from "../../helpers/save-deps.ts";
 
 const opts = (over: Partial<Parameters<typeof runCleanup>[3]> = {}) => ({
   currentSessionId: SID,
   sentinelWindowDays: 1,
   checkpointWindowDays: 30,
+  trashDays: 30,
   dryRun: false,
   ...over,
 });
@@ -32,7 +33,7 @@ describe("cleanup core", () => {
     w.write(`${MEM}/pending-restore-${OTHER}.txt`, "x", DAY / 2);
     w.write(`${MEM}/recent-sessions.md`, "x", 90 * DAY);
     w.write(`${MEM}/notes-${OTHER}.txt`, "x", 90 * DAY);
-    expect(planCleanup(w.fs, w.paths, NOW, opts())).toEqual({ sentinels: [], checkpoints: [] });
+    expect(planCleanup(w.fs, w.paths, NOW, opts())).toEqual({ sentinels: [], checkpoints: [], temps: [], purged: [] });
   });
 
   it("sweeps an empty-id orphan once it is older than the window", () => {
@@ -46,7 +47,7 @@ describe("cleanup core", () => {
     w.write(`${MEM}/pending-restore-${OTHER}.txt`, "x", 5 * DAY);
     w.write(`${CKPTS}/2026-10-01T1200-old.md`, "x", 40 * DAY);
     const plan = planCleanup(w.fs, w.paths, NOW, opts({ currentSessionId: null }));
-    expect(plan).toEqual({ sentinels: [], checkpoints: [`${CKPTS}/2026-10-01T1200-old.md`] });
+    expect(plan).toMatchObject({ sentinels: [], checkpoints: [`${CKPTS}/2026-10-01T1200-old.md`] });
   });
 
   it("sweeps checkpoints older than QUOIN_CLEANUP_CKPT_WINDOW and never a save's temp file", () => {
@@ -90,5 +91,47 @@ describe("cleanup core", () => {
     const r = runCleanup(fs, w.paths, NOW, opts());
     expect(r.failed).toEqual([`${MEM}/pending-restore-${OTHER}.txt`]);
     expect(r.sentinels).toEqual([]);
+  });
+
+  // NOW is 2026-11-29T21:07Z. A day folder counts from the end of its day.
+  it("deletes trash day folders older than QUOIN_TRASH_DAYS, keeps younger ones, and keeps all with 0", () => {
+    const w = memWorld();
+    w.write(`${MEM}/trash/2026-10-30/a.txt`, "x", 31 * DAY); // the day ended 2026-10-31T00:00Z: 29.9 days ago
+    w.write(`${MEM}/trash/2026-10-29/b.txt`, "x", 32 * DAY); // ended 30.9 days ago
+    w.write(`${MEM}/trash/2026-11-28/c.txt`, "x", DAY);
+    w.write(`${MEM}/trash/not-a-day/d.txt`, "x", 90 * DAY);
+    expect(runCleanup(w.fs, w.paths, NOW, opts({ trashDays: 0 })).purged).toEqual([]);
+    expect(w.fs.existsSync(`${MEM}/trash/2026-10-29/b.txt`)).toBe(true);
+    const r = runCleanup(w.fs, w.paths, NOW, opts());
+    expect(r.purged).toEqual([`${MEM}/trash/2026-10-29`]);
+    expect(w.fs.existsSync(`${MEM}/trash/2026-10-29`)).toBe(false);
+    for (const kept of ["2026-10-30/a.txt", "2026-11-28/c.txt", "not-a-day/d.txt"]) expect(w.fs.existsSync(`${MEM}/trash/${kept}`)).toBe(true);
+    expect(cleanupSummary(w.paths, r, "2026-11-29")).toContain("deleted 1 trash day folder(s) older than QUOIN_TRASH_DAYS");
+  });
+
+  it("a dry run deletes no trash day folder", () => {
+    const w = memWorld();
+    w.write(`${MEM}/trash/2026-01-01/a.txt`, "x", 300 * DAY);
+    const r = runCleanup(w.fs, w.paths, NOW, opts({ dryRun: true }));
+    expect(r.purged).toEqual([`${MEM}/trash/2026-01-01`]);
+    expect(w.fs.existsSync(`${MEM}/trash/2026-01-01/a.txt`)).toBe(true);
+  });
+
+  it("moves temp files of a crashed atomic write older than a day to trash, never a young one or .gitignore", () => {
+    const w = memWorld();
+    w.write(`${MEM}/.pending-restore-${OTHER}.txt.4242.1.tmp`, "x", 2 * DAY);
+    w.write(`${CKPTS}/.2026-11-27T1200-t.md.77.3.tmp`, "x", 2 * DAY);
+    w.write(`${SESSIONS}/.implement-${OTHER}.pidfile.lock.9.1.tmp`, "x", 2 * DAY);
+    w.write(`${MEM}/.recent-sessions.md.5.1.tmp`, "x", DAY / 2);
+    w.write(`${MEM}/.gitignore`, "*\n", 90 * DAY);
+    const r = runCleanup(w.fs, w.paths, NOW, opts());
+    expect(r.temps).toEqual([
+      `${MEM}/.pending-restore-${OTHER}.txt.4242.1.tmp`,
+      `${CKPTS}/.2026-11-27T1200-t.md.77.3.tmp`,
+      `${SESSIONS}/.implement-${OTHER}.pidfile.lock.9.1.tmp`,
+    ]);
+    expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/.2026-11-27T1200-t.md.77.3.tmp`)).toBe(true);
+    expect(w.fs.existsSync(`${MEM}/.recent-sessions.md.5.1.tmp`)).toBe(true);
+    expect(w.fs.existsSync(`${MEM}/.gitignore`)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFER_REFUSED, writeDeferMarker } from "../../../lib/store/defer-marker.ts";
 import { nextUpFromFlags, parseSaveDocument } from "../../../lib/save/save-document.ts";
 import { MEM, memWorld, SID } from "../../helpers/save-deps.ts";
+import { refusal } from "../../helpers/narrow.ts";
 
 describe("defer", () => {
   it("writes checkpoint-defer-<sid>.txt holding one ISO UTC line", () => {
@@ -21,7 +22,7 @@ describe("defer", () => {
     const w = memWorld();
     const out = writeDeferMarker(w.deps, w.paths, "../../etc/x");
     expect(out.ok).toBe(false);
-    expect(!out.ok && out.reason).toContain("is not valid");
+    expect(refusal(out).reason).toContain("is not valid");
     expect(w.files()).toEqual([]);
   });
 });
@@ -37,7 +38,7 @@ describe("the skill's JSON document for save", () => {
     for (const raw of ["nope", '{"blocker":["typo"]}', '{"completed":[{"hash":"zzz","subject":"x"}]}']) {
       const out = parseSaveDocument(raw);
       expect(out.ok).toBe(false);
-      expect(!out.ok && out.reason).toContain("expected an object like");
+      expect(refusal(out).reason).toContain("expected an object like");
     }
   });
 

@@ -25,8 +25,11 @@ function request(w: MemWorld, over: Partial<SaveRequest> = {}): SaveRequest {
   };
 }
 
+/** A project where quoin's workflow made the task folder: the ledger goes there (and nowhere else). */
 function world(extra: Record<string, string> = {}, opts: Parameters<typeof memWorld>[1] = {}): MemWorld {
-  return memWorld({ [STATE]: STATE_TEXT, ...extra }, opts);
+  const w = memWorld({ [STATE]: STATE_TEXT, ...extra }, opts);
+  w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/parser-rewrite`, { recursive: true });
+  return w;
 }
 
 function ok(out: ReturnType<typeof runSave>): SaveDone {
@@ -120,6 +123,8 @@ describe("save: step 1.4, compact already ran", () => {
     expect(out.warnings.some((l) => l.includes("missing or outside checkpoints/") && l.includes("saving normally"))).toBe(true);
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
     expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+    // the one dangling-sentinel policy: the old one is kept in trash/, not overwritten
+    expect(w.fs.readFileSync(`${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`, "utf8")).toBe(`${gone}\n`);
   });
 
   it("saves normally after a manual /compact: its precompact skeleton does not stand in for the save the user asked for", () => {
@@ -165,7 +170,7 @@ describe("save: step 1.45, panic tier", () => {
       `.workflow_artifacts/memory/pending-restore-${SID}.txt`,
       ".workflow_artifacts/parser-rewrite/cost-ledger.md",
     ]);
-    expect(out.report[0]).toContain("context 170k of 167k (101.8%)");
+    expect(out.report[0]).toContain("context 170k of 167k (101.7%)");
     expect(w.runs).toEqual([]);
   });
 
@@ -179,6 +184,38 @@ describe("save: step 1.45, panic tier", () => {
   it("counts an unreadable transcript as 0 and saves normally", () => {
     const w = world();
     expect(ok(runSave(w.deps, request(w, { transcriptPath: "/nope.jsonl" }))).mode).toBe("restore");
+  });
+});
+
+describe("save: thresholds, one basis point below, at and above", () => {
+  // 100_200 tokens of the 167k limit are exactly 6000 bps; each threshold is set around that.
+  const at6000 = () => world({ [TRANSCRIPT]: transcriptLine(100_200) });
+  it.each([
+    ["6001", "restore"],
+    ["6000", "panic"],
+    ["5999", "panic"],
+  ] as const)("QUOIN_PANIC_BPS=%s: save step 1.45 gives %s", (panic, mode) => {
+    const w = at6000();
+    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_PANIC_BPS: panic }) }))).mode).toBe(mode);
+  });
+  it.each([
+    ["6001", "[checkpoint] cleanup skipped (high-util)"],
+    ["6000", "[checkpoint] cleanup skipped (panic)"],
+    ["5999", "[checkpoint] cleanup skipped (panic)"],
+  ] as const)("QUOIN_PANIC_BPS=%s with --mode: save step 1.47 says %j", (panic, line) => {
+    const w = at6000();
+    const k = knobs({ QUOIN_PANIC_BPS: panic, QUOIN_COMPACT_FIRST_BPS: "5000" });
+    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, mode: "restore", knobs: k }))).cleanupLine).toBe(line);
+  });
+  it.each([
+    ["6001", false],
+    ["6000", true],
+    ["5999", true],
+  ] as const)("QUOIN_COMPACT_FIRST_BPS=%s: high use is %s, and the sweep is skipped only then", (compactFirst, high) => {
+    const w = at6000();
+    const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_COMPACT_FIRST_BPS: compactFirst }) })));
+    expect(out.highUtil).toBe(high);
+    expect(out.cleanupLine === "[checkpoint] cleanup skipped (high-util)").toBe(high);
   });
 });
 
@@ -301,7 +338,9 @@ describe("save: gathering (step 1)", () => {
     const out = ok(runSave(w.deps, request(w, { task: "../../etc/passwd" })));
     expect(out.checkpoint).toBe(`${CKPTS}/2026-11-29T2107-etc-passwd.md`);
     expect(out.warnings).toContain(`[checkpoint] task name "../../etc/passwd" reduced to 'etc-passwd' (file names use a-z, 0-9 and '-')`);
-    expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/etc-passwd/cost-ledger.md`);
+    // No .workflow_artifacts/etc-passwd/ folder: no ledger, nothing outside the memory folder.
+    expect(out.ledger).toBeNull();
+    expect(w.fs.existsSync(`${ROOT}/.workflow_artifacts/etc-passwd`)).toBe(false);
   });
 });
 
@@ -443,7 +482,10 @@ describe("save: step 0.5 and the nested-root warning", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
     expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)["task_name"]).toBe("big-refactor");
-    expect(out.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
+    expect(out.ledger).toBeNull();
+    w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/big-refactor`);
+    const again = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
+    expect(again.ledger).toBe(`${ROOT}/.workflow_artifacts/big-refactor/cost-ledger.md`);
   });
 });
 

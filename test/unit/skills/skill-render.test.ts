@@ -26,7 +26,9 @@ describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (t
     const parsed = matter(text, {});
     const fm = RenderedFrontmatterSchema.parse(parsed.data);
     expect(fm.name).toBe(name);
-    expect(Buffer.byteLength(text)).toBeLessThan(SKILL_SIZE_BUDGET_BYTES);
+    // issue 9: the rendered skill stays at or under 6 KiB (6,144 bytes)
+    expect(SKILL_SIZE_BUDGET_BYTES).toBe(6144);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
     expect(validateRendered(text).ok).toBe(true);
     // allowed-tools pre-approve exactly the engine commands the body runs
     const engine = ENGINE_COMMAND[target];
@@ -77,6 +79,20 @@ describe("renderSkill refuses", () => {
   it("an unknown placeholder", () => {
     expect(renderSkill(template(good, "{{PREAMBLE}}\n{{NOPE}}\n"), PREAMBLE, "settings")).toMatchObject({ ok: false, reason: expect.stringContaining("{{NOPE}}") });
   });
+  it("the save step's document pipe pre-approves save (`echo -E '...' | E save ...`)", () => {
+    const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
+    const fm = RenderedFrontmatterSchema.parse(matter(checkpoint.text, {}).data);
+    expect(checkpoint.text).toContain("`echo -E 'JSON' | E save --json --stdin-json`");
+    expect(fm["allowed-tools"].map((t) => / ([a-z-]+) \*\)$/.exec(t)?.[1])).toEqual(["dispatch", "pidfile", "save", "restore", "defer"]);
+  });
+  it("a body one byte over 6,144 fails; at 6,144 it passes", () => {
+    const base = renderSkill(template(good, "{{PREAMBLE}}\n"), PREAMBLE, "settings");
+    if (!base.ok) throw new Error(base.reason);
+    const pad = (n: number) => renderSkill(template(good, `{{PREAMBLE}}\n${"x".repeat(n)}\n`), PREAMBLE, "settings");
+    const room = 6144 - Buffer.byteLength(base.text) - 1;
+    expect(pad(room).ok).toBe(true);
+    expect(pad(room + 1)).toMatchObject({ ok: false, reason: expect.stringContaining("6144-byte budget") });
+  });
   it("a body over the size budget", () => {
     expect(renderSkill(template(good, `{{PREAMBLE}}\n${"x".repeat(SKILL_SIZE_BUDGET_BYTES)}\n`), PREAMBLE, "settings")).toMatchObject({
       ok: false,
@@ -85,7 +101,7 @@ describe("renderSkill refuses", () => {
   });
   it.each([
     ["one fewer (an injected `!` command would abort the skill)", (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, "")],
-    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \\"${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs\\" show *)"\n')],
+    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \'${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs\' show *)"\n')],
     ["a bare Bash grant", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(*)"\n')],
   ])("allowed-tools with %s", (_n, tamper) => {
     const rendered = renderAllSkills(ROOT, "settings").find((s) => s.name === "cleanup")?.text ?? "";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { resolveProjectRoot } from "../../../lib/store/project-root.ts";
+import { projectMemory } from "../../../lib/store/project-root.ts";
 import { projectHash } from "../../../lib/core/project-hash.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
-describe("resolveProjectRoot", () => {
+describe("projectMemory: the one project rule", () => {
   const files = {
     "/home/u/mono/.git/HEAD": "ref: refs/heads/main\n",
     "/home/u/mono/.workflow_artifacts/memory/recent-sessions.md": "",
@@ -21,10 +21,15 @@ describe("resolveProjectRoot", () => {
     ["a .git file counts like a folder", "/home/u/plain/src/deep", "/home/u/plain"],
     ["$HOME's own .workflow_artifacts is never used", "/home/u/loose", "/home/u/loose"],
     ["outside $HOME the walk still finds .git", "/srv/repo/sub", "/srv/repo"],
-    ["$HOME itself", "/home/u", "/home/u"],
+    ["$HOME itself is no project, even with .workflow_artifacts in it", "/home/u", null],
+    ["an ancestor of $HOME is no project", "/home", null],
+    ["/ is no project", "/", null],
+    ["a folder outside $HOME with nothing in it is its own root", "/srv", "/srv"],
   ])("%s", (_why, start, root) => {
     const deps = fakeDeps({ files });
-    expect(resolveProjectRoot(deps.fs, start, "/home/u")).toBe(root);
+    const got = projectMemory(deps.fs, start, "/home/u");
+    expect(got?.root ?? null).toBe(root);
+    if (root) expect(got?.memory).toBe(`${root}/.workflow_artifacts/memory`);
   });
 });
 

@@ -1,0 +1,41 @@
+import { writeSnapshotCheckpoint } from "../../lib/save/snapshot-save.ts";
+import { FORCED_SAVE_STATUS } from "../../lib/save/skeleton-save.ts";
+import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
+import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { defineCommand } from "../command.ts";
+import { sessionForWrite } from "../session-for-write.ts";
+
+/**
+ * `snapshot --kind forced`: the block tier's forced save with the transcript digest. The prompt
+ * hook runs this (a separate process) so that its own bundle never loads the digest; on any
+ * failure the hook writes the plain skeleton itself.
+ */
+export const snapshotCommand = defineCommand({
+  name: "snapshot",
+  summary: "a skeleton checkpoint with the transcript digest and pending-restore (the prompt hook's forced save)",
+  options: { kind: { type: "enum", values: ["forced"] as const }, transcript: { type: "string", hint: "PATH" } },
+  run(ctx, values) {
+    if (values.kind !== "forced") throw new UsageError("snapshot: --kind is required; expected forced");
+    const session = sessionForWrite(ctx);
+    if (!session.ok || !session.id) {
+      const reason = `${session.ok ? session.unavailable ?? "no session id" : session.reason}; nothing written`;
+      if (ctx.json) printJson(ctx, { ok: false, reason });
+      else ctx.deps.warn(`[checkpoint] ${reason}`);
+      return 1;
+    }
+    const transcript = values.transcript ?? transcriptPathFor(ctx.deps, ctx.cwd, session.id);
+    const saved = writeSnapshotCheckpoint(ctx.deps, {
+      paths: ctx.paths,
+      transcriptPath: transcript,
+      sessionId: session.id,
+      launchCwd: ctx.cwd,
+      status: FORCED_SAVE_STATUS,
+      shape: "voluntary",
+      writeSentinel: true,
+    });
+    const answer = { ok: true, checkpoint: saved.checkpoint, sentinel: saved.sentinel, task: saved.task, bytes: saved.bytes, digest: saved.digest !== null };
+    if (ctx.json) printJson(ctx, answer);
+    else printLine(ctx, `Checkpoint saved to: ${saved.checkpoint}`);
+    return 0;
+  },
+});

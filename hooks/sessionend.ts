@@ -1,0 +1,18 @@
+import { nodeDeps } from "../lib/edge/node-deps.ts";
+import { runValidatedHook } from "../lib/edge/hook-runner.ts";
+import { sessionEndSchema } from "../lib/hooks/hook-io.ts";
+import { readKnobs } from "../lib/core/knobs.ts";
+import { logSessionEnd, runSessionEnd } from "../lib/hooks/session-end.ts";
+
+// NOTE: SessionEnd cannot block and its output is not shown: this hook prints nothing.
+const deps = nodeDeps();
+await runValidatedHook(
+  "SessionEnd",
+  sessionEndSchema,
+  (input, ctx) => {
+    logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineMs: ctx.deadlineAt }));
+    return null;
+  },
+  deps,
+  { deadlineMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS, finishOnSigterm: true },
+);

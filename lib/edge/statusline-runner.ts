@@ -1,0 +1,37 @@
+import type { Deps } from "../core/deps.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { readKnobs } from "../core/knobs.ts";
+import { renderStatusLine } from "../context/statusline.ts";
+import { readStdin } from "./stdin.ts";
+
+/** A status line's stdin is a few KB; anything past this is not Claude Code's. */
+const STATUSLINE_STDIN_CAP = 1024 * 1024;
+const STATUSLINE_DEADLINE_MS = 4000;
+
+/** `--wrap CMD` (or `--wrap=CMD`) from argv, the user's own status-line command. */
+export function wrapArg(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i] as string;
+    if (a === "--wrap") return argv[i + 1];
+    if (a.startsWith("--wrap=")) return a.slice("--wrap=".length);
+  }
+  return undefined;
+}
+
+/**
+ * dist/statusline.mjs: one draw, exit 0 whatever happens. Knobs are parsed once, quietly: a
+ * status line has nowhere to show a warning (the hooks and `doctor` report a bad knob).
+ */
+export async function runStatusLine(deps: Deps, argv: readonly string[]): Promise<void> {
+  const deadline = setTimeout(() => process.exit(0), STATUSLINE_DEADLINE_MS);
+  deadline.unref();
+  try {
+    const raw = (await readStdin(STATUSLINE_STDIN_CAP)) ?? "";
+    const line = renderStatusLine(deps, raw, readKnobs(deps.env, () => {}), claudeConfigDir(deps.env, deps.home), wrapArg(argv));
+    if (line) process.stdout.write(`${line}\n`);
+  } catch {
+    // a status line never fails loudly
+  }
+  clearTimeout(deadline);
+  process.exitCode = 0;
+}

@@ -1,0 +1,130 @@
+import * as path from "node:path";
+import type { Deps } from "../core/deps.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { recentCommits } from "../core/git.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
+import type { CommitRef } from "../store/checkpoint-format.ts";
+import { sessionEndStatus } from "../store/checkpoint-status.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { projectMemory } from "../store/project-root.ts";
+import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
+import { newestCheckpointOf } from "../store/session-checkpoints.ts";
+import type { SessionEndInput } from "./hook-io.ts";
+import { markClearDone, markClearStart } from "./clear-handoff.ts";
+import { appendHookLog } from "./hook-log.ts";
+import { reasonLabel, sessionEndSkip, type SessionEndSkip } from "./session-end-rules.ts";
+
+/**
+ * The transcript bytes the SessionEnd hook digests, from the end (plus the reader's head read).
+ * NOTE: smaller than a save's budget: all SessionEnd hooks share 1.5 s, node's start included.
+ */
+export const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
+/** The head read for the session's first request (the reader's default is 512 KiB: measured, most of a cold run's digest time). */
+export const SESSIONEND_HEAD_BYTES = 128 * 1024;
+
+/**
+ * Claude Code's limit for each SessionEnd hook without a `timeout` (CLAUDE-CODE.md section 1, and
+ * FACTS: SIGTERM at 1.5 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS can shorten it, never lengthen it).
+ * The hook's own deadline is QUOIN_SESSIONEND_DEADLINE_MS (1200 ms) from its process start: past
+ * it, it stops before the git and write steps and writes nothing.
+ */
+export const SESSIONEND_BUDGET_MS = 1500;
+
+export type SessionEndOutcome =
+  | { saved: true; checkpoint: string; task: string; reason: string }
+  | ({ saved: false; reason: string } & (SessionEndSkip | { skip: "deadline" | "no-session-id"; detail: string }));
+
+export interface SessionEndOptions {
+  /** epoch ms after which the hook stops before its next expensive step and writes nothing */
+  deadlineMs: number;
+}
+
+function commitsSince(deps: Deps, root: string, savedAt: string): number {
+  return recentCommits(deps, root, { max: 1, since: savedAt }).length;
+}
+
+/** Commits of this session: since its first request (git log, at most 50). */
+function sessionCommits(deps: Deps, root: string, digest: TranscriptDigest): CommitRef[] {
+  const since = digest.firstRequest?.at;
+  if (!since) return [];
+  return recentCommits(deps, root, { max: 50, since }).map((c) => ({ hash: c.hash, subject: c.subject }));
+}
+
+/** Write the snapshot through the one mechanical writer: the voluntary name shape, mode 0600, no sentinel, never over another file. */
+function writeSnapshot(deps: Deps, paths: MemoryPaths, input: SessionEndInput, sid: string, digest: TranscriptDigest, reason: string): { checkpoint: string; task: string } {
+  const written = writeSkeletonCheckpoint(deps, {
+    paths,
+    sessionId: sid,
+    launchCwd: input.cwd ?? deps.cwd,
+    status: sessionEndStatus(reason),
+    shape: "voluntary",
+    writeSentinel: false,
+    digest,
+    commits: sessionCommits(deps, paths.root, digest),
+  });
+  return { checkpoint: written.checkpoint, task: written.task };
+}
+
+/**
+ * SessionEnd, any reason: a mechanical checkpoint of this session with its transcript digest,
+ * unless a skip rule applies (session-end-rules.ts). No pending-restore sentinel: the picker finds
+ * it on disk. A `clear` leaves a marker in <config>/quoin-checkpoint/state/ for the SessionStart
+ * that follows.
+ */
+export function runSessionEnd(deps: Deps, input: SessionEndInput, opts: SessionEndOptions): SessionEndOutcome {
+  const reason = reasonLabel(input.reason);
+  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  if (!sid) return { saved: false, reason, skip: "no-session-id", detail: "the payload's session_id is not usable in a file name" };
+  const start = path.resolve(input.cwd ?? deps.cwd);
+  // Null for $HOME, its ancestors and /: never a project, nothing is written there.
+  const paths = projectMemory(deps.fs, start, deps.home);
+  const configDir = claudeConfigDir(deps.env, deps.home);
+  const clearRoot = reason === "clear" ? paths?.root : undefined;
+  if (clearRoot) markClearStart(deps, configDir, sid, clearRoot);
+  const outcome = decideAndWrite(deps, input, opts, { sid, reason, root: paths?.root ?? start, paths });
+  if (clearRoot) markClearDone(deps, configDir, sid, clearRoot, outcome);
+  return outcome;
+}
+
+interface Where {
+  sid: string;
+  reason: string;
+  root: string;
+  /** null outside a project */
+  paths: MemoryPaths | null;
+}
+
+function decideAndWrite(deps: Deps, input: SessionEndInput, opts: SessionEndOptions, w: Where): SessionEndOutcome {
+  const late = (): SessionEndOutcome | null =>
+    deps.now().getTime() > opts.deadlineMs ? { saved: false, reason: w.reason, skip: "deadline", detail: "the hook's own deadline passed; nothing written" } : null;
+  const paths = w.paths;
+  const rootIsHomeOrSlash = paths === null;
+  const digest =
+    !paths || !input.transcript_path
+      ? null
+      : readTranscriptDigest(deps.fs, input.transcript_path, { projectRoot: w.root, sessionId: w.sid, budgetBytes: SESSIONEND_DIGEST_BUDGET, headBytes: SESSIONEND_HEAD_BYTES });
+  const previous = digest && paths ? newestCheckpointOf(deps, paths, w.sid, digest.firstRequest?.at ?? null) : null;
+  const skip = sessionEndSkip({
+    rootIsHomeOrSlash,
+    root: w.root,
+    digest,
+    transcriptPath: input.transcript_path,
+    previous,
+    commitsSincePrevious: () => (late() ? 0 : commitsSince(deps, w.root, previous?.savedAt ?? "")),
+  });
+  if (skip) return { saved: false, reason: w.reason, ...skip };
+  const cut = late();
+  if (cut || !digest || !paths) return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
+  const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason);
+  return { saved: true, reason: w.reason, ...written };
+}
+
+/** One line in memory/logs/hooks.log, only where the memory folder already exists (a skip leaves no trace). */
+export function logSessionEnd(deps: Deps, input: SessionEndInput, outcome: SessionEndOutcome): void {
+  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  if (!paths || !deps.fs.existsSync(paths.memory)) return;
+  const what = outcome.saved ? `saved ${outcome.checkpoint}` : `skipped (${outcome.skip}): ${outcome.detail}`;
+  appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `SessionEnd ${outcome.reason}: ${what}`);
+}

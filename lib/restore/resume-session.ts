@@ -1,0 +1,73 @@
+import * as path from "node:path";
+import type { Deps } from "../core/deps.ts";
+import { newestRequestOf } from "../store/checkpoint-digest.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+
+// What `restore --json` hands the resumed session beside the seed's summary: the transcript
+// digest and the model's own state, as fields, and the files to re-read.
+
+/** Lines of a list section, bullets and numbers stripped; "(none)" dropped. */
+export function listLines(text: string | undefined): string[] {
+  return (text ?? "")
+    .split("\n")
+    .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim())
+    .filter((l) => l !== "" && l !== "(none)");
+}
+
+/** The transcript digest and the model's own state, as fields of `restore --json`. */
+export interface ResumeSession {
+  firstRequest: string | null;
+  newestRequest: string | null;
+  requests: { label: string | null; at: string | null; text: string }[];
+  todos: { content: string; status: string }[] | null;
+  changed: { path: string; count: number }[];
+  read: { path: string; count: number }[];
+  failures: { command: string; error: string; at: string | null }[];
+  /** "+12 more read files" and the like: what the checkpoint counted but did not list */
+  omitted: string[];
+  compactionSummary: { transcript: string; uuid: string } | null;
+  historyCutShort: boolean;
+  done: string[];
+  inProgress: string | null;
+  nextUp: { item: string; prerequisitesMet: boolean }[];
+  blockers: string[];
+  decisions: string[];
+}
+
+/** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
+export const REREAD_CHANGED_FILES = 5;
+
+export const EMPTY_SESSION: ResumeSession = {
+  firstRequest: null, newestRequest: null, requests: [], todos: null, changed: [], read: [], failures: [], omitted: [],
+  compactionSummary: null, historyCutShort: false, done: [], inProgress: null, nextUp: [], blockers: [], decisions: [],
+};
+
+export function resumeSession(p: ParsedCheckpoint): ResumeSession {
+  const d = p.digest;
+  return {
+    firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
+    newestRequest: newestRequestOf(d),
+    requests: d.requests,
+    todos: d.todos,
+    changed: d.changed,
+    read: d.read,
+    failures: d.failures,
+    omitted: d.omitted,
+    compactionSummary: d.summary,
+    historyCutShort: d.truncated,
+    done: p.done,
+    inProgress: p.inProgress ?? null,
+    nextUp: p.nextUp,
+    blockers: p.blockers,
+    decisions: listLines(p.decisions),
+  };
+}
+
+/** The artifacts, then the newest changed files that exist under the project root (absolute paths). */
+export function rereadList(deps: Deps, root: string, p: ParsedCheckpoint): string[] {
+  const changed = p.digest.changed
+    .map((f) => (path.isAbsolute(f.path) ? f.path : path.join(root, f.path)))
+    .filter((f) => deps.fs.existsSync(f))
+    .slice(0, REREAD_CHANGED_FILES);
+  return [...new Set([...p.artifactPaths, ...changed])];
+}

@@ -1,0 +1,94 @@
+import * as path from "node:path";
+import type { Deps } from "../core/deps.ts";
+import { sortedNames } from "../core/dir-listing.ts";
+import { readHead } from "../core/file-range.ts";
+import { firstLineOf, parseSections, sectionBody } from "../core/markdown-sections.ts";
+import { DAY_MS, utcDate } from "../core/time-format.ts";
+import { isSessionEndStatus } from "./checkpoint-status.ts";
+import type { MemoryPaths } from "./memory-paths.ts";
+
+// Checkpoints of one session, or the newest session-end snapshot, found from the first sections
+// of the files whose name date is recent enough: the folder may hold thousands, a hook reads few.
+
+/** Heads read per lookup at most (newest name dates first). */
+export const SESSION_LOOKUP_LIMIT = 200;
+const HEAD_READ_BYTES = 2048;
+const DATED = /^(\d{4}-\d{2}-\d{2})[T-].*\.md$/;
+
+export interface CheckpointHead {
+  file: string;
+  name: string;
+  status: string | undefined;
+  task: string | undefined;
+  /** undefined: no `## Session ID`; null: recorded as unknown */
+  sessionId: string | null | undefined;
+  /** `## Saved at`, as written */
+  savedAt: string | undefined;
+  savedMs: number | null;
+}
+
+function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
+  const file = path.join(dir, name);
+  try {
+    // lstat: a symlink in checkpoints/ may point anywhere; only regular files are read.
+    if (!deps.fs.lstatSync(file).isFile()) return null;
+  } catch {
+    return null;
+  }
+  const head = readHead(deps.fs, file, HEAD_READ_BYTES);
+  if (head === null) return null;
+  const sections = parseSections(head);
+  const line = (title: string) => firstLineOf(sectionBody(sections, title))?.trim();
+  const sid = line("Session ID");
+  const savedAt = line("Saved at");
+  const savedMs = savedAt ? Date.parse(savedAt) : NaN;
+  return {
+    file,
+    name,
+    status: line("Status"),
+    task: line("Active task"),
+    sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
+    savedAt,
+    savedMs: Number.isFinite(savedMs) ? savedMs : null,
+  };
+}
+
+/** Heads of checkpoints named on or after `sinceMs`'s UTC day, newest name first, at most SESSION_LOOKUP_LIMIT. */
+export function recentCheckpointHeads(deps: Deps, paths: MemoryPaths, sinceMs: number): CheckpointHead[] {
+  const since = utcDate(new Date(sinceMs));
+  const names = sortedNames(deps.fs, paths.checkpoints)
+    .filter((n) => {
+      const m = DATED.exec(n);
+      return m !== null && m[1]! >= since;
+    })
+    .reverse()
+    .slice(0, SESSION_LOOKUP_LIMIT);
+  return names.map((n) => headOf(deps, paths.checkpoints, n)).filter((h): h is CheckpointHead => h !== null);
+}
+
+/** How far back a session's own checkpoints are looked for when its start is unknown. */
+const UNKNOWN_START_DAYS = 30;
+
+/** This session's newest checkpoint (any kind: curated, precompact, session end) by `## Saved at`, or null. */
+export function newestCheckpointOf(deps: Deps, paths: MemoryPaths, sid: string, sessionStartIso: string | null): { file: string; savedAt: string } | null {
+  const start = sessionStartIso ? Date.parse(sessionStartIso) : NaN;
+  const sinceMs = Number.isFinite(start) ? start : deps.now().getTime() - UNKNOWN_START_DAYS * DAY_MS;
+  let best: CheckpointHead | null = null;
+  for (const h of recentCheckpointHeads(deps, paths, sinceMs)) {
+    if (h.sessionId !== sid || h.savedMs === null) continue;
+    if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;
+  }
+  return best?.savedAt ? { file: best.file, savedAt: best.savedAt } : null;
+}
+
+/** The newest session-end snapshot saved within `maxAgeMs`, of a session other than `notSid`. */
+export function newestSessionEndSnapshot(deps: Deps, paths: MemoryPaths, notSid: string | null, maxAgeMs: number): CheckpointHead | null {
+  const nowMs = deps.now().getTime();
+  let best: CheckpointHead | null = null;
+  for (const h of recentCheckpointHeads(deps, paths, nowMs - maxAgeMs)) {
+    if (!isSessionEndStatus(h.status) || h.savedMs === null || nowMs - h.savedMs > maxAgeMs) continue;
+    if (notSid && h.sessionId === notSid) continue;
+    if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;
+  }
+  return best;
+}
