@@ -26,8 +26,8 @@ Every command takes --cwd DIR, --session ID and --json.
 `:n==="load-as-reference"?ga({prior_session_uuid:i.sid,checkpoint_path:i.checkpoint??""}):ga({prior_session_uuid:i.sid,task_name:i.task,active_skills:i.activeSkills,timestamp:G(e)})}function at(n,i,e,a){let o=L(i.memory,et[e],a.sid);return X(n.fs,o,Yg(e,a,n.now()),{mode:384,pid:n.pid}),o}import*as ks from"node:path";function Ui(n){let i=n.now().getTime();return{...n,now:()=>new Date(i)}}var Bg=/^##\s+(.+?)\s*$/;function Vn(n){let i=[],e=null;for(let a of n.split(`
 `)){let o=a.replace(/\r$/,""),u=Bg.exec(o);u&&!o.startsWith("###")?(e&&i.push({title:e.title,body:ot(e.lines)}),e={title:u[1]??"",lines:[]}):e&&e.lines.push(o)}return e&&i.push({title:e.title,body:ot(e.lines)}),i}function ot(n){let i=0,e=n.length;for(;i<e&&(n[i]??"").trim()==="";)i+=1;for(;e>i&&(n[e-1]??"").trim()==="";)e-=1;return n.slice(i,e).join(`
 `)}function j(n,i){let e=ut(i);return n.find(a=>ut(a.title)===e)?.body}function ut(n){return n.trim().replace(/:$/,"").toLowerCase()}function I(n){if(n===void 0)return;let i=n.split(`
-`)[0]?.trim();return i||void 0}function qi(n){return n.replace(/[\\\x00-\x1f\x7f]/g,i=>i==="\\"?"\\\\":i===`
-`?"\\n":i==="\r"?"\\r":i==="	"?"\\t":`\\x${i.charCodeAt(0).toString(16).padStart(2,"0")}`)}function ca(n){return n.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g,(i,e)=>e==="\\"?"\\":e==="n"?`
+`)[0]?.trim();return i||void 0}function qi(n){let i=n.replace(/[\\\x00-\x1f\x7f]/g,e=>e==="\\"?"\\\\":e===`
+`?"\\n":e==="\r"?"\\r":e==="	"?"\\t":`\\x${e.charCodeAt(0).toString(16).padStart(2,"0")}`);return i.startsWith("#")?`\\x23${i.slice(1)}`:i}function ca(n){return n.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g,(i,e)=>e==="\\"?"\\":e==="n"?`
 `:e==="r"?"\r":e==="t"?"	":String.fromCharCode(parseInt(e.slice(1),16)))}function sn(n){return n.replace(/\r/g,"").replace(/[\u2018\u2019]/g,"'").replace(/[\u201C\u201D]/g,'"').replace(/[\u2013\u2014]/g,"-").replace(/\u2026/g,"...").replace(/[^\x09\x0A\x20-\x7E]/g,"?").trim().split(`
 `).map(i=>/^\s*#/.test(i)?`  ${i}`:i).join(`
 `)}function tt(n){return n.replace(/^(?:[ \t]*\n)+/,"").trimEnd()}function Sa(n){return n.map(i=>`## ${i.title}
