@@ -26,8 +26,8 @@ Every command takes --cwd DIR, --session ID and --json.
 `:n==="load-as-reference"?ya({prior_session_uuid:i.sid,checkpoint_path:i.checkpoint??""}):ya({prior_session_uuid:i.sid,task_name:i.task,active_skills:i.activeSkills,timestamp:B(e)})}function ct(n,i,e,a){let o=D(i.memory,lt[e],a.sid);return R(n.fs,o,xg(e,a,n.now()),{mode:384,pid:n.pid}),o}import*as Te from"node:path";function Vi(n){let i=n.now().getTime();return{...n,now:()=>new Date(i)}}var Qg=/^##\s+(.+?)\s*$/;function ai(n){let i=[],e=null;for(let a of n.split(`
 `)){let o=a.replace(/\r$/,""),u=Qg.exec(o);u&&!o.startsWith("###")?(e&&i.push({title:e.title,body:St(e.lines)}),e={title:u[1]??"",lines:[]}):e&&e.lines.push(o)}return e&&i.push({title:e.title,body:St(e.lines)}),i}function St(n){let i=0,e=n.length;for(;i<e&&(n[i]??"").trim()==="";)i+=1;for(;e>i&&(n[e-1]??"").trim()==="";)e-=1;return n.slice(i,e).join(`
 `)}function F(n,i){let e=pt(i);return n.find(a=>pt(a.title)===e)?.body}function pt(n){return n.trim().replace(/:$/,"").toLowerCase()}function I(n){if(n===void 0)return;let i=n.split(`
-`)[0]?.trim();return i||void 0}function ne(n){return n.replace(/[\\\x00-\x1f\x7f]/g,i=>i==="\\"?"\\\\":i===`
-`?"\\n":i==="\r"?"\\r":i==="	"?"\\t":`\\x${i.charCodeAt(0).toString(16).padStart(2,"0")}`)}function da(n){return n.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g,(i,e)=>e==="\\"?"\\":e==="n"?`
+`)[0]?.trim();return i||void 0}function ne(n){let i=n.replace(/[\\\x00-\x1f\x7f]/g,e=>e==="\\"?"\\\\":e===`
+`?"\\n":e==="\r"?"\\r":e==="	"?"\\t":`\\x${e.charCodeAt(0).toString(16).padStart(2,"0")}`);return i.startsWith("#")?`\\x23${i.slice(1)}`:i}function da(n){return n.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g,(i,e)=>e==="\\"?"\\":e==="n"?`
 `:e==="r"?"\r":e==="t"?"	":String.fromCharCode(parseInt(e.slice(1),16)))}function rn(n){return n.replace(/\r/g,"").replace(/[\u2018\u2019]/g,"'").replace(/[\u201C\u201D]/g,'"').replace(/[\u2013\u2014]/g,"-").replace(/\u2026/g,"...").replace(/[^\x09\x0A\x20-\x7E]/g,"?").trim().split(`
 `).map(i=>/^\s*#/.test(i)?`  ${i}`:i).join(`
 `)}function yt(n){return n.replace(/^(?:[ \t]*\n)+/,"").trimEnd()}function ka(n){return n.map(i=>`## ${i.title}

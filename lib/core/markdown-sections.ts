@@ -54,13 +54,15 @@ export function firstLineOf(body: string | undefined): string | undefined {
  * name cannot break the line or start a heading. readExactLine is its inverse.
  */
 export function exactLine(value: string): string {
-  return value.replace(/[\\\x00-\x1f\x7f]/g, (c) => {
+  const escaped = value.replace(/[\\\x00-\x1f\x7f]/g, (c) => {
     if (c === "\\") return "\\\\";
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";
     if (c === "\t") return "\\t";
     return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
   });
+  // A line that starts with `#` could pass for a heading: its first `#` is written as \x23.
+  return escaped.startsWith("#") ? `\\x23${escaped.slice(1)}` : escaped;
 }
 
 export function readExactLine(line: string): string {

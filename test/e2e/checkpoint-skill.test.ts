@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireThenAnswer, engineFrom, installFromDist, tempProject } from "./skill-driver.ts";
@@ -11,7 +11,14 @@ import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, t
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
-const setupProject = () => tempProject("quoin-e2e-");
+// A project that already uses quoin (its memory folder exists), so the prompt hook records each
+// prompt there: that line is how these tests see the hook fire. A plain prompt in a fresh
+// repository writes nothing (test/integration/footprint.test.ts).
+const setupProject = () => {
+  const env = tempProject("quoin-e2e-");
+  mkdirSync(path.join(env.project, ".workflow_artifacts", "memory"), { recursive: true });
+  return env;
+};
 
 describe("e2e: /checkpoint installed with the settings installer", { timeout: 90_000 }, () => {
   let model: LoopbackModel;

@@ -15,7 +15,7 @@ export const SKILL_MARKER = "## 0c. Pidfile lifecycle";
 
 /** The engine command and session id, as a model would copy them from the rendered skill text. */
 export function engineFrom(text: string): { engine: string; session: string } {
-  const engine = /`E` below stands for `(node "[^"]+")`/.exec(text)?.[1];
+  const engine = /`E` below stands for `(node '[^']+'|node "[^"]+")`/.exec(text)?.[1];
   const session = /--session ([0-9a-f-]{36})/.exec(text)?.[1];
   if (!engine || !session) throw new Error("the skill text did not reach the model");
   return { engine, session };

@@ -75,7 +75,7 @@ describe("UserPromptSubmit under the real Claude Code client", () => {
     const transcript = fs.readFileSync(path.join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9-]/g, "-"), `${sid}.jsonl`), "utf8");
     expect(transcript).not.toMatch(/hook_(non_blocking_)?error|hook_cancelled/);
     // 2.1.197 records it as an attachment of type hook_system_message (seen in this transcript).
-    expect(transcript).toContain('"type":"hook_system_message","content":"[quoin] context 700k of 967k (72.4%): /checkpoint saves this session\'s place');
+    expect(transcript).toContain('"type":"hook_system_message","content":"[quoin] context 700k of 967k (72.3%): /checkpoint saves this session\'s place');
   }, 120_000);
 
   it("holds the prompt at the block tier: saved to disk, never sent to the model", async () => {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { createFsFromVolume, Volume } from "memfs";
 import type { FsApi } from "../../lib/core/deps.ts";
 import { readKnobs } from "../../lib/core/knobs.ts";
+import { exactLine } from "../../lib/core/markdown-sections.ts";
 import { locateJson } from "../../lib/core/json-locate.ts";
 import { readTranscriptTail } from "../../lib/context/transcript-tail.ts";
 import { parseHookInput } from "../../lib/hooks/hook-io.ts";
@@ -142,7 +143,14 @@ export function checkRoundTrip(d: CheckpointData): void {
 function checkHostileCheckpoint(d: CheckpointData): void {
   for (const render of [(x: CheckpointData) => renderCheckpoint(x, asciiBody), renderSkeletonCheckpoint]) {
     const text = render(d);
-    if (/[^\x09\x0A\x20-\x7E]/.test(text)) fail("non-ASCII or control byte in a checkpoint", text.match(/[^\x09\x0A\x20-\x7E]/)?.[0], "none");
+    // Paths and the branch are stored exactly (issue 10: non-ASCII kept, control characters escaped);
+    // everything else is ASCII. No control byte anywhere.
+    if (/[\x00-\x08\x0B-\x1F\x7F]/.test(text)) fail("control byte in a checkpoint", text.match(/[\x00-\x08\x0B-\x1F\x7F]/)?.[0], "none");
+    // (longest first: a lone surrogate branch is a substring of a plan file's surrogate pairs)
+    const exact = [d.branch, d.planFile].filter((v): v is string => typeof v === "string").map(exactLine);
+    const free = exact.sort((x, y) => y.length - x.length).reduce((t, v) => t.split(v).join(""), text);
+    const at = free.search(/[^\x09\x0A\x20-\x7E]/);
+    if (at >= 0) fail("non-ASCII outside an exact path or branch", free.slice(Math.max(0, at - 80), at + 20), "none");
     const parsed = parseCheckpoint(text);
     const titles = parsed.sections.map((s) => s.title);
     if (new Set(titles).size !== titles.length) fail("a section heading was forged", titles, "each title once");

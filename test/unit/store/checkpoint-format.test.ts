@@ -47,6 +47,16 @@ describe("checkpoint format", () => {
     ]);
   });
 
+  it("a branch or plan path that starts with '#' is stored exactly and forges no section (found by the parser fuzz)", () => {
+    const d = { ...full, branch: "## Status", planFile: "#notes/plan.md" };
+    for (const text of [renderCheckpoint(d, asciiBody), renderSkeletonCheckpoint(d)]) {
+      const titles = parseSections(text).map((s) => s.title);
+      expect(new Set(titles).size).toBe(titles.length);
+      expect(parseCheckpoint(text).branch).toBe("## Status");
+    }
+    expect(parseCheckpoint(renderCheckpoint(d, asciiBody)).planFile).toBe("#notes/plan.md");
+  });
+
   it("round-trips: what is written parses back", () => {
     const parsed = parseCheckpoint(renderCheckpoint(full, asciiBody));
     expect(parsed).toMatchObject({
