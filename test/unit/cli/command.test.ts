@@ -57,7 +57,7 @@ describe("defineCommand: options typed from their definition", () => {
   it("generates the usage line from the same definition", () => {
     expect(probe().command.usage).toBe("probe [--mode a|b] [--force] [--name NAME] [--tag TAG]... [--session ID] [--cwd DIR] [--json]");
     expect(saveCommand.usage).toBe(
-      "save [--mode restore|load-as-reference|mid-agent] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
+      "save [--mode restore|load-as-reference|mid-agent] [--ask-mode] [--asked] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
         "[--in-progress TEXT] [--next ITEM]... [--next-blocked ITEM]... [--blocker TEXT]... [--stdin-json] [--transcript PATH] [--session ID] [--cwd DIR] [--json]",
     );
   });
