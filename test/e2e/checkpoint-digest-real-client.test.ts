@@ -36,41 +36,49 @@ const DOC = {
 const shellSingleQuoted = (s: string) => s.replace(/'/g, `'\\''`);
 
 describe("e2e: /checkpoint passes the model's state; a fresh session's --restore receives it", { timeout: 120_000 }, () => {
-  let home = "";
-  let project = "";
-  let model: LoopbackModel | undefined;
-  beforeAll(() => {
-    ({ home, project } = tempProject("quoin-e2e-digest-"));
+  // Both sessions run here, in order, so each \`it\` below only reads what they left: any order of
+  // the \`it\`s (or one alone) sees the same runs.
+  const saved = { denials: [] as unknown[], code: -1 as number | null, answer: {} as { ok?: boolean; checkpoint?: string } };
+  const restored = { code: -1 as number | null, json: {} as Record<string, any> };
+  beforeAll(async () => {
+    const { home, project } = tempProject("quoin-e2e-digest-");
     installFromDist({ home, project }, "user");
-  });
-  afterAll(async () => model?.close());
-
-  it("the skill's echo -E pipe reaches save --stdin-json with no permission prompt, and every field lands in the checkpoint", async () => {
-    model = await startLoopbackModel(
-      scriptedCommands((engine, sid) => [
-        `${engine} pidfile acquire checkpoint --session ${sid}`,
-        `echo -E '${shellSingleQuoted(JSON.stringify(DOC))}' | ${engine} save --json --stdin-json --session ${sid}`,
-      ]),
+    const session = async (steps: (engine: string, sid: string) => string[], args: string[]) => {
+      const model = await startLoopbackModel(scriptedCommands((engine, sid) => [`${engine} pidfile acquire checkpoint --session ${sid}`, ...steps(engine, sid)]));
+      try {
+        const run = await runClaude({ home, cwd: project, baseUrl: model.url, args });
+        return { run, last: toolResults(model).at(-1) ?? "{}" };
+      } finally {
+        await model.close();
+      }
+    };
+    const save = await session(
+      (engine, sid) => [`echo -E '${shellSingleQuoted(JSON.stringify(DOC))}' | ${engine} save --json --stdin-json --session ${sid}`],
+      ["/checkpoint", "--output-format=json"],
     );
-    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint", "--output-format=json"] });
-    expect(run.code).toBe(0);
-    expect((JSON.parse(run.stdout) as { permission_denials: unknown[] }).permission_denials).toEqual([]);
-    const answer = JSON.parse(toolResults(model).at(-1) ?? "{}") as { ok: boolean; checkpoint: string };
-    expect(answer.ok).toBe(true);
-    expect(path.basename(answer.checkpoint)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{4}-csv-export\.md$/);
-    const p = parseCheckpoint(fs.readFileSync(answer.checkpoint, "utf8"));
+    saved.code = save.run.code;
+    saved.denials = (JSON.parse(save.run.stdout) as { permission_denials: unknown[] }).permission_denials;
+    saved.answer = JSON.parse(save.last) as typeof saved.answer;
+    const restore = await session((engine, sid) => [`${engine} restore --json --session ${sid}`], ["/checkpoint --restore"]);
+    restored.code = restore.run.code;
+    restored.json = JSON.parse(restore.last) as Record<string, any>;
+  }, 120_000);
+
+  it("the skill's echo -E pipe reaches save --stdin-json with no permission prompt, and every field lands in the checkpoint", () => {
+    expect(saved.code).toBe(0);
+    expect(saved.denials).toEqual([]);
+    expect(saved.answer.ok).toBe(true);
+    const checkpoint = saved.answer.checkpoint ?? "";
+    expect(path.basename(checkpoint)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{4}-csv-export\.md$/);
+    const p = parseCheckpoint(fs.readFileSync(checkpoint, "utf8"));
     expect(p).toMatchObject({ task: "csv-export", intent: DOC.intent, inProgress: DOC.inProgress, done: DOC.done, blockers: DOC.blockers, nextUp: DOC.nextUp });
     expect(p.decisions).toContain(DOC.decisions[0]);
     expect(p.openQuestions).toContain(DOC.openQuestions[0]);
-    await model.close();
-    model = undefined;
   });
 
-  it("a fresh session's /checkpoint --restore shows those fields", async () => {
-    model = await startLoopbackModel(scriptedCommands((engine, sid) => [`${engine} pidfile acquire checkpoint --session ${sid}`, `${engine} restore --json --session ${sid}`]));
-    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["/checkpoint --restore"] });
-    expect(run.code).toBe(0);
-    const j = JSON.parse(toolResults(model).at(-1) ?? "{}") as Record<string, any>;
+  it("a fresh session's /checkpoint --restore shows those fields", () => {
+    expect(restored.code).toBe(0);
+    const j = restored.json;
     expect(j["action"]).toBe("restore");
     expect(j["task"]).toBe("csv-export");
     expect(j["intent"]).toBe(DOC.intent);
@@ -78,8 +86,6 @@ describe("e2e: /checkpoint passes the model's state; a fresh session's --restore
     expect(j["openQuestions"]).toEqual(DOC.openQuestions);
     expect((j["show"] as string[]).join("\n")).toContain(`In progress: ${DOC.inProgress}`);
     expect((j["next"] as string[]).join("\n")).toContain("ask the user what to do next");
-    await model.close();
-    model = undefined;
   });
 });
 

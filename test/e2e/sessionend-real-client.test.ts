@@ -48,78 +48,105 @@ async function withModel<T>(responder: Responder, run: (m: LoopbackModel) => Pro
 const claude = (m: LoopbackModel, args: string[]) =>
   runClaude({ home, cwd: project, baseUrl: m.url, args, timeoutMs: 120_000, env: { QUOIN_SESSIONEND_DEADLINE_MS: "10000" } });
 
+const readCheckpoint = (name: string) => readFileSync(path.join(memory(), "checkpoints", name), "utf8");
+
 describe("e2e: SessionEnd under the real client", { timeout: 240_000 }, () => {
-  beforeAll(() => {
+  // The four client runs build on each other (one session, then a new one, then two /clears), so
+  // they all run here, in order, and each \`it\` only reads what its run left: the \`it\`s hold in
+  // any order and alone.
+  const turns = { firstCode: -1 as number | null, secondCode: -1 as number | null, notes: "", afterFirst: [] as string[], names: [] as string[], newestText: "", pending: [] as string[] };
+  const fresh = { code: -1 as number | null, stdout: "", startupText: "", newest: "" };
+  const clearSaved = { code: -1 as number | null, stdout: "", before: [] as string[], after: [] as string[] };
+  const clearNew = { code: -1 as number | null, stdout: "", names: [] as string[], text: "", markers: [] as string[], log: "" };
+
+  beforeAll(async () => {
     ({ home, project } = tempProject("quoin-e2e-sessionend-"));
     installFromDist({ home, project }, "user");
     const settings = JSON.parse(readFileSync(path.join(home, ".claude", "settings.json"), "utf8"));
     expect(settings.hooks.SessionEnd[0].hooks[0].timeout).toBeUndefined();
-  });
-  afterAll(async () => model?.close());
 
-  it("two -p turns of one session (--resume): each exit with something new leaves a session-end snapshot, never over the last", async () => {
+    // 1. two -p turns of one session
     await withModel(worker, async (m) => {
       const first = await claude(m, ["please write the notes file for the parser", "--output-format=json", "--permission-mode=acceptEdits"]);
-      expect(first.code).toBe(0);
+      turns.firstCode = first.code;
       sid = (JSON.parse(first.stdout) as { session_id: string }).session_id;
-      expect(readFileSync(path.join(project, "notes.md"), "utf8")).toBe("parser notes\n");
-      // One request, but a file changed: not trivial, so the first exit already saved.
-      const afterFirst = checkpoints();
-      expect(afterFirst).toHaveLength(1);
-      const second = await claude(m, ["--resume", sid, "now add the tests for it"]);
-      expect(second.code).toBe(0);
+      turns.notes = existsSync(path.join(project, "notes.md")) ? readFileSync(path.join(project, "notes.md"), "utf8") : "";
+      turns.afterFirst = checkpoints();
+      turns.secondCode = (await claude(m, ["--resume", sid, "now add the tests for it"])).code;
     });
-    const names = checkpoints();
-    // A new request since the first snapshot: a second one, never over the first.
-    expect(names).toHaveLength(2);
-    const newest = parseCheckpoint(readFileSync(path.join(memory(), "checkpoints", names.at(-1)!), "utf8"));
-    expect(newest.status).toBe("checkpoint save (session end, other)");
-    expect(newest.sessionId).toBe(sid);
-    expect(newest.intent).toBe("(newest request) now add the tests for it");
-    // The digest names the file the first turn wrote, relative to the project.
-    expect(readFileSync(path.join(memory(), "checkpoints", names.at(-1)!), "utf8")).toMatch(/## Working set[\s\S]*notes\.md/);
-    expect(readdirSync(memory()).filter((n) => n.startsWith("pending-restore"))).toEqual([]);
-  });
+    turns.names = checkpoints();
+    turns.newestText = turns.names.length ? readCheckpoint(turns.names.at(-1)!) : "";
+    turns.pending = readdirSync(memory()).filter((n) => n.startsWith("pending-restore"));
 
-  it("a new session hears of it at startup, and its /checkpoint --restore offers it", async () => {
-    const newest = path.join(memory(), "checkpoints", checkpoints().at(-1)!);
-    let startupText = "";
+    // 2. a new session restores
+    fresh.newest = path.join(memory(), "checkpoints", checkpoints().at(-1) ?? "");
     const restore = scriptedCommands((engine, session) => [`${engine} pidfile acquire checkpoint --session ${session}`, `${engine} restore --json --session ${session}`]);
     const run = await withModel(
       (body, i) => {
-        startupText ||= requestText(body);
+        fresh.startupText ||= requestText(body);
         return restore(body, i);
       },
       (m) => claude(m, ["/checkpoint --restore"]),
     );
-    expect(run.code).toBe(0);
-    expect(startupText).toContain("Last session, task");
-    expect(run.stdout).toContain("RELAY");
-    expect(run.stdout).toContain(newest);
-  });
+    Object.assign(fresh, { code: run.code, stdout: run.stdout });
 
-  it("a real /clear right after a saved end: nothing new, so no second snapshot; SessionStart(clear) names the current one", async () => {
-    const before = checkpoints();
-    const run = await withModel(worker, (m) => claude(m, ["--resume", sid, "/clear", "--output-format=stream-json", "--verbose"]));
-    expect(run.code).toBe(0);
-    expect(checkpoints()).toEqual(before);
-    expect(run.stdout).toContain(`cleared session's checkpoint ${before.at(-1)} is current; /checkpoint --restore brings it back`);
-  });
+    // 3. a real /clear right after a saved end
+    clearSaved.before = checkpoints();
+    const cleared = await withModel(worker, (m) => claude(m, ["--resume", sid, "/clear", "--output-format=stream-json", "--verbose"]));
+    Object.assign(clearSaved, { code: cleared.code, stdout: cleared.stdout, after: checkpoints() });
 
-  it("a real /clear: SessionEnd(clear) saves the session and SessionStart(clear) of the new id says so", async () => {
-    // The earlier snapshots go, so this session has no checkpoint yet: the clear must save it.
+    // 4. a real /clear with no checkpoint of the session left
     rmSync(path.join(memory(), "checkpoints"), { recursive: true });
-    const run = await withModel(worker, (m) => claude(m, ["--resume", sid, "/clear", "--output-format=stream-json", "--verbose"]));
-    expect(run.code).toBe(0);
-    const [name, ...rest] = checkpoints();
+    const again = await withModel(worker, (m) => claude(m, ["--resume", sid, "/clear", "--output-format=stream-json", "--verbose"]));
+    clearNew.code = again.code;
+    clearNew.stdout = again.stdout;
+    clearNew.names = checkpoints();
+    clearNew.text = clearNew.names[0] ? readCheckpoint(clearNew.names[0]) : "";
+    clearNew.markers = readdirSync(path.join(home, ".claude", "quoin-checkpoint", "state")).filter((n) => n.startsWith("ended-"));
+    clearNew.log = readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8");
+  }, 240_000);
+  afterAll(async () => model?.close());
+
+  it("two -p turns of one session (--resume): each exit with something new leaves a session-end snapshot, never over the last", () => {
+    expect(turns.firstCode).toBe(0);
+    expect(turns.notes).toBe("parser notes\n");
+    // One request, but a file changed: not trivial, so the first exit already saved.
+    expect(turns.afterFirst).toHaveLength(1);
+    expect(turns.secondCode).toBe(0);
+    // A new request since the first snapshot: a second one, never over the first.
+    expect(turns.names).toHaveLength(2);
+    const newest = parseCheckpoint(turns.newestText);
+    expect(newest.status).toBe("checkpoint save (session end, other)");
+    expect(newest.sessionId).toBe(sid);
+    expect(newest.intent).toBe("(newest request) now add the tests for it");
+    // The digest names the file the first turn wrote, relative to the project.
+    expect(turns.newestText).toMatch(/## Working set[\s\S]*notes\.md/);
+    expect(turns.pending).toEqual([]);
+  });
+
+  it("a new session hears of it at startup, and its /checkpoint --restore offers it", () => {
+    expect(fresh.code).toBe(0);
+    expect(fresh.startupText).toContain("Last session, task");
+    expect(fresh.stdout).toContain("RELAY");
+    expect(fresh.stdout).toContain(fresh.newest);
+  });
+
+  it("a real /clear right after a saved end: nothing new, so no second snapshot; SessionStart(clear) names the current one", () => {
+    expect(clearSaved.code).toBe(0);
+    expect(clearSaved.after).toEqual(clearSaved.before);
+    expect(clearSaved.stdout).toContain(`cleared session's checkpoint ${clearSaved.before.at(-1)} is current; /checkpoint --restore brings it back`);
+  });
+
+  it("a real /clear: SessionEnd(clear) saves the session and SessionStart(clear) of the new id says so", () => {
+    expect(clearNew.code).toBe(0);
+    const [name, ...rest] = clearNew.names;
     expect(rest).toEqual([]);
-    const saved = parseCheckpoint(readFileSync(path.join(memory(), "checkpoints", name!), "utf8"));
+    const saved = parseCheckpoint(clearNew.text);
     expect(saved.status).toBe("checkpoint save (session end, clear)");
     expect(saved.sessionId).toBe(sid);
     // SessionStart(clear) found the marker, told the session, and removed it.
-    expect(readdirSync(path.join(home, ".claude", "quoin-checkpoint", "state")).filter((n) => n.startsWith("ended-"))).toEqual([]);
-    const log = readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8");
-    expect(log).toContain(`SessionEnd clear: saved`);
-    expect(run.stdout).toContain(`cleared session saved as ${name}`);
+    expect(clearNew.markers).toEqual([]);
+    expect(clearNew.log).toContain(`SessionEnd clear: saved`);
+    expect(clearNew.stdout).toContain(`cleared session saved as ${name}`);
   });
 });
