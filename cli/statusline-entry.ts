@@ -1,5 +1,5 @@
 import { nodeDeps } from "../lib/edge/node-deps.ts";
 import { runStatusLine } from "../lib/edge/statusline-runner.ts";
 
-// dist/statusline.mjs: Claude Code's status-line command, its own small bundle (it runs on every draw).
-await runStatusLine(nodeDeps(), process.argv.slice(2));
+// dist/statusline.cjs: Claude Code's status-line command, its own small bundle (it runs on every draw).
+void runStatusLine(nodeDeps(), process.argv.slice(2));

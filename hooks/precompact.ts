@@ -5,7 +5,7 @@ import { runPreCompact } from "../lib/hooks/pre-compact.ts";
 
 // NOTE: PreCompact can block compaction since v2.1.105; this hook never prints a decision.
 const deps = nodeDeps();
-await runValidatedHook(
+void runValidatedHook(
   "PreCompact",
   preCompactSchema,
   (input) => {

@@ -6,7 +6,7 @@ import { logSessionEnd, runSessionEnd } from "../lib/hooks/session-end.ts";
 
 // NOTE: SessionEnd cannot block and its output is not shown: this hook prints nothing.
 const deps = nodeDeps();
-await runValidatedHook(
+void runValidatedHook(
   "SessionEnd",
   sessionEndSchema,
   (input, ctx) => {

@@ -9,7 +9,7 @@ import { handleUserPromptSubmit } from "../lib/hooks/user-prompt-submit.ts";
 const deps = nodeDeps();
 // The engine sits beside the hooks folder in every layout (dist/, an install, the plugin).
 const engine = fileURLToPath(new URL("../quoin-checkpoint.mjs", import.meta.url));
-await runValidatedHook(
+void runValidatedHook(
   "UserPromptSubmit",
   userPromptSubmitSchema,
   (input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn), { forcedSave: engineForcedSave(deps, engine) }),

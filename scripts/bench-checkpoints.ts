@@ -24,7 +24,7 @@ export function benchCheckpoints(ctx: BenchContext): void {
   };
   mkdirSync(memory, { recursive: true });
   const engine = path.join(ctx.root, "dist", "quoin-checkpoint.mjs");
-  const precompactHook = path.join(ctx.root, "dist", "hooks", "precompact.mjs");
+  const precompactHook = path.join(ctx.root, "dist", "hooks", "precompact.cjs");
   for (const label of ctx.sizes) {
     const transcript = ctx.makeTranscript(label);
     const input = JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: project, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });

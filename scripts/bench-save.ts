@@ -79,12 +79,12 @@ export function benchSave(ctx: BenchContext): void {
     trigger: "auto",
     custom_instructions: "",
   });
-  const precompact = measure({ args: [path.join(ctx.root, "dist", "hooks", "precompact.mjs")], input: precompactInput, env, cwd: p.project }, ctx.runs, reset);
+  const precompact = measure({ args: [path.join(ctx.root, "dist", "hooks", "precompact.cjs")], input: precompactInput, env, cwd: p.project }, ctx.runs, reset);
   console.log(formatRow("precompact (writes a checkpoint)", precompact));
 
   reset();
   const startInput = JSON.stringify({ session_id: "bench-new-session-0001", cwd: p.project, hook_event_name: "SessionStart", source: "startup" });
-  const start = measure({ args: [path.join(ctx.root, "dist", "hooks", "sessionstart.mjs")], input: startInput, env, cwd: p.project }, ctx.runs);
+  const start = measure({ args: [path.join(ctx.root, "dist", "hooks", "sessionstart.cjs")], input: startInput, env, cwd: p.project }, ctx.runs);
   console.log(formatRow(`sessionstart (${SENTINELS} sentinels, banner)`, start));
   reset();
 }

@@ -18,7 +18,7 @@ export function benchSessionEnd(ctx: BenchContext): void {
 }
 
 function benchOne(ctx: BenchContext, label: string, transcript: string, project: string): void {
-  const hook = path.join(ctx.root, "dist", "hooks", "sessionend.mjs");
+  const hook = path.join(ctx.root, "dist", "hooks", "sessionend.cjs");
   const checkpoints = path.join(project, ".workflow_artifacts", "memory", "checkpoints");
   // A snapshot left by an earlier row's last (peak-memory) run is not this row's.
   rmSync(checkpoints, { recursive: true, force: true });

@@ -35,6 +35,6 @@ export function benchStatusLine(ctx: BenchContext): void {
     },
     exceeds_200k_tokens: false,
   });
-  const job = { args: [path.join(ctx.root, "dist", "statusline.mjs")], input, cwd: project, env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: "" } };
+  const job = { args: [path.join(ctx.root, "dist", "statusline.cjs")], input, cwd: project, env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: "" } };
   console.log(formatRow("statusline draw (window recorded)", measure(job, ctx.runs)));
 }

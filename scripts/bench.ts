@@ -44,7 +44,7 @@ const project = path.join(work, "project");
 rmSync(project, { recursive: true, force: true });
 mkdirSync(path.join(project, ".git"), { recursive: true });
 
-const hook = path.join(root, "dist", "hooks", "userpromptsubmit.mjs");
+const hook = path.join(root, "dist", "hooks", "userpromptsubmit.cjs");
 console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
 const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { HOOK_SPECS, ENGINE_BUNDLE, STATUSLINE_BUNDLE } from "../lib/install/install-layout.ts";
+import { HOOK_SPECS, ENGINE_BUNDLE, hookBundleFile, STATUSLINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { marketplaceJson, pluginFiles } from "../lib/install/plugin-files.ts";
 import { renderAllSkills } from "./gen-skills.ts";
 
@@ -9,7 +9,7 @@ export function buildPluginFiles(root: string, distDir: string): Record<string, 
   const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; description: string; license: string };
   const hookBundles: Record<string, string> = {};
   for (const spec of HOOK_SPECS) {
-    const file = path.join(distDir, "hooks", `${spec.bundle}.mjs`);
+    const file = path.join(distDir, hookBundleFile(spec.bundle));
     if (existsSync(file)) hookBundles[spec.bundle] = readFileSync(file, "utf8");
   }
   const skills = Object.fromEntries(renderAllSkills(root, "plugin").map((s) => [s.name, s.text]));

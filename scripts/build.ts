@@ -1,8 +1,9 @@
 import { build, type BuildOptions } from "esbuild";
-import { readdirSync, statSync, mkdirSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
 import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
+import { hookBundleFile, STATUSLINE_BUNDLE, type HookBundle } from "../lib/install/install-layout.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "dist");
@@ -24,17 +25,30 @@ const hookEntries = readdirSync(path.join(root, "hooks"))
   .map((f) => path.join(root, "hooks", f));
 
 mkdirSync(outDir, { recursive: true });
+// Bundles of earlier builds (hooks/*.mjs, statusline.mjs) must not outlive a rename.
+rmSync(path.join(outDir, "hooks"), { recursive: true, force: true });
+rmSync(path.join(outDir, "statusline.mjs"), { force: true });
 const outputs: string[] = [];
 
+// The hooks and the status line run before every prompt and on every draw: CommonJS, which node
+// starts faster than an ES module (install-layout.ts HOT_BUNDLE_EXT; `npm run bench`). Their
+// sources are ES modules; import.meta.url is this file's URL, made once from __filename.
+const hot: BuildOptions = {
+  ...common,
+  format: "cjs",
+  define: { "import.meta.url": "__quoinUrl" },
+  banner: { js: 'var __quoinUrl=require("node:url").pathToFileURL(__filename).href;' },
+};
+
 for (const entry of hookEntries) {
-  const outfile = path.join(outDir, "hooks", `${path.basename(entry, ".ts")}.mjs`);
-  await build({ ...common, entryPoints: [entry], outfile });
+  const outfile = path.join(outDir, hookBundleFile(path.basename(entry, ".ts") as HookBundle));
+  await build({ ...hot, entryPoints: [entry], outfile });
   outputs.push(outfile);
 }
 
 // The status line runs on every draw: its own small bundle, like a hook.
-const statusLine = path.join(outDir, "statusline.mjs");
-await build({ ...common, entryPoints: [path.join(root, "cli", "statusline-entry.ts")], outfile: statusLine });
+const statusLine = path.join(outDir, STATUSLINE_BUNDLE);
+await build({ ...hot, entryPoints: [path.join(root, "cli", "statusline-entry.ts")], outfile: statusLine });
 outputs.push(statusLine);
 
 const engine = path.join(outDir, "quoin-checkpoint.mjs");

@@ -3,11 +3,11 @@ import { renderStatusLine } from "../../lib/context/statusline.ts";
 import { printLine } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 
-// Kept for status lines installed before dist/statusline.mjs existed (`quoin-checkpoint.mjs
+// Kept for status lines installed before dist/statusline.cjs existed (`quoin-checkpoint.mjs
 // statusline`); setup now registers the small bundle, which does the same on each draw.
 export const statuslineCommand = defineCommand({
   name: "statusline",
-  summary: "status-line command (older installs; setup now registers statusline.mjs): records the window, prints a gauge",
+  summary: "status-line command (older installs; setup now registers statusline.cjs): records the window, prints a gauge",
   options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
   run(ctx, values) {
     const line = renderStatusLine({ ...ctx.deps, cwd: ctx.cwd }, ctx.readStdin(), ctx.knobs, claudeConfigDir(ctx.deps.env, ctx.deps.home), values.wrap);

@@ -19,7 +19,7 @@ export function wrapArg(argv: readonly string[]): string | undefined {
 }
 
 /**
- * dist/statusline.mjs: one draw, exit 0 whatever happens. Knobs are parsed once, quietly: a
+ * dist/statusline.cjs: one draw, exit 0 whatever happens. Knobs are parsed once, quietly: a
  * status line has nowhere to show a warning (the hooks and `doctor` report a bad knob).
  */
 export async function runStatusLine(deps: Deps, argv: readonly string[]): Promise<void> {

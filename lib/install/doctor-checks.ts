@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
@@ -60,7 +60,7 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
   }
   const root = path.dirname(layout.configDir);
   for (const spec of HOOK_SPECS) {
-    const bundle = path.join(layout.bundleDir, "hooks", `${spec.bundle}.mjs`);
+    const bundle = path.join(layout.bundleDir, hookBundleFile(spec.bundle));
     const commands = (owned as Record<string, string[]>)[spec.event] ?? [];
     const name = `${where}: ${spec.event} hook`;
     if (!commands.length) {

@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
-import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, installLayout, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { existingHookContainers, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -17,7 +17,7 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
-  /** the build output: quoin-checkpoint.mjs, statusline.mjs, hooks/*.mjs, skills/<name>/SKILL.md */
+  /** the build output: quoin-checkpoint.mjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
   distDir: string;
 }
 
@@ -115,14 +115,14 @@ function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout,
   else if (opts.statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
-    const from = path.join(opts.distDir, "hooks", `${spec.bundle}.mjs`);
+    const from = path.join(opts.distDir, hookBundleFile(spec.bundle));
     const text = readTextOrNull(deps.fs, from);
     if (text === null) {
       lines.push(`[quoin] WARNING: ${from} is missing: the ${spec.event} hook is NOT installed. Build it (npm run build) and run the installer again.`);
       continue;
     }
     bundles.push(spec.bundle);
-    copies.push({ from, to: path.join(layout.bundleDir, "hooks", `${spec.bundle}.mjs`), text });
+    copies.push({ from, to: path.join(layout.bundleDir, hookBundleFile(spec.bundle)), text });
   }
   // The skills name the engine as '${CLAUDE_SKILL_DIR}/...' (skill-render.ts): any character but `'` is safe there.
   if (layout.skillsDir.includes("'")) {
@@ -203,7 +203,8 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  // statusline.cjs: what installs before the CommonJS hot bundles wrote
+  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, "hooks", path.basename(layout.stateFile)];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));

@@ -1,4 +1,4 @@
-import { ENGINE_BUNDLE, HOOK_SPECS, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
+import { ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
 // gets no build step, so this folder is built here and committed (plugin/ at the repository root).
@@ -10,7 +10,7 @@ export interface PluginInputs {
   description: string;
   license: string;
   engine: string;
-  /** dist/statusline.mjs: a plugin cannot register a status line; a user points theirs at it (README) */
+  /** dist/statusline.cjs: a plugin cannot register a status line; a user points theirs at it (README) */
   statusLine: string;
   /** bundle name (sessionstart, ...) -> built hook bundle; missing ones are left out */
   hookBundles: Readonly<Record<string, string>>;
@@ -34,7 +34,7 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
   for (const spec of HOOK_SPECS) {
     const bundle = inp.hookBundles[spec.bundle];
     if (bundle === undefined) continue;
-    files[`hooks/${spec.bundle}.mjs`] = bundle;
+    files[hookBundleFile(spec.bundle)] = bundle;
     hooks[spec.event] = [
       {
         ...(spec.matcher ? { matcher: spec.matcher } : {}),

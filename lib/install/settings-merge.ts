@@ -8,8 +8,8 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
 const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
-/** quoin's status line: the bundle (statusline.mjs), or the engine's subcommand older installs wrote. */
-const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.mjs["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
+/** quoin's status line: the bundle (statusline.cjs; .mjs before), or the engine's subcommand older installs wrote. */
+const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.[mc]js["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
 
 export interface HookGroup {
   matcher?: string;
@@ -116,7 +116,7 @@ export function hasOwnedStatusLine(text: string): boolean {
   }
 }
 
-/** Our status-line command (`node ".../statusline.mjs"`), wrapping the user's own one when there is one. */
+/** Our status-line command (`node ".../statusline.cjs"`), wrapping the user's own one when there is one. */
 export function statusLineCommand(base: string, theirs: string | undefined): string {
   return theirs === undefined ? base : `${base} --wrap '${theirs.replace(/'/g, `'\\''`)}'`;
 }
@@ -129,7 +129,7 @@ export function unwrapStatusLine(command: string): string | undefined {
 
 export interface InstallRequest {
   hooks: readonly OwnedHook[];
-  /** set: register (or wrap) the status line with this command (`node ".../statusline.mjs"`) */
+  /** set: register (or wrap) the status line with this command (`node ".../statusline.cjs"`) */
   statusLine?: string;
 }
 

@@ -94,7 +94,7 @@ describe("e2e: after a real /compact, SessionStart(compact) names the newest cha
   let home = "";
   let project = "";
   let model: LoopbackModel;
-  const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.mjs`))}`;
+  const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.cjs`))}`;
 
   beforeAll(async () => {
     tmp = tempDir("quoin-e2e-compact-digest-");

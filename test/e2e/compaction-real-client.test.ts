@@ -14,7 +14,7 @@ let home: string;
 let project: string;
 let model: LoopbackModel;
 
-const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.mjs`))}`;
+const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.cjs`))}`;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-compact-"));

@@ -32,7 +32,7 @@ function world(name: string, extra: Record<string, unknown> = {}) {
   fs.mkdirSync(path.join(project, ".git"), { recursive: true });
   fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.mjs"))}`;
+  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
   const settings = path.join(home, ".claude", "settings.json");
   fs.writeFileSync(settings, JSON.stringify({ ...extra, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2));
   return { home, project, settings, memory: path.join(project, ".workflow_artifacts", "memory") };

@@ -26,7 +26,7 @@ beforeAll(async () => {
   fs.writeFileSync(checkpoint, "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n");
   fs.writeFileSync(path.join(memory, `pending-restore-${OTHER}.txt`), `${checkpoint}\n`);
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "sessionstart.mjs"))}`;
+  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "sessionstart.cjs"))}`;
   fs.writeFileSync(
     path.join(home, ".claude", "settings.json"),
     JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2),

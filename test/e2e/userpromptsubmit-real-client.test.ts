@@ -22,7 +22,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(project, ".git"), { recursive: true });
   fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.mjs"))}`;
+  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
   fs.writeFileSync(
     path.join(home, ".claude", "settings.json"),
     JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2),

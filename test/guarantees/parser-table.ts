@@ -261,7 +261,7 @@ export const PARSERS: readonly ParserRow<never>[] = [
     name: "settings.json install/uninstall",
     input: mutated(settingsSample),
     check: (t: string) => {
-      const installed = mergeInstall(t, { hooks: SETTINGS_HOOKS, statusLine: 'node "/home/u/.claude/quoin-checkpoint/statusline.mjs"' });
+      const installed = mergeInstall(t, { hooks: SETTINGS_HOOKS, statusLine: 'node "/home/u/.claude/quoin-checkpoint/statusline.cjs"' });
       ownedHookCommands(t);
       if (!installed.ok) return;
       const parsed = (() => {

@@ -5,9 +5,9 @@ import * as path from "node:path";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const ENGINE = path.join(REPO_ROOT, "dist", "quoin-checkpoint.mjs");
-export const PRECOMPACT = path.join(REPO_ROOT, "dist", "hooks", "precompact.mjs");
-export const SESSIONSTART = path.join(REPO_ROOT, "dist", "hooks", "sessionstart.mjs");
-export const SESSIONEND = path.join(REPO_ROOT, "dist", "hooks", "sessionend.mjs");
+export const PRECOMPACT = path.join(REPO_ROOT, "dist", "hooks", "precompact.cjs");
+export const SESSIONSTART = path.join(REPO_ROOT, "dist", "hooks", "sessionstart.cjs");
+export const SESSIONEND = path.join(REPO_ROOT, "dist", "hooks", "sessionend.cjs");
 
 /** The built bundles: `npm test` builds first; a lone `vitest run` builds once if dist/ is missing. */
 export function ensureBuilt(): void {

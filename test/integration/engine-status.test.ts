@@ -68,7 +68,7 @@ describe("quoin-checkpoint status", () => {
 });
 
 describe.each([
-  ["dist/statusline.mjs", (args: string[]) => [path.join(tmp, "alone", "statusline.mjs"), args] as const],
+  ["dist/statusline.cjs", (args: string[]) => [path.join(tmp, "alone", "statusline.cjs"), args] as const],
   ["quoin-checkpoint statusline (older installs)", (args: string[]) => [engine, ["statusline", ...args]] as const],
 ])("status line: %s", (_name, command) => {
   const sid = "9a8b7c6d-4444-4e5f-8a9b-000000000004";
@@ -94,7 +94,7 @@ describe.each([
 
   beforeAll(() => {
     record = path.join(home, ".claude", "quoin-checkpoint", "state", `window-${sid}.json`);
-    fs.copyFileSync(path.join(DIST, "statusline.mjs"), path.join(tmp, "alone", "statusline.mjs"));
+    fs.copyFileSync(path.join(DIST, "statusline.cjs"), path.join(tmp, "alone", "statusline.cjs"));
   });
 
   it("records the window outside the project for the hooks, and prints a gauge with tokens and the limit", () => {

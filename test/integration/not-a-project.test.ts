@@ -58,7 +58,7 @@ describe.each([
     // A limit of 1,000 tokens puts any transcript at the block tier: the prompt hook would save.
     const env = { PATH: process.env["PATH"], HOME: home, TZ: "UTC", QUOIN_EFFECTIVE_CONTEXT_LIMIT: "1000" };
     for (const spec of HOOK_SPECS) {
-      const r = runNode(path.join(REPO_ROOT, "dist", "hooks", `${spec.bundle}.mjs`), [], { cwd, env, input: payload(cwd, spec.event) });
+      const r = runNode(path.join(REPO_ROOT, "dist", "hooks", `${spec.bundle}.cjs`), [], { cwd, env, input: payload(cwd, spec.event) });
       expect(r.code, `${spec.bundle}: ${r.stderr}`).toBe(0);
       expect(existsSync(path.join(cwd, ".workflow_artifacts")), `${spec.bundle} wrote into ${cwd}`).toBe(false);
     }

@@ -15,9 +15,9 @@ const SID = "0b6c8f9a-2222-4c3d-8e9f-000000000002";
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-ups-"));
   // The bundle alone, in an empty folder: no node_modules anywhere above it.
-  hook = path.join(tmp, "bin", "userpromptsubmit.mjs");
+  hook = path.join(tmp, "bin", "userpromptsubmit.cjs");
   fs.mkdirSync(path.dirname(hook));
-  fs.copyFileSync(path.join(DIST, "hooks", "userpromptsubmit.mjs"), hook);
+  fs.copyFileSync(path.join(DIST, "hooks", "userpromptsubmit.cjs"), hook);
   home = path.join(tmp, "home");
   project = path.join(home, "proj");
   fs.mkdirSync(path.join(project, ".git"), { recursive: true });
@@ -107,8 +107,8 @@ describe("the built UserPromptSubmit hook", () => {
 describe("the block tier's forced save carries the digest without the hook loading it", () => {
   it("the prompt hook's bundle holds no transcript digest code; the precompact bundle does", () => {
     const marks = (file: string) => ["TaskCreate", "NotebookEdit", "queue-operation"].filter((m) => fs.readFileSync(path.join(DIST, "hooks", file), "utf8").includes(m));
-    expect(marks("userpromptsubmit.mjs")).toEqual([]);
-    expect(marks("precompact.mjs")).toEqual(["TaskCreate", "NotebookEdit", "queue-operation"]);
+    expect(marks("userpromptsubmit.cjs")).toEqual([]);
+    expect(marks("precompact.cjs")).toEqual(["TaskCreate", "NotebookEdit", "queue-operation"]);
   });
 
   it("in the installed layout (engine beside hooks/) the forced checkpoint has the working set, todos and requests", () => {
@@ -116,7 +116,7 @@ describe("the block tier's forced save carries the digest without the hook loadi
     const transcript = path.join(home, ".claude", "projects", "-proj", `${sid}.jsonl`);
     fs.writeFileSync(transcript, `${workSessionLines(project, 165_000).join("\n")}\n`);
     const input = JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: "UserPromptSubmit", prompt: "deploy it" });
-    const r = runBundle(path.join(DIST, "hooks", "userpromptsubmit.mjs"), [], { input, env: env() });
+    const r = runBundle(path.join(DIST, "hooks", "userpromptsubmit.cjs"), [], { input, env: env() });
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBe("block");
     const checkpoint = fs.readFileSync(path.join(project, ".workflow_artifacts/memory", `pending-restore-${sid}.txt`), "utf8").trim();

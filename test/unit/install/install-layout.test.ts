@@ -22,20 +22,20 @@ const ODD_HOMES = [
 
 describe("hook and engine commands under sh -c", () => {
   it.each(ODD_HOMES)("hand the shell the bundle path unchanged: %s", (dir) => {
-    expect(argvOf(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
+    expect(argvOf(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.cjs`);
     expect(argvOf(`${engineCommand(dir)} statusline`)).toBe(`${dir}/quoin-checkpoint.mjsstatusline`);
-    expect(argvOf(statusLineBundleCommand(dir))).toBe(`${dir}/statusline.mjs`);
-    expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.mjs`);
+    expect(argvOf(statusLineBundleCommand(dir))).toBe(`${dir}/statusline.cjs`);
+    expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.cjs`);
   });
 
   it("keep ${CLAUDE_PLUGIN_ROOT} in double quotes too (the plugin's hooks.json)", () => {
-    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe('node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.mjs"');
+    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe('node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.cjs"');
   });
 
   it("keep ${CLAUDE_PROJECT_DIR} in double quotes so it still expands", () => {
     const cmd = hookCommand("${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint", "precompact");
-    expect(cmd).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/precompact.mjs"');
-    expect(argvOf(cmd, { CLAUDE_PROJECT_DIR: "/r/my repo" })).toBe("/r/my repo/.claude/quoin-checkpoint/hooks/precompact.mjs");
+    expect(cmd).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/precompact.cjs"');
+    expect(argvOf(cmd, { CLAUDE_PROJECT_DIR: "/r/my repo" })).toBe("/r/my repo/.claude/quoin-checkpoint/hooks/precompact.cjs");
   });
 
   it.each(ODD_HOMES)("status line with a single-quoted engine path installs and uninstalls: %s", (dir) => {
@@ -52,8 +52,8 @@ describe("the plugin's hooks.json", () => {
     const { pluginFiles } = await import("../../../lib/install/plugin-files.ts");
     const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", statusLine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
     const hooks = JSON.parse(files["hooks/hooks.json"]!).hooks;
-    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.mjs"' }] }]);
+    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.cjs"' }] }]);
     expect(hooks.PreCompact[0].hooks[0].timeout).toBe(30);
-    expect(files["hooks/sessionend.mjs"]).toBe("// se");
+    expect(files["hooks/sessionend.cjs"]).toBe("// se");
   });
 });

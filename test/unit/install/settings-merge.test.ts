@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { mergeInstall, mergeUninstall, ownedHookCommands, unwrapStatusLine, statusLineCommand, type OwnedHook } from "../../../lib/install/settings-merge.ts";
 
-const STATUSLINE = 'node "/h/.claude/quoin-checkpoint/statusline.mjs"';
+const STATUSLINE = 'node "/h/.claude/quoin-checkpoint/statusline.cjs"';
 const hook = (event: string, name: string, matcher?: string): OwnedHook => ({
   event,
-  group: { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: `node "/h/.claude/quoin-checkpoint/hooks/${name}.mjs"`, timeout: 15 }] },
+  group: { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: `node "/h/.claude/quoin-checkpoint/hooks/${name}.cjs"`, timeout: 15 }] },
 });
 const HOOKS = [
   hook("SessionStart", "sessionstart", "startup|resume|clear|compact"),
@@ -121,9 +121,9 @@ describe("settings merge", () => {
     if (!r.ok) throw new Error(r.reason);
     const owned = ownedHookCommands(r.text);
     expect(owned).toEqual({
-      UserPromptSubmit: ['node "/h/.claude/quoin-checkpoint/hooks/userpromptsubmit.mjs"'],
-      SessionStart: ['node "/h/.claude/quoin-checkpoint/hooks/sessionstart.mjs"'],
-      PreCompact: ['node "/h/.claude/quoin-checkpoint/hooks/precompact.mjs"'],
+      UserPromptSubmit: ['node "/h/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs"'],
+      SessionStart: ['node "/h/.claude/quoin-checkpoint/hooks/sessionstart.cjs"'],
+      PreCompact: ['node "/h/.claude/quoin-checkpoint/hooks/precompact.cjs"'],
     });
   });
 });
