@@ -2,7 +2,7 @@ import { findMidAgentHandoff, handoffLine } from "../../lib/store/mid-agent-hand
 import { runRestore } from "../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
 import { markRunningSessions } from "../../lib/restore/running-sessions.ts";
-import { isSessionRunning } from "../../lib/store/session-liveness.ts";
+import { sessionRunningCheck } from "../../lib/store/session-liveness.ts";
 import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
@@ -44,7 +44,7 @@ export const restoreCommand = defineCommand({
       replay: values.replay,
       proceed: values.proceed,
       declineSynthesis: values["decline-synthesis"],
-    }), session.ok ? session.id : "", (other) => isSessionRunning(ctx.deps, config, other));
+    }), session.ok ? session.id : "", sessionRunningCheck(ctx.deps, config));
     const sid = session.ok ? session.id : "";
     const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW);
     if (ctx.json) printJson(ctx, { ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object), midAgentHandoff: handoff });

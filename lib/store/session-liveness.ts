@@ -1,6 +1,6 @@
 import type { Deps } from "../core/deps.ts";
 import { utcIso } from "../core/time-format.ts";
-import { readRegistry, writeRegistry } from "./session-registry.ts";
+import { listRegistry, readRegistry, writeRegistry } from "./session-registry.ts";
 
 // A pidfile must name a process that lives as long as the skill run: the Claude Code session.
 // The engine runs under a short-lived shell (Bash tool or `!` injection), so its parent dies at
@@ -105,6 +105,15 @@ export function isSessionRunning(deps: Deps, configDir: string, sid: string): bo
   const then = typeof rec["start"] === "string" ? rec["start"] : null;
   const now = then === null ? null : processStartTicks(deps.fs, rec["pid"]);
   return then === null || now === null || now === then;
+}
+
+/**
+ * isSessionRunning for many sessions: the registry folder is listed once, so a picker over 1,000
+ * checkpoints reads only the records that exist (one failed open per checkpoint cost ~18 ms there).
+ */
+export function sessionRunningCheck(deps: Deps, configDir: string): (sid: string) => boolean {
+  const recorded = new Set(listRegistry(deps, configDir, "process"));
+  return (sid) => recorded.has(sid) && isSessionRunning(deps, configDir, sid);
 }
 
 /** The picker's and restore's words for a checkpoint whose session is alive. */
