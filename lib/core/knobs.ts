@@ -1,49 +1,49 @@
-import * as z from "zod/mini";
 import { DISPATCH_SETTING_PATTERN, MODEL_TIERS } from "./model-tiers.ts";
+import { coercedNumber, lowerCaseMatching, oneOf } from "./value-checks.ts";
 
-// One schema per knob: a bad value costs one stderr line naming the knob, and the default is used.
-// NOTE: schemas are built only for knobs that are set; the hot path pays for nothing it does not read.
-const bps = () => z.coerce.number().check(z.int(), z.gte(0), z.lte(100_000));
-const tokens = () => z.coerce.number().check(z.int(), z.gte(1000), z.lte(100_000_000));
-const days = () => z.coerce.number().check(z.gte(0), z.lte(3650));
-const count = () => z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000));
-const hours = () => z.coerce.number().check(z.gte(0), z.lte(24 * 365));
+// One parse function per knob: a bad value costs one stderr line naming the knob, and the default
+// is used. NOTE: no zod here: this file is in every hook bundle (see value-checks.ts, load cost).
+const bps = coercedNumber({ int: true, min: 0, max: 100_000 });
+const tokens = coercedNumber({ int: true, min: 1000, max: 100_000_000 });
+const days = coercedNumber({ min: 0, max: 3650 });
+const count = coercedNumber({ int: true, min: 0, max: 1_000_000 });
+const hours = coercedNumber({ min: 0, max: 24 * 365 });
 
 const KNOB_SPECS = {
-  QUOIN_STOP_BPS: { schema: bps, fallback: 7000, expected: "an integer of basis points, 0-100000 (7000 = 70%)" },
-  QUOIN_COMPACT_FIRST_BPS: { schema: bps, fallback: 9000, expected: "an integer of basis points, 0-100000" },
-  QUOIN_BLOCK_BPS: { schema: bps, fallback: 9500, expected: "an integer of basis points, 0-100000" },
-  QUOIN_PANIC_BPS: { schema: bps, fallback: 10000, expected: "an integer of basis points, 0-100000" },
-  QUOIN_BLOCK_MODE: { schema: () => z.enum(["block", "advise"]), fallback: "block", expected: "'block' or 'advise'" },
-  QUOIN_CONTEXT_WINDOW: { schema: tokens, fallback: undefined, expected: "a whole number of tokens, e.g. 200000" },
-  QUOIN_EFFECTIVE_CONTEXT_LIMIT: { schema: tokens, fallback: undefined, expected: "a whole number of tokens" },
+  QUOIN_STOP_BPS: { parse: bps, fallback: 7000, expected: "an integer of basis points, 0-100000 (7000 = 70%)" },
+  QUOIN_COMPACT_FIRST_BPS: { parse: bps, fallback: 9000, expected: "an integer of basis points, 0-100000" },
+  QUOIN_BLOCK_BPS: { parse: bps, fallback: 9500, expected: "an integer of basis points, 0-100000" },
+  QUOIN_PANIC_BPS: { parse: bps, fallback: 10000, expected: "an integer of basis points, 0-100000" },
+  QUOIN_BLOCK_MODE: { parse: oneOf(["block", "advise"]), fallback: "block", expected: "'block' or 'advise'" },
+  QUOIN_CONTEXT_WINDOW: { parse: tokens, fallback: undefined, expected: "a whole number of tokens, e.g. 200000" },
+  QUOIN_EFFECTIVE_CONTEXT_LIMIT: { parse: tokens, fallback: undefined, expected: "a whole number of tokens" },
   QUOIN_AUTOCOMPACT_BUFFER: {
-    schema: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(10_000_000)),
+    parse: coercedNumber({ int: true, min: 0, max: 10_000_000 }),
     fallback: 33000,
     expected: "a whole number of tokens, e.g. 33000",
   },
   QUOIN_BYTES_PER_TOKEN: {
-    schema: () => z.coerce.number().check(z.gt(0), z.lte(1000)),
+    parse: coercedNumber({ gt: 0, max: 1000 }),
     fallback: 8,
     expected: "a positive number, e.g. 8.0",
   },
-  QUOIN_RESTORE_SENTINEL_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
-  QUOIN_RESTORE_STALE_DAYS: { schema: days, fallback: 1, expected: "a number of days, e.g. 1" },
-  QUOIN_SESSION_FALLBACK_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
-  QUOIN_PICKER_DEDUP_WINDOW: { schema: days, fallback: 7, expected: "a number of days, e.g. 7" },
-  QUOIN_CLEANUP_SENTINEL_WINDOW: { schema: days, fallback: 1, expected: "a number of days, e.g. 1" },
-  QUOIN_CLEANUP_CKPT_WINDOW: { schema: days, fallback: 30, expected: "a number of days, e.g. 30" },
-  QUOIN_ROTATE_OBSERVATIONS: { schema: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
-  QUOIN_ROTATE_HOURS: { schema: hours, fallback: 0, expected: "a number of hours, 0 = off" },
-  QUOIN_TRASH_DAYS: { schema: days, fallback: 30, expected: "a number of days, e.g. 30; 0 keeps everything" },
+  QUOIN_RESTORE_SENTINEL_WINDOW: { parse: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_RESTORE_STALE_DAYS: { parse: days, fallback: 1, expected: "a number of days, e.g. 1" },
+  QUOIN_SESSION_FALLBACK_WINDOW: { parse: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_PICKER_DEDUP_WINDOW: { parse: days, fallback: 7, expected: "a number of days, e.g. 7" },
+  QUOIN_CLEANUP_SENTINEL_WINDOW: { parse: days, fallback: 1, expected: "a number of days, e.g. 1" },
+  QUOIN_CLEANUP_CKPT_WINDOW: { parse: days, fallback: 30, expected: "a number of days, e.g. 30" },
+  QUOIN_ROTATE_OBSERVATIONS: { parse: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
+  QUOIN_ROTATE_HOURS: { parse: hours, fallback: 0, expected: "a number of hours, 0 = off" },
+  QUOIN_TRASH_DAYS: { parse: days, fallback: 30, expected: "a number of days, e.g. 30; 0 keeps everything" },
   QUOIN_SESSIONEND_DEADLINE_MS: {
-    schema: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(600_000)),
+    parse: coercedNumber({ int: true, min: 0, max: 600_000 }),
     fallback: 1200,
     expected: "a whole number of milliseconds, e.g. 1200",
   },
   QUOIN_1M_DISPATCH: {
     // Case does not matter (ON is on); the value is kept lower-cased, in the grammar dispatch reads.
-    schema: () => z.string().check(z.toLowerCase(), z.regex(DISPATCH_SETTING_PATTERN)),
+    parse: lowerCaseMatching(DISPATCH_SETTING_PATTERN),
     fallback: undefined,
     expected: `'on', 'off', or a list of ${MODEL_TIERS.join(", ")} like 'sonnet,haiku'`,
   },
@@ -52,7 +52,7 @@ const KNOB_SPECS = {
 type Specs = typeof KNOB_SPECS;
 export type KnobName = keyof Specs;
 export type Knobs = {
-  [K in KnobName]: z.infer<ReturnType<Specs[K]["schema"]>> | Specs[K]["fallback"];
+  [K in KnobName]: Exclude<ReturnType<Specs[K]["parse"]>, undefined> | Specs[K]["fallback"];
 };
 
 export const KNOB_NAMES = Object.keys(KNOB_SPECS) as KnobName[];
@@ -71,9 +71,9 @@ export function readKnobs(env: Readonly<Record<string, string | undefined>>, war
       out[name] = spec.fallback;
       continue;
     }
-    const parsed = spec.schema().safeParse(raw.trim());
-    if (parsed.success) {
-      out[name] = parsed.data;
+    const parsed = spec.parse(raw.trim());
+    if (parsed !== undefined) {
+      out[name] = parsed;
     } else {
       const fallback = spec.fallback === undefined ? "none (auto-detect)" : String(spec.fallback);
       warn(`[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${spec.expected}; using the default ${fallback}`);

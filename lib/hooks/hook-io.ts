@@ -1,32 +1,24 @@
-import * as z from "zod/mini";
+import { firstBadField, literal, optionalNullableString, optionalString, requiredString, type FieldCheck } from "../core/value-checks.ts";
 
 /**
- * A hook payload: the fields the hooks read, each checked by a zod schema; every other field
- * (permission_mode, prompt_id, effort ...) is kept as it came. NOTE: the object walk is ours and
- * the field checks are zod's: measured here, zod's own object schema cost about 1.3 ms more per
- * run (2 % of a bare `node -e 0`), paid before every prompt.
+ * A hook payload: the fields the hooks read, each checked; every other field (permission_mode,
+ * prompt_id, effort ...) is kept as it came. NOTE: no zod on this path: measured, zod's object
+ * schema cost about 1.3 ms more per run than this walk, and merely loading zod/mini 3-4 ms (3-4 %
+ * of a bare `node -e 0`), paid before every prompt. The checks are core/value-checks.ts's.
  */
 export interface PayloadSpec<T = unknown> {
   event: string;
-  fields: Record<string, { schema: z.ZodMiniType; optional: boolean; expected: string }>;
+  fields: Record<string, FieldCheck>;
   /** the payload type the fields describe (type-level only) */
   readonly _payload?: T;
 }
 
-// NOTE: schemas are built on first use: a hook pays only for the one payload it reads.
-function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
-
-function spec<T>(event: string, extra: (str: z.ZodMiniString) => PayloadSpec["fields"]): PayloadSpec<T> {
-  const str = z.string();
-  const required = { schema: str, optional: false, expected: "string" };
-  const optional = { schema: str, optional: true, expected: "string" };
-  return {
+function spec<T>(event: string, extra: PayloadSpec["fields"]): () => PayloadSpec<T> {
+  const payload: PayloadSpec<T> = {
     event,
-    fields: { session_id: required, hook_event_name: { schema: z.literal(event), optional: false, expected: JSON.stringify(event) }, transcript_path: optional, cwd: optional, ...extra(str) },
+    fields: { session_id: requiredString, hook_event_name: literal(event), transcript_path: optionalString, cwd: optionalString, ...extra },
   };
+  return () => payload;
 }
 
 interface CommonInput {
@@ -40,32 +32,25 @@ interface CommonInput {
 export interface UserPromptSubmitInput extends CommonInput {
   prompt: string;
 }
-export const userPromptSubmitSchema = lazy(() => spec<UserPromptSubmitInput>("UserPromptSubmit", (str) => ({ prompt: { schema: str, optional: false, expected: "string" } })));
+export const userPromptSubmitSchema = spec<UserPromptSubmitInput>("UserPromptSubmit", { prompt: requiredString });
 
 export interface SessionStartInput extends CommonInput {
   source?: string;
   model?: string;
 }
-export const sessionStartSchema = lazy(() =>
-  spec<SessionStartInput>("SessionStart", (str) => ({ source: { schema: str, optional: true, expected: "string" }, model: { schema: str, optional: true, expected: "string" } })),
-);
+export const sessionStartSchema = spec<SessionStartInput>("SessionStart", { source: optionalString, model: optionalString });
 
 export interface PreCompactInput extends CommonInput {
   trigger?: string;
   custom_instructions?: string | null;
 }
-export const preCompactSchema = lazy(() =>
-  spec<PreCompactInput>("PreCompact", (str) => ({
-    trigger: { schema: str, optional: true, expected: "string" },
-    custom_instructions: { schema: z.nullable(str), optional: true, expected: "string or null" },
-  })),
-);
+export const preCompactSchema = spec<PreCompactInput>("PreCompact", { trigger: optionalString, custom_instructions: optionalNullableString });
 
 export interface SessionEndInput extends CommonInput {
   /** clear, resume, logout, prompt_input_exit, other; newer clients send others */
   reason?: string;
 }
-export const sessionEndSchema = lazy(() => spec<SessionEndInput>("SessionEnd", (str) => ({ reason: { schema: str, optional: true, expected: "string" } })));
+export const sessionEndSchema = spec<SessionEndInput>("SessionEnd", { reason: optionalString });
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -87,11 +72,8 @@ export function parseHookInput<T extends CommonInput>(payload: PayloadSpec<T>, r
     return { ok: false, reason: `${event} stdin: payload: expected an object` };
   }
   const record = json as Record<string, unknown>;
-  for (const [name, field] of Object.entries(payload.fields)) {
-    const value = record[name];
-    if (value === undefined && field.optional) continue;
-    if (!field.schema.safeParse(value).success) return { ok: false, reason: `${event} stdin: ${name}: expected ${field.expected}` };
-  }
+  const bad = firstBadField(record, payload.fields);
+  if (bad) return { ok: false, reason: `${event} stdin: ${bad.name}: expected ${bad.expected}` };
   return { ok: true, value: record as T };
 }
 

@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import * as z from "zod/mini";
 import type { FsApi } from "../core/deps.ts";
 import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
 import { parseKeyValues, parseSentinelName, sentinelPath } from "./sentinels.ts";
@@ -8,13 +7,29 @@ import { DAY_MS } from "../core/time-format.ts";
 import { skillWithPid } from "./pidfile.ts";
 
 /** mid-agent-handoff-<sid>.txt, written by a mid-agent save (seed save step 4c). */
-const MidAgentHandoffSchema = z.object({
-  prior_session_uuid: z.string().check(z.regex(SESSION_ID_PATTERN)),
-  task_name: z.optional(z.string()),
-  active_skills: z.optional(z.string()),
-  timestamp: z.optional(z.string()),
-});
-export type MidAgentHandoff = z.infer<typeof MidAgentHandoffSchema> & { file: string };
+interface HandoffFields {
+  prior_session_uuid: string;
+  task_name?: string;
+  active_skills?: string;
+  timestamp?: string;
+}
+export type MidAgentHandoff = HandoffFields & { file: string };
+
+/**
+ * The handoff's fields, and only those (a key absent stays absent); null without a well-formed
+ * prior_session_uuid. Every value of a key=value text is a string. NOTE: no zod: the sessionstart
+ * hook loads this file for handoffSkillList (see core/value-checks.ts).
+ */
+function handoffFields(kv: Record<string, string>): HandoffFields | null {
+  const id = kv["prior_session_uuid"];
+  if (id === undefined || !SESSION_ID_PATTERN.test(id)) return null;
+  const out: HandoffFields = { prior_session_uuid: id };
+  for (const key of ["task_name", "active_skills", "timestamp"] as const) {
+    const value = kv[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
 
 const OURS = /^([a-z0-9][a-z0-9_-]{0,63}) \(pid ([0-9]{1,10})\)$/;
 const QUOINS = /^([a-z0-9][a-z0-9_-]{0,63}) ([0-9]{1,10})$/;
@@ -58,10 +73,10 @@ export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, n
   if (!chosen) return null;
   try {
     const text = fs.readFileSync(chosen.path, "utf8");
-    const parsed = MidAgentHandoffSchema.safeParse(parseKeyValues(text));
-    if (!parsed.success) return null;
+    const parsed = handoffFields(parseKeyValues(text));
+    if (!parsed) return null;
     const skills = handoffSkillList(text);
-    return { ...parsed.data, active_skills: skills.length ? skills.join(", ") : undefined, file: path.resolve(chosen.path) };
+    return { ...parsed, active_skills: skills.length ? skills.join(", ") : undefined, file: path.resolve(chosen.path) };
   } catch {
     return null;
   }

@@ -1,9 +1,9 @@
 import * as path from "node:path";
-import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
+import { isFiniteNumber, isRecord, isString } from "../core/value-checks.ts";
 import { parseKeyValues } from "./sentinels.ts";
 
 /** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
@@ -11,12 +11,24 @@ const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-// Built on first use: the precompact hook loads this file on the hot side of a compaction.
-let pidfileSchema: ReturnType<typeof buildPidfileSchema> | undefined;
-function buildPidfileSchema() {
-  return z.object({ skill: z.string(), session: z.string(), pid: z.number(), acquired_at: z.string() });
+export interface Pidfile {
+  skill: string;
+  session: string;
+  pid: number;
+  acquired_at: string;
 }
-export type Pidfile = z.infer<ReturnType<typeof buildPidfileSchema>>;
+
+/**
+ * Our JSON pidfile's four fields, and only those (any other key is dropped); null when one is
+ * missing or of the wrong type. NOTE: no zod: the sessionstart and precompact hooks load this file
+ * (see core/value-checks.ts).
+ */
+function pidfileFields(json: unknown): Pidfile | null {
+  if (!isRecord(json)) return null;
+  const { skill, session, pid, acquired_at } = json;
+  if (!isString(skill) || !isString(session) || !isFiniteNumber(pid) || !isString(acquired_at)) return null;
+  return { skill, session, pid, acquired_at };
+}
 
 /** `plan (pid 412)`: the one way a running skill is named in messages and sentinels. */
 export function skillWithPid(p: { skill: string; pid: number }): string {
@@ -59,10 +71,10 @@ function parseQuoinPidfile(name: string, text: string, mtimeMs: () => number): P
 /** Ours (JSON) or quoin's (key=value); null when neither. */
 function parsePidfile(name: string, text: string, mtimeMs: () => number): Pidfile | null {
   if (!text.trimStart().startsWith("{")) return parseQuoinPidfile(name, text, mtimeMs);
-  const parsed = (pidfileSchema ??= buildPidfileSchema()).safeParse(JSON.parse(text));
+  const parsed = pidfileFields(JSON.parse(text));
   // A pidfile's fields reach sentinels and checkpoint notes: only well-formed names pass.
-  if (!parsed.success || !isUsableSessionId(parsed.data.session)) return null;
-  return parsed.data;
+  if (!parsed || !isUsableSessionId(parsed.session)) return null;
+  return parsed;
 }
 
 /**

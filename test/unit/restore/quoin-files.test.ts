@@ -58,6 +58,19 @@ describe("quoin's own files", () => {
     expect(h).not.toBeNull();
     expect(handoffLine(h!)).toContain("skills active then: implement (pid 41234)");
   });
+  it("handoff: only its own keys, an absent one stays absent; no well-formed prior_session_uuid, no handoff", () => {
+    const deps = fakeDeps({ now: "2026-11-29T09:30:00Z" });
+    const file = `${paths.memory}/mid-agent-handoff-${SID}.txt`;
+    deps.vol.mkdirSync(paths.memory, { recursive: true });
+    deps.vol.writeFileSync(file, `prior_session_uuid=${SID}\nother=x\ntimestamp=t\n`);
+    const h = findMidAgentHandoff(deps.fs, paths.memory, SID, deps.now().getTime(), 7);
+    expect(h).toEqual({ prior_session_uuid: SID, timestamp: "t", active_skills: undefined, file });
+    expect(h && Object.keys(h)).toEqual(["prior_session_uuid", "timestamp", "active_skills", "file"]);
+    for (const bad of ["prior_session_uuid=../x\n", "task_name=t\n", "prior_session_uuid=\n"]) {
+      deps.vol.writeFileSync(file, bad);
+      expect(findMidAgentHandoff(deps.fs, paths.memory, SID, deps.now().getTime(), 7)).toBeNull();
+    }
+  });
   it("handoff skills: ours, quoin's one and several (one per line), and nothing else", () => {
     expect(handoffSkillList("active_skills=plan (pid 412), implement (pid 977)\n")).toEqual(["plan (pid 412)", "implement (pid 977)"]);
     expect(handoffSkillList("x=1\nactive_skills=implement 41234\nplan 4120\ntimestamp=t\n")).toEqual(["implement (pid 41234)", "plan (pid 4120)"]);
