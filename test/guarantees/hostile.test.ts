@@ -7,6 +7,7 @@ import { ensureBuilt } from "../helpers/save-repo.ts";
 import { usageLine } from "./fuzz-world.ts";
 import { changedFiles, runProc, snapshotTree } from "./proc-pool.ts";
 import { bundleFile, ENGINE_FILE } from "./tables.ts";
+import type { HookBundle } from "../../lib/install/install-layout.ts";
 import { blockTranscript, project, type Project } from "./workload.ts";
 
 // Issue 11 point 4: hostile input, each case through the built bundles in a real repository.
@@ -28,7 +29,7 @@ beforeAll(() => {
 afterAll(() => rmSync(path.dirname(p.repo.home), { recursive: true, force: true }));
 
 const memory = () => p.memory;
-const hook = (bundle: string, payload: Record<string, unknown>) => runProc({ file: bundleFile(bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root });
+const hook = (bundle: HookBundle, payload: Record<string, unknown>) => runProc({ file: bundleFile(bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root });
 const engine = (args: string[], input = "") => runProc({ file: ENGINE_FILE, args: [...args, "--json"], input, env: p.repo.env, cwd: p.repo.root });
 const ups = (sid: string, prompt: string, transcript?: string) =>
   hook("userpromptsubmit", { session_id: sid, transcript_path: transcript ?? blockTranscript(p, SID), cwd: p.repo.root, hook_event_name: "UserPromptSubmit", prompt });

@@ -9,7 +9,7 @@ import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
 import { logSessionEnd, runSessionEnd } from "../../lib/hooks/session-end.ts";
 import { knobDefault } from "../../lib/core/knobs.ts";
-import { HOOK_SPECS } from "../../lib/install/install-layout.ts";
+import { HOOK_SPECS, hookBundleFile, type HookBundle } from "../../lib/install/install-layout.ts";
 import { DIST } from "../helpers/run-bundle.ts";
 import { HOOK_DEADLINE_MS } from "../../lib/edge/hook-runner.ts";
 
@@ -21,7 +21,7 @@ export type AnswerShape = "none" | "context" | "block-or-context";
 
 export interface HookRow {
   /** dist/hooks/<bundle>.<ext>, as HOOK_SPECS names it */
-  bundle: string;
+  bundle: HookBundle;
   event: string;
   schema: () => PayloadSpec<never>;
   /** exactly what hooks/<bundle>.ts hands runValidatedHook */
@@ -109,8 +109,8 @@ export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
 }
 
 /** The built bundle of a hook, where the installer takes it from. */
-export function bundleFile(bundle: string): string {
-  return path.join(DIST, "hooks", `${bundle}.mjs`);
+export function bundleFile(bundle: HookBundle): string {
+  return path.join(DIST, hookBundleFile(bundle));
 }
 
 export const ENGINE_FILE = path.join(DIST, "quoin-checkpoint.mjs");

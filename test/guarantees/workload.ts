@@ -8,6 +8,7 @@ import { FIXTURES } from "../helpers/run-bundle.ts";
 import { usageLine } from "./fuzz-world.ts";
 import type { ProcJob } from "./proc-pool.ts";
 import { bundleFile, ENGINE_FILE } from "./tables.ts";
+import type { HookBundle } from "../../lib/install/install-layout.ts";
 
 // What the concurrency and crash suites run: one row per kind of writer (a save, a PreCompact, a
 // block-tier prompt, a SessionStart after compaction, a restore, a cleanup; SessionEnd is one more
@@ -53,7 +54,7 @@ export interface KindRow {
   job: (p: Project, sid: string, wave: number) => ProcJob;
 }
 
-function hookJob(p: Project, bundle: string, payload: Record<string, unknown>): ProcJob {
+function hookJob(p: Project, bundle: HookBundle, payload: Record<string, unknown>): ProcJob {
   return { file: bundleFile(bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root };
 }
 function engineJob(p: Project, args: string[]): ProcJob {
