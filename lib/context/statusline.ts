@@ -6,6 +6,7 @@ import { isUsableSessionId } from "../core/ids.ts";
 import { pruneRegistry, REGISTRY_MAX_AGE_MS, writeRegistry } from "../store/session-registry.ts";
 import { contextTokens, readTranscriptTail } from "./transcript-tail.ts";
 import { utcIso } from "../core/time-format.ts";
+import { isRecord } from "../core/value-checks.ts";
 
 // The status-line command (CLAUDE-CODE.md section 6). It runs on every draw, so it is its own
 // small bundle and checks its stdin by hand (no schema library to load). It records the window
@@ -23,7 +24,7 @@ export interface StatusLineInput {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined => (isRecord(v) ? v : undefined);
 
 /** The fields this command uses, or null when stdin is not a JSON object. */
 export function parseStatusLineInput(raw: string): StatusLineInput | null {

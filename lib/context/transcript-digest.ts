@@ -1,3 +1,4 @@
+import { isRecord as isObj } from "../core/value-checks.ts";
 import type {
   BashInput,
   FileEditInput,
@@ -82,7 +83,6 @@ interface MultiEditInput {
 }
 export type Line = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 /** Whitespace collapsed to single spaces, cut on a word boundary near `max` characters. */

@@ -3,6 +3,7 @@ import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { checkSessionId } from "../core/ids.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { isRecord } from "../core/value-checks.ts";
 
 // What hooks must know about sessions that are still running lives outside the repository:
 // <config>/quoin-checkpoint/state/<kind>-<sid>.json, one small file per session and kind, no user
@@ -39,7 +40,7 @@ export function writeRegistry(deps: Deps, configDir: string, kind: SessionStateK
 export function readRegistry(deps: Deps, configDir: string, kind: SessionStateKind, sid: string): Record<string, unknown> | null {
   try {
     const parsed: unknown = JSON.parse(deps.fs.readFileSync(registryPath(configDir, kind, sid), "utf8") as string);
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return isRecord(parsed) ? parsed : null;
   } catch {
     return null;
   }
