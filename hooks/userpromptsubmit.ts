@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import * as path from "node:path";
 import { nodeDeps } from "../lib/edge/node-deps.ts";
 import { runValidatedHook } from "../lib/edge/hook-runner.ts";
 import { engineForcedSave } from "../lib/edge/engine-snapshot.ts";
@@ -8,7 +8,7 @@ import { handleUserPromptSubmit } from "../lib/hooks/user-prompt-submit.ts";
 
 const deps = nodeDeps();
 // The engine sits beside the hooks folder in every layout (dist/, an install, the plugin).
-const engine = fileURLToPath(new URL("../quoin-checkpoint.mjs", import.meta.url));
+const engine = path.join(import.meta.dirname, "..", "quoin-checkpoint.mjs");
 void runValidatedHook(
   "UserPromptSubmit",
   userPromptSubmitSchema,

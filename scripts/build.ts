@@ -1,4 +1,5 @@
-import { build, type BuildOptions } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
+import { createRequire } from "node:module";
 import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
@@ -20,6 +21,28 @@ const common: BuildOptions = {
   packages: "bundle",
 };
 
+/**
+ * `import * as path from "node:path"` in a CommonJS bundle becomes one __toESM copy of the module
+ * per importing file (18 in the prompt hook). This plugin gives the bundle one plain require with
+ * named re-exports, so every importer reads the same object.
+ */
+function plainBuiltin(name: string): Plugin {
+  const keys = Object.keys(createRequire(import.meta.url)(name) as object).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+  return {
+    name: `plain-${name}`,
+    setup(b) {
+      // The module's own require of the builtin stays a plain require (external).
+      b.onResolve({ filter: new RegExp(`^${name}$`) }, (args) =>
+        args.namespace === "plain-builtin" ? { path: name, external: true } : { path: name, namespace: "plain-builtin" },
+      );
+      b.onLoad({ filter: /.*/, namespace: "plain-builtin" }, () => ({
+        contents: `const m = require(${JSON.stringify(name)});\nexport default m;\nexport const { ${keys.join(", ")} } = m;\n`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 const hookEntries = readdirSync(path.join(root, "hooks"))
   .filter((f) => f.endsWith(".ts"))
   .map((f) => path.join(root, "hooks", f));
@@ -32,12 +55,14 @@ const outputs: string[] = [];
 
 // The hooks and the status line run before every prompt and on every draw: CommonJS, which node
 // starts faster than an ES module (install-layout.ts HOT_BUNDLE_EXT; `npm run bench`). Their
-// sources are ES modules; import.meta.url is this file's URL, made once from __filename.
+// sources are ES modules: import.meta.filename and .dirname become __filename and __dirname, and
+// import.meta.url is made from __filename only when read.
 const hot: BuildOptions = {
   ...common,
   format: "cjs",
-  define: { "import.meta.url": "__quoinUrl" },
-  banner: { js: 'var __quoinUrl=require("node:url").pathToFileURL(__filename).href;' },
+  define: { "import.meta.url": "__quoinMeta.url", "import.meta.filename": "__filename", "import.meta.dirname": "__dirname" },
+  banner: { js: 'var __quoinMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};' },
+  plugins: [plainBuiltin("node:path")],
 };
 
 for (const entry of hookEntries) {

@@ -16,7 +16,8 @@ function isProcessAlive(pid: number): boolean {
 // NOTE: builtins come through require, not ESM imports. An ESM import of node:fs builds a
 // facade that reads every export, and its lazy getters (ReadStream, promises) load the whole
 // stream stack: about 1.5 ms on every prompt. child_process (net, stream) loads on first use.
-const require = createRequire(import.meta.url);
+// import.meta.filename: a bundle defines it as __filename (no file URL is built on the hot path).
+const require = createRequire(import.meta.filename ?? import.meta.url);
 export const nodeFs = require("node:fs") as typeof import("node:fs");
 let childProcess: typeof import("node:child_process") | undefined;
 

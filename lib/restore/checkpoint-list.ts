@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { headFields, savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
+import { savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
 import { MIN_CHECKPOINT_BYTES, type RestoreSnapshot } from "./restore-snapshot.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
@@ -33,7 +33,7 @@ export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
   return [...snap.checkpoints]
     .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name))
     .map((c, i) => {
-      const f = c.head !== undefined ? headFields(c.head) : {};
+      const f = c.fields ?? {};
       return {
         n: i + 1,
         name: c.name,
@@ -44,7 +44,7 @@ export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
         age: formatDuration(snap.nowMs - c.mtimeMs),
         size: c.size,
         sentinels: backed.get(path.resolve(c.path)) ?? [],
-        legacy: c.head !== undefined && f.sessionId === undefined,
+        legacy: c.fields !== undefined && f.sessionId === undefined,
         sessionId: f.sessionId ?? null,
         intent: f.intent ?? null,
       };

@@ -4,6 +4,7 @@ import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { isCuratedStatus, isSessionEndStatus } from "../store/checkpoint-status.ts";
 import { MIN_CHECKPOINT_BYTES, SEED001_CHECKPOINT, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
+import type { HeadFields } from "./checkpoint-heads.ts";
 
 /** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
 export const CHECKPOINT_WINDOW_DAYS = 30;
@@ -29,85 +30,6 @@ export interface Candidate {
   intent?: string;
 }
 
-export interface HeadFields {
-  status?: string;
-  task?: string;
-  branch?: string;
-  sessionId?: string | null;
-  /** first line of `## Last user intent`, when it lies within the head */
-  intent?: string;
-}
-
-function normalTitle(line: string): string {
-  return line.slice(3).trim().replace(/:$/, "").toLowerCase();
-}
-
-/**
- * The fields the picker needs from a checkpoint's first sections, in one pass over the lines.
- * NOTE: runs on up to thousands of heads per restore, so it stops once it has all three; the
- * results equal parseSections + firstLineOf (and parseActiveTask for the task).
- */
-export function headFields(head: string): HeadFields {
-  let task: string | undefined;
-  let status: string | undefined;
-  let statusNext = false;
-  let branch: string | null | undefined;
-  let sid: string | null | undefined;
-  let intent: string | undefined;
-  let intentSeen = false;
-  // which field the next non-blank line fills: 1 branch, 2 session id, 3 intent
-  let want = 0;
-  let taskNext = false;
-  let at = 0;
-  while (at <= head.length) {
-    const end = head.indexOf("\n", at);
-    const raw = head.slice(at, end < 0 ? head.length : end);
-    at = end < 0 ? head.length + 1 : end + 1;
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (statusNext && line.trim() !== "") {
-      status = line.trim();
-      statusNext = false;
-    }
-    if (taskNext) {
-      // The seed's awk: the line right after `## Active task`, CR stripped.
-      task = line.trim() || undefined;
-      taskNext = false;
-    }
-    if (line.startsWith("## ")) {
-      if (want === 1) branch = null;
-      if (want === 2) sid = null;
-      want = 0;
-      statusNext = false;
-      if (/^## Active task\s*$/.test(line) && task === undefined) taskNext = true;
-      if (/^## Status\s*$/.test(line) && status === undefined) statusNext = true;
-      const title = normalTitle(line);
-      if (title === "branch" && branch === undefined) want = 1;
-      else if (title === "session id" && sid === undefined) want = 2;
-      else if (title === "last user intent" && !intentSeen) {
-        want = 3;
-        intentSeen = true;
-      }
-    } else if (want !== 0 && line.trim() !== "") {
-      if (want === 1) branch = line.trim();
-      else if (want === 2) sid = line.trim();
-      else intent = line.trim() === "(none)" ? undefined : line.trim();
-      want = 0;
-    }
-    // `## Last user intent` follows the session link; past `## In-flight artifacts` it is not there.
-    const pastIntent = intentSeen || /^## In-flight artifacts\s*$/.test(line);
-    if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0) break;
-  }
-  if (want === 1) branch = null;
-  if (want === 2) sid = null;
-  return {
-    ...(status === undefined ? {} : { status }),
-    task,
-    branch: branch ?? undefined,
-    sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
-    ...(intent ? { intent } : {}),
-  };
-}
-
 /** Restore step 2 saved-time: from the file name's shape; a name of none of the three shapes shows its mtime. */
 export function savedLabel(name: string, mtimeMs: number): string {
   const shape = parseCheckpointName(name);
@@ -120,7 +42,8 @@ const indexes = new WeakMap<RestoreSnapshot, Map<string, CheckpointFile>>();
 export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFile> {
   let index = indexes.get(snap);
   if (!index) {
-    index = new Map(snap.checkpoints.map((c) => [path.resolve(c.path), c]));
+    // Snapshot paths are absolute and normal already (path.join of an absolute folder).
+    index = new Map(snap.checkpoints.map((c) => [path.isAbsolute(c.path) ? c.path : path.resolve(c.path), c]));
     indexes.set(snap, index);
   }
   return index;
@@ -146,9 +69,8 @@ function seed001Task(name: string): string | undefined {
 
 /** A candidate from a checkpoint file; null when `## Active task` cannot be parsed (dropped silently). */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
-  if (file.head === undefined) return null;
-  const fields = headFields(file.head);
-  fields.task ??= seed001Task(file.name);
+  if (file.fields === undefined) return null;
+  const fields: HeadFields = file.fields.task === undefined ? { ...file.fields, task: seed001Task(file.name) } : file.fields;
   if (!fields.task) return null;
   return {
     file: file.path,

@@ -221,8 +221,12 @@ function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: Picker
     const decision = pickFastPath(snap);
     if (decision) return { decision, snap };
   }
-  const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: CHECKPOINT_WINDOW_DAYS });
   const settings = pickerSettings(knobs);
+  const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, {
+    checkpointWindowDays: CHECKPOINT_WINDOW_DAYS,
+    sentinelWindowDays: settings.sentinelWindowDays,
+    headCachePid: deps.pid,
+  });
   const declinedB3 = declinedSyntheses(deps, req, snap, settings);
   return { decision: pickRestore(snap, settings, { pick: req.pick, synthesize: req.synthesize, declinedB3 }), snap };
 }

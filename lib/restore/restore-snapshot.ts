@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, readTextOrNull } from "../core/file-range.ts";
+import { cachedFields, headFields, openHeadCache, readCheckpointHead, rememberFields, saveHeadCache, type HeadCache, type HeadFields } from "./checkpoint-heads.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
 import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/sentinels.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -13,11 +14,13 @@ export interface SnapFile {
   path: string;
   mtimeMs: number;
   size: number;
+  /** the inode (the head cache's key with mtime and size) */
+  ino?: number;
 }
 
 export interface CheckpointFile extends SnapFile {
-  /** the sections the picker reads (`## Active task`, `## Branch`, `## Session ID`); absent when not read */
-  head?: string;
+  /** what the picker reads from the first sections (status, task, branch, session id, intent); absent when not read */
+  fields?: HeadFields;
 }
 
 export interface SentinelFile extends SnapFile {
@@ -53,12 +56,19 @@ export interface SnapshotOptions {
   checkpointWindowDays: number;
   /** list and read only the checkpoint this session's own sentinel names (Tier 1 alone) */
   ownSentinelOnly?: boolean;
+  /**
+   * QUOIN_RESTORE_SENTINEL_WINDOW: line 1 of an older pending-restore sentinel is read only when it
+   * is this session's or its session has a held prompt (Tier 2); absent: every sentinel is read.
+   * With ownSentinelOnly only this session's is read.
+   */
+  sentinelWindowDays?: number;
+  /** this process's pid: write the head cache back (checkpoint-heads.ts) when it is worth it; absent: read it only */
+  headCachePid?: number;
+  /** HEAD_CACHE_BATCH, for tests */
+  headCacheBatch?: number;
 }
 
-/** Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool writes (else the whole file is read). */
-export const HEAD_BYTES = 1024;
 export const MIN_CHECKPOINT_BYTES = 100;
-
 
 // Only regular files are ever read (regularFileStat: a restore may show a checkpoint raw).
 function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
@@ -70,25 +80,64 @@ function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
 /** Seed 001's per-session files in the project root: `.claude-checkpoint.md`, `.claude-checkpoint.<slug>.md`. */
 export const SEED001_CHECKPOINT = /^\.claude-checkpoint(?:\.[A-Za-z0-9-]{1,64})?\.md$/;
 
-const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
-
-/**
- * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
- * the whole file only when a section the picker needs is not in the prefix.
- */
-function readCheckpointHead(fs: FsApi, file: SnapFile): string | undefined {
-  const prefix = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
-  if (prefix === null) return undefined;
-  if (file.size <= HEAD_BYTES) return prefix;
-  const lastHeading = prefix.lastIndexOf("\n## ");
-  const whole = lastHeading > 0 ? prefix.slice(0, lastHeading + 1) : prefix;
-  if (NEEDED_HEADINGS.every((h) => h.test(whole))) return whole;
-  return readTextOrNull(fs, file.path) ?? undefined;
-}
-
 function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
   const first = readHead(fs, file.path, SENTINEL_HEAD_BYTES, { lstatted: true }) ?? "";
   return { ...file, sid, firstLine: (first.split("\n")[0] ?? "").replace(/\r$/, "").trim() };
+}
+
+/** pending-restore and pending-prompt sentinels; line 1 of a pending-restore only where a tier may use it. */
+function readSentinels(fs: FsApi, paths: MemoryPaths, sessionId: string, nowMs: number, opts: SnapshotOptions): Pick<RestoreSnapshot, "pendingRestores" | "pendingPrompts"> {
+  const restores: Array<{ file: SnapFile; sid: string }> = [];
+  const pendingPrompts: SentinelFile[] = [];
+  for (const name of sortedNames(fs, paths.memory)) {
+    const parsed = parseSentinelName(name);
+    if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt")) continue;
+    const file = statFile(fs, paths.memory, name);
+    if (!file) continue;
+    if (parsed.family === "pending-restore") restores.push({ file, sid: parsed.sid });
+    else pendingPrompts.push({ ...file, sid: parsed.sid, firstLine: "" });
+  }
+  const window = opts.sentinelWindowDays;
+  const held = new Set(pendingPrompts.map((p) => p.sid));
+  // A stale sentinel is only counted (enumerateCandidates): its line 1 is not read.
+  const needed = (r: { file: SnapFile; sid: string }) =>
+    r.sid === sessionId || (!opts.ownSentinelOnly && (window === undefined || nowMs - r.file.mtimeMs < window * DAY_MS || held.has(r.sid)));
+  const pendingRestores = restores.map((r) => (needed(r) ? readSentinel(fs, r.file, r.sid) : { ...r.file, sid: r.sid, firstLine: "" }));
+  return { pendingRestores, pendingPrompts };
+}
+
+/** A checkpoint's head fields: from the cache when its stat matches, else read (and remembered). */
+function fieldsOf(fs: FsApi, cache: HeadCache, file: SnapFile, nowMs: number): HeadFields | undefined {
+  const hit = cachedFields(cache, file);
+  if (hit) return hit;
+  const head = readCheckpointHead(fs, file);
+  if (head === undefined) return undefined;
+  const fields = headFields(head);
+  rememberFields(cache, file, fields, nowMs);
+  return fields;
+}
+
+/** checkpoints/*.md (temp files excluded), with head fields where a tier needs them. */
+function readCheckpoints(fs: FsApi, paths: MemoryPaths, nowMs: number, wanted: ReadonlySet<string>, opts: SnapshotOptions): CheckpointFile[] {
+  const cache = openHeadCache(fs, paths.memory);
+  const checkpoints: CheckpointFile[] = [];
+  // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
+  // to the full snapshot does not stat every checkpoint twice.
+  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : sortedNames(fs, paths.checkpoints);
+  const listed = new Set<string>();
+  for (const name of names) {
+    if (!name.endsWith(".md") || name.startsWith(".")) continue;
+    const file = statFile(fs, paths.checkpoints, name);
+    if (!file) continue;
+    listed.add(name);
+    const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES;
+    const fields = inWindow || wanted.has(file.path) ? fieldsOf(fs, cache, file, nowMs) : undefined;
+    checkpoints.push(fields ? { ...file, fields } : file);
+  }
+  if (opts.headCachePid !== undefined && !opts.ownSentinelOnly) {
+    saveHeadCache(fs, cache, { pid: opts.headCachePid, listed, ...(opts.headCacheBatch === undefined ? {} : { batch: opts.headCacheBatch }) });
+  }
+  return checkpoints;
 }
 
 /** Read the memory folder for the restore picker, through Deps only. Heads are read only where a tier needs them. */
@@ -100,45 +149,24 @@ export function buildRestoreSnapshot(
   opts: SnapshotOptions,
 ): RestoreSnapshot {
   const nowMs = now.getTime();
-  const pendingRestores: SentinelFile[] = [];
-  const pendingPrompts: SentinelFile[] = [];
-  for (const name of sortedNames(fs, paths.memory)) {
-    const parsed = parseSentinelName(name);
-    if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt")) continue;
-    const file = statFile(fs, paths.memory, name);
-    if (!file) continue;
-    if (parsed.family === "pending-restore") pendingRestores.push(readSentinel(fs, file, parsed.sid));
-    else pendingPrompts.push({ ...file, sid: parsed.sid, firstLine: "" });
-  }
-
+  const { pendingRestores, pendingPrompts } = readSentinels(fs, paths, sessionId, nowMs, opts);
   const wanted = new Set<string>();
   for (const s of pendingRestores) {
     if (opts.ownSentinelOnly && s.sid !== sessionId) continue;
-    if (isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
+    if (s.firstLine !== "" && isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
   }
-  const checkpoints: CheckpointFile[] = [];
-  // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
-  // to the full snapshot does not stat every checkpoint twice.
-  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : sortedNames(fs, paths.checkpoints);
-  for (const name of names) {
-    if (!name.endsWith(".md") || name.startsWith(".")) continue;
-    const file = statFile(fs, paths.checkpoints, name);
-    if (!file) continue;
-    const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES;
-    checkpoints.push(inWindow || wanted.has(file.path) ? { ...file, head: readCheckpointHead(fs, file) } : file);
-  }
+  const checkpoints = readCheckpoints(fs, paths, nowMs, wanted, opts);
 
   const rootCheckpoints: CheckpointFile[] = [];
   if (!opts.ownSentinelOnly) {
     for (const name of sortedNames(fs, paths.root)) {
       if (!SEED001_CHECKPOINT.test(name)) continue;
       const file = statFile(fs, paths.root, name);
-      if (file && nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES) {
-        rootCheckpoints.push({ ...file, head: readCheckpointHead(fs, file) });
-      }
+      if (!file || nowMs - file.mtimeMs >= opts.checkpointWindowDays * DAY_MS || file.size < MIN_CHECKPOINT_BYTES) continue;
+      const head = readCheckpointHead(fs, file);
+      rootCheckpoints.push(head === undefined ? file : { ...file, fields: headFields(head) });
     }
   }
-
   const sessionStates: SessionStateFile[] = [];
   for (const name of sortedNames(fs, paths.sessions)) {
     if (!/^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name)) continue;

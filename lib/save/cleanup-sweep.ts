@@ -5,6 +5,7 @@ import { listSentinelFiles, type SentinelFile } from "../store/sentinel-listing.
 import { trashMove } from "../core/trash.ts";
 import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { parseCheckpointName } from "../store/checkpoint-names.ts";
 
 
 export interface CleanupOptions {
@@ -42,6 +43,19 @@ export interface CleanupResult {
 function olderThan(fs: FsApi, file: string, nowMs: number, days: number): boolean {
   const st = regularFileStat(fs, file);
   return st !== null && nowMs - st.mtimeMs > days * DAY_MS;
+}
+
+/**
+ * A checkpoint whose name's UTC date proves it inside the window needs no lstat: it was named on
+ * that day, so its mtime is no older (one day of margin for a skewed clock). A name dated in the
+ * future, or of another shape, is stat'ed as before. NOTE: a file whose mtime was set back by hand
+ * is kept until its name's date leaves the window (keeping is the safe side).
+ */
+export function namedWithinWindow(name: string, nowMs: number, days: number): boolean {
+  const shape = parseCheckpointName(name);
+  const day = shape ? Date.parse(`${shape.date}T00:00:00Z`) : NaN;
+  if (!Number.isFinite(day) || day > nowMs + DAY_MS) return false;
+  return nowMs - (day - DAY_MS) <= days * DAY_MS;
 }
 
 // writeAtomic's temp names: .<name>.<pid>.<n>.tmp (and the older .<name>.<pid>.tmp).
@@ -96,6 +110,7 @@ export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clea
     for (const name of sortedNames(fs, paths.checkpoints)) {
       // Cleanup step 5: *.md only; temp files of a save in flight (.x.md.<pid>.tmp) never match.
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
+      if (namedWithinWindow(name, nowMs, opts.checkpointWindowDays)) continue;
       const file = path.join(paths.checkpoints, name);
       if (olderThan(fs, file, nowMs, opts.checkpointWindowDays)) checkpoints.push(file);
     }

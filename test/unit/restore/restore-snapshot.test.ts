@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HEAD_BYTES } from "../../../lib/restore/restore-snapshot.ts";
-import { headFields } from "../../../lib/restore/restore-candidates.ts";
+import { HEAD_BYTES, headFields, readCheckpointHead } from "../../../lib/restore/checkpoint-heads.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+import { buildRestoreSnapshot } from "../../../lib/restore/restore-snapshot.ts";
 
 describe("buildRestoreSnapshot", () => {
   it("reads heads only of checkpoints a tier needs: in the 30-day window, or named by a sentinel", () => {
@@ -12,16 +12,19 @@ describe("buildRestoreSnapshot", () => {
     f.sentinel("s-1", oldNamed, 89);
     const snap = f.snapshot("cur");
     const byPath = new Map(snap.checkpoints.map((c) => [c.path, c]));
-    expect(byPath.get(fresh)?.head).toContain("## Active task");
-    expect(byPath.get(old)?.head).toBeUndefined();
-    expect(byPath.get(oldNamed)?.head).toContain("beta");
+    expect(byPath.get(fresh)?.fields?.task).toBe("alpha");
+    expect(byPath.get(old)?.fields).toBeUndefined();
+    expect(byPath.get(oldNamed)?.fields?.task).toBe("beta");
   });
 
   it("reads a prefix of a large checkpoint, cut back to whole sections", () => {
     const f = new MemoryFixture();
     const big = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", extra: { decisions: "d".repeat(20_000) } });
-    const head = f.snapshot("cur").checkpoints.find((c) => c.path === big)?.head ?? "";
+    const size = f.fs.statSync(big).size as number;
+    const head = readCheckpointHead(f.fs, { path: big, size }) ?? "";
+    expect(size).toBeGreaterThan(HEAD_BYTES);
     expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
+    expect(f.snapshot("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({ task: "alpha", branch: "main" });
     expect(headFields(head)).toMatchObject({ task: "alpha", branch: "main", sessionId: "ffff0000-0000-0000-0000-000000000000" });
   });
 
@@ -29,8 +32,8 @@ describe("buildRestoreSnapshot", () => {
     const f = new MemoryFixture();
     const text = `## Notes\n${"n".repeat(6000)}\n\n## Active task\nlate\n\n## Branch\ndev\n`;
     const file = f.checkpoint("2026-11-29T1100-late.md", { task: "late", raw: text });
-    const head = f.snapshot("cur").checkpoints.find((c) => c.path === file)?.head ?? "";
-    expect(headFields(head)).toMatchObject({ task: "late", branch: "dev", sessionId: undefined });
+    const fields = f.snapshot("cur").checkpoints.find((c) => c.path === file)?.fields;
+    expect(fields).toMatchObject({ task: "late", branch: "dev", sessionId: undefined });
   });
 
   it("skips temp files and keeps sentinel line 1 and the compact-happened exemption", () => {
@@ -81,4 +84,22 @@ describe("headFields agrees with the full parser", () => {
       expect(headFields(text)).toEqual({ ...(status ? { status } : {}), task: full.task, branch: full.branch, sessionId: full.sessionId });
     });
   }
+});
+
+describe("sentinel window", () => {
+  it("reads line 1 of a stale pending-restore only for this session or a session with a held prompt", () => {
+    const f = new MemoryFixture();
+    const target = f.checkpoint("2026-11-19T1100-alpha.md", { task: "alpha", ageDays: 10 });
+    f.sentinel("aaaa0000-0000-4000-8000-000000000001", target, 10);
+    f.sentinel("aaaa0000-0000-4000-8000-000000000002", target, 10);
+    f.sentinel("aaaa0000-0000-4000-8000-000000000003", target, 10);
+    f.sentinel("aaaa0000-0000-4000-8000-000000000004", target, 1);
+    f.prompt("aaaa0000-0000-4000-8000-000000000003", "held\n", 1);
+    const snap = buildRestoreSnapshot(f.fs, f.paths, "aaaa0000-0000-4000-8000-000000000001", f.now, { checkpointWindowDays: 30, sentinelWindowDays: 7 });
+    const lines = Object.fromEntries(snap.pendingRestores.map((s) => [s.sid.slice(-1), s.firstLine]));
+    expect(lines).toEqual({ "1": target, "2": "", "3": target, "4": target });
+    // without a window every sentinel is read (list, successor)
+    const all = f.snapshot("other");
+    expect(all.pendingRestores.every((s) => s.firstLine === target)).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cleanupSummary, planCleanup, runCleanup } from "../../../lib/save/cleanup-sweep.ts";
+import { cleanupSummary, namedWithinWindow, planCleanup, runCleanup } from "../../../lib/save/cleanup-sweep.ts";
+import type { FsApi } from "../../../lib/core/deps.ts";
 import { SENTINEL_FAMILIES } from "../../../lib/store/sentinels.ts";
 import { CKPTS, DAY, MEM, memWorld, NOW, OTHER, SESSIONS, SID } from "../../helpers/save-deps.ts";
 
@@ -133,5 +134,47 @@ describe("cleanup core", () => {
     expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/.2026-11-27T1200-t.md.77.3.tmp`)).toBe(true);
     expect(w.fs.existsSync(`${MEM}/.recent-sessions.md.5.1.tmp`)).toBe(true);
     expect(w.fs.existsSync(`${MEM}/.gitignore`)).toBe(true);
+  });
+});
+
+describe("checkpoints named inside the window are not stat'ed", () => {
+  // NOW is 2026-11-29T21:07Z; a 30-day window. The name's day, less one day of margin, must be inside.
+  it.each([
+    ["2026-11-29T1100-a.md", true],
+    ["2026-11-01T0000-a.md", true], // day - 1 = Oct 31 00:00: 29.9 days back
+    ["2026-10-31T2359-a.md", false], // day - 1 = Oct 30 00:00: 30.9 days back
+    ["2026-11-28-a-precompact.md", true],
+    ["2026-11-28-legacy-task.md", true],
+    ["2026-11-30T2359-a.md", true], // tomorrow (a clock a day ahead)
+    ["2026-12-01T0000-a.md", false], // more than a day ahead: not trusted
+    ["2026-13-45T1100-a.md", false], // no such day
+    ["notes.md", false],
+  ])("%s -> %s", (name, inside) => {
+    expect(namedWithinWindow(name, NOW.getTime(), 30)).toBe(inside);
+  });
+
+  it("sweeps the same files while stat'ing only those whose name does not prove them young", () => {
+    const w = memWorld();
+    w.write(`${CKPTS}/2026-11-28T1200-young.md`, "x", DAY);
+    w.write(`${CKPTS}/2026-10-01T1200-old.md`, "x", 59 * DAY);
+    w.write(`${CKPTS}/2026-10-01T1200-old-name-fresh-file.md`, "x", DAY);
+    w.write(`${CKPTS}/2027-01-01T1200-future-name-old-file.md`, "x", 40 * DAY);
+    w.write(`${CKPTS}/handwritten.md`, "x", 40 * DAY);
+    const statted: string[] = [];
+    const fs = new Proxy(w.fs, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== "lstatSync" || typeof value !== "function") return value;
+        return (file: string, ...rest: unknown[]) => {
+          statted.push(String(file));
+          return (value as (...a: unknown[]) => unknown).call(target, file, ...rest);
+        };
+      },
+    }) as FsApi;
+    const plan = planCleanup(fs, w.paths, NOW, opts({ currentSessionId: null, trashDays: null }));
+    expect(plan.checkpoints).toEqual([`${CKPTS}/2027-01-01T1200-future-name-old-file.md`, `${CKPTS}/2026-10-01T1200-old.md`, `${CKPTS}/handwritten.md`].sort());
+    expect(statted.filter((f) => f.startsWith(CKPTS)).sort()).toEqual(
+      [`${CKPTS}/2026-10-01T1200-old.md`, `${CKPTS}/2026-10-01T1200-old-name-fresh-file.md`, `${CKPTS}/2027-01-01T1200-future-name-old-file.md`, `${CKPTS}/handwritten.md`].sort(),
+    );
   });
 });
