@@ -1,4 +1,5 @@
 import { ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
 // gets no build step, so this folder is built here and committed (plugin/ at the repository root).
@@ -45,7 +46,7 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
   files["hooks/hooks.json"] = json({ description: "quoin-checkpoint: save before compaction and at session end, watch context use, offer restores", hooks });
   files[ENGINE_BUNDLE] = inp.engine;
   files[STATUSLINE_BUNDLE] = inp.statusLine;
-  for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => a.localeCompare(b))) files[`skills/${name}/SKILL.md`] = text;
+  for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => compareNames(a, b))) files[`skills/${name}/SKILL.md`] = text;
   return files;
 }
 

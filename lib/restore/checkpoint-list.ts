@@ -4,6 +4,7 @@ import { MIN_CHECKPOINT_BYTES, type RestoreSnapshot } from "./restore-snapshot.t
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
 import { rowIntent } from "./restore-render.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 /** One row of `list`: every checkpoint on disk, newest first, for a person at a terminal. */
 export interface CheckpointRow {
@@ -31,7 +32,7 @@ export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
     if (target) backed.set(path.resolve(target.path), [...(backed.get(path.resolve(target.path)) ?? []), s.path]);
   }
   return [...snap.checkpoints]
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name))
     .map((c, i) => {
       const f = c.fields ?? {};
       return {

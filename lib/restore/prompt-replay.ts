@@ -1,4 +1,5 @@
 import { hasHeader, parseBlockedPrompts, type BlockedPrompt } from "../store/pending-prompts.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 /** A pending-prompt-<sid>.txt file with its text. */
 export interface PendingPromptSource {
@@ -93,7 +94,7 @@ export function classifyPendingPrompts(
     // a file left with only non-replayable entries (kept for audit) is not offered again
     .filter((x) => x.entries.some((e) => !e.nonReplayable) && (!preferSid || x.f.sid === preferSid));
   if (fresh.length === 0) return { case: "A" };
-  const sorted = [...fresh].sort((a, b) => b.f.mtimeMs - a.f.mtimeMs || b.f.file.localeCompare(a.f.file));
+  const sorted = [...fresh].sort((a, b) => b.f.mtimeMs - a.f.mtimeMs || compareNames(b.f.file, a.f.file));
   const { f: source, entries } = sorted[0]!;
   return {
     case: "C",

@@ -5,6 +5,7 @@ import { isCuratedStatus, isSessionEndStatus } from "../store/checkpoint-status.
 import { MIN_CHECKPOINT_BYTES, SEED001_CHECKPOINT, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 import type { HeadFields } from "./checkpoint-heads.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 /** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
 export const CHECKPOINT_WINDOW_DAYS = 30;
@@ -165,6 +166,6 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
     if (c) byPath.set(file.path, c);
   }
 
-  const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
   return { candidates: rankSessionEndSnapshots(dropPrecompactTwins(sorted, w.dedupWindowDays), w.dedupWindowDays), staleSentinels: stale, messages };
 }

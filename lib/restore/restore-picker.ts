@@ -5,6 +5,7 @@ import { b3Trigger, gateFor, freshestSessionState, freshestTask, gateNote, gateW
 import type { RestoreSnapshot } from "./restore-snapshot.ts";
 import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 export interface PickerSettings {
   /** QUOIN_RESTORE_SENTINEL_WINDOW */
@@ -132,8 +133,8 @@ function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | 
   const index = checkpointIndex(snap);
   const prompts = snap.pendingPrompts
     .filter((p) => snap.nowMs - p.mtimeMs < s.sentinelWindowDays * DAY_MS)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
-  const statesByMtime = [...snap.sessionStates].sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
+  const statesByMtime = [...snap.sessionStates].sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
   const currentTask = freshestTask(snap, "");
   const warnings: string[] = [];
   let anchorTask = "";

@@ -5,6 +5,7 @@ import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
 import { isFiniteNumber, isRecord, isString } from "../core/value-checks.ts";
 import { parseKeyValues } from "./sentinels.ts";
+import { compareNames } from "../core/dir-listing.ts";
 
 /** sessions/<skill>-<sid>.pidfile.lock: which skill runs in which session, for how long. */
 const PIDFILE_TTL_MS = 2 * 60 * 60 * 1000;
@@ -104,5 +105,5 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
       continue;
     }
   }
-  return out.sort((a, b) => a.file.localeCompare(b.file));
+  return out.sort((a, b) => compareNames(a.file, b.file));
 }

@@ -27,6 +27,12 @@ const WORLD = [
   { what: "require()", re: /\brequire\s*\(/ },
 ];
 
+// Anywhere in lib/, edge/ too: whatever a hook or the engine calls is paid on every run.
+const SLOW = [
+  { what: "localeCompare (its first call builds an ICU collator, about 8 ms; use compareNames)", re: /\.localeCompare\s*\(/ },
+  { what: "Intl (ICU data loads on first use)", re: /\bIntl\./ },
+];
+
 function libFiles(): string[] {
   return readdirSync(LIB, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts"))
@@ -61,8 +67,9 @@ function layerViolations(file: string, src: string): string[] {
     const b = RANK[to] ?? 99;
     if (b >= a) out.push(`${file}: ${folder}/ (rank ${a}) imports ${to}/ (rank ${b}) via ${spec}`);
   }
+  const code = withoutComments(src);
+  for (const w of SLOW) if (w.re.test(code)) out.push(`${file}: uses ${w.what}`);
   if (folder !== "edge") {
-    const code = withoutComments(src);
     for (const w of WORLD) if (w.re.test(code)) out.push(`${file}: uses ${w.what} outside lib/edge/`);
   }
   return out;
@@ -86,6 +93,8 @@ describe("lib/ layering", () => {
     ["save/x.ts", "setTimeout(() => {}, 1);", "a timer"],
     ["core/x.ts", 'import { readFileSync } from "node:fs";', "a node:fs value import"],
     ["x.ts", "", "top level"],
+    ["edge/x.ts", "names.sort((a, b) => a.localeCompare(b));", "localeCompare"],
+    ["restore/x.ts", "new Intl.Collator();", "Intl"],
   ])("flags %s: %s", (file, src, expected) => {
     const v = layerViolations(file, src);
     expect(v.join("\n")).toContain(expected);

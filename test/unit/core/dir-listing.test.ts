@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createFsFromVolume, Volume } from "memfs";
 import type { FsApi } from "../../../lib/core/deps.ts";
-import { listByMtime, regularFileStat } from "../../../lib/core/dir-listing.ts";
+import { compareNames, listByMtime, regularFileStat } from "../../../lib/core/dir-listing.ts";
 import { MODEL_TIERS, dispatchSettingTiers } from "../../../lib/core/model-tiers.ts";
 import { describeZodError } from "../../../lib/core/zod-error.ts";
 import * as z from "zod/mini";
@@ -38,5 +38,13 @@ describe("describeZodError", () => {
     const root = z.string().safeParse(3);
     if (root.success) throw new Error("expected a failure");
     expect(describeZodError(root.error)).toMatch(/^\(root\): /);
+  });
+});
+
+describe("compareNames", () => {
+  it("orders as sortedNames does (code units), not by locale", () => {
+    const names = ["b.md", "B.md", "a-2.md", "a.md", "a_1.md", "Z.md", "ä.md"];
+    expect([...names].sort(compareNames)).toEqual([...names].sort());
+    expect(compareNames("x", "x")).toBe(0);
   });
 });
