@@ -15,6 +15,7 @@ import { parseCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { findMidAgentHandoff } from "../../lib/store/mid-agent-handoff.ts";
 import { appendBlockedPrompt, parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { lastSeen } from "../../lib/store/recent-sessions.ts";
+import { cachedFields, HEAD_CACHE_FILE, openHeadCache } from "../../lib/restore/checkpoint-heads.ts";
 import { intentFromUnfinished, parseSessionState } from "../../lib/store/session-state.ts";
 import { parseKeyValues, parseSentinelName, renderKeyValues, SENTINEL_FAMILIES } from "../../lib/store/sentinels.ts";
 import { hostileString, hugeString, REAL_LINES, SIDS, transcriptText } from "./fuzz-world.ts";
@@ -293,6 +294,30 @@ export const PARSERS: readonly ParserRow<never>[] = [
     name: "recent-sessions.md",
     input: mutated(fc.array(fc.tuple(isoDate, fc.constantFrom(...SIDS)), { maxLength: 8 }).map((ls) => ls.map(([d, s]) => `${d.toISOString()} | ${s}\n`).join(""))),
     check: (t: string) => void lastSeen(onDisk({ "/r.md": t }), "/r.md", SIDS[0]),
+    cases: 3_000,
+  },
+  {
+    name: "checkpoint head cache (checkpoint-heads.json)",
+    input: fc.oneof(
+      mutated(
+        fc
+          .dictionary(
+            fc.oneof(fc.constantFrom("2026-11-29T0930-t.md", "a.md"), hostileString),
+            fc.tuple(fc.double(), fc.nat(), fc.nat(), fc.option(hostileString), fc.option(hostileString), fc.option(hostileString), fc.oneof(fc.constant(false), fc.option(hostileString)), fc.option(hostileString)),
+            { maxKeys: 5 },
+          )
+          .map((entries) => JSON.stringify({ version: 1, entries })),
+      ),
+      fc.json(),
+    ),
+    check: (t: string) => {
+      const cache = openHeadCache(onDisk({ [`/m/${HEAD_CACHE_FILE}`]: t }), "/m");
+      for (const [name, e] of cache.entries) {
+        const f = cachedFields(cache, { name, mtimeMs: e[0], size: e[1], ino: e[2] });
+        const strings = [f?.status, f?.task, f?.branch, f?.intent, f?.sessionId].filter((v) => v !== undefined && v !== null);
+        if (!f || strings.some((v) => typeof v !== "string" || v.length > 2048)) fail("head cache", f, "fields of strings up to 2048 characters");
+      }
+    },
     cases: 3_000,
   },
   {
