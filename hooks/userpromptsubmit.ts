@@ -8,7 +8,7 @@ import { handleUserPromptSubmit } from "../lib/hooks/user-prompt-submit.ts";
 
 const deps = nodeDeps();
 // The engine sits beside the hooks folder in every layout (dist/, an install, the plugin).
-const engine = fileURLToPath(new URL("../quoin-checkpoint.mjs", import.meta.url));
+const engine = fileURLToPath(new URL("../quoin-checkpoint.cjs", import.meta.url));
 void runValidatedHook(
   "UserPromptSubmit",
   userPromptSubmitSchema,
