@@ -8,7 +8,7 @@ import { handleUserPromptSubmit } from "../lib/hooks/user-prompt-submit.ts";
 
 const deps = nodeDeps();
 // The engine sits beside the hooks folder in every layout (dist/, an install, the plugin).
-const engine = path.join(import.meta.dirname, "..", "quoin-checkpoint.mjs");
+const engine = path.join(import.meta.dirname, "..", "quoin-checkpoint.cjs");
 void runValidatedHook(
   "UserPromptSubmit",
   userPromptSubmitSchema,

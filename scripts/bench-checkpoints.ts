@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
+import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 
 // Issue 9 (QUOIN_BENCH_ONLY=checkpoints): precompact and save read the transcript digest (backwards within 32 MiB plus a bounded
@@ -23,7 +24,7 @@ export function benchCheckpoints(ctx: BenchContext): void {
     for (const f of readdirSync(memory, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name)) rmSync(path.join(memory, f), { force: true });
   };
   mkdirSync(memory, { recursive: true });
-  const engine = path.join(ctx.root, "dist", "quoin-checkpoint.mjs");
+  const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
   const precompactHook = path.join(ctx.root, "dist", "hooks", "precompact.cjs");
   for (const label of ctx.sizes) {
     const transcript = ctx.makeTranscript(label);

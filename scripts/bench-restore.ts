@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { NO_ARTIFACTS, renderCheckpoint } from "../lib/store/checkpoint-format.ts";
 import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
+import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { asciiBody } from "../lib/core/ascii-text.ts";
 import { DAY_MS } from "../lib/core/time-format.ts";
@@ -62,7 +63,7 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
  */
 export function benchRestore(ctx: BenchContext): void {
   const { project, fastSid, fastSentinel, fastTarget } = makeProject(ctx.work);
-  const engine = path.join(ctx.root, "dist", "quoin-checkpoint.mjs");
+  const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
   const full = [engine, "restore", "--json", "--session", "bench-fresh-0000-4000-8000-000000000001", "--cwd", project];
   console.log(formatRow(`restore --json ${CHECKPOINTS} ckpts ${SENTINELS} sentinels`, measure({ args: full, cwd: project }, ctx.runs)));
   const fast = [engine, "restore", "--json", "--session", fastSid, "--cwd", project];

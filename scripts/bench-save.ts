@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { DAY_MS } from "../lib/core/time-format.ts";
 
@@ -61,7 +62,7 @@ function resetCheckpoints(dir: string, baseline: Set<string>): void {
 export function benchSave(ctx: BenchContext): void {
   const p = makeProject(ctx);
   const env = { ...process.env, HOME: p.home, TZ: "UTC" };
-  const engine = path.join(ctx.root, "dist", "quoin-checkpoint.mjs");
+  const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
   const sentinel = path.join(p.memory, `pending-restore-${SID}.txt`);
   const reset = () => {
     resetCheckpoints(p.checkpoints, p.baseline);

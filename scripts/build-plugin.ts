@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { HOOK_SPECS, ENGINE_BUNDLE, hookBundleFile, STATUSLINE_BUNDLE } from "../lib/install/install-layout.ts";
+import { ANY_ASCII_BUNDLE, HOOK_SPECS, ENGINE_BUNDLE, hookBundleFile, STATUSLINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { marketplaceJson, pluginFiles } from "../lib/install/plugin-files.ts";
 import { renderAllSkills } from "./gen-skills.ts";
 
@@ -18,6 +18,7 @@ export function buildPluginFiles(root: string, distDir: string): Record<string, 
     description: pkg.description,
     license: pkg.license,
     engine: readFileSync(path.join(distDir, ENGINE_BUNDLE), "utf8"),
+    anyAscii: readFileSync(path.join(distDir, ANY_ASCII_BUNDLE), "utf8"),
     statusLine: readFileSync(path.join(distDir, STATUSLINE_BUNDLE), "utf8"),
     hookBundles,
     skills,

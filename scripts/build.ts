@@ -4,7 +4,7 @@ import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs
 import * as path from "node:path";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
 import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
-import { hookBundleFile, STATUSLINE_BUNDLE, type HookBundle } from "../lib/install/install-layout.ts";
+import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE, hookBundleFile, LEGACY_ENGINE_BUNDLE, STATUSLINE_BUNDLE, type HookBundle } from "../lib/install/install-layout.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "dist");
@@ -48,20 +48,21 @@ const hookEntries = readdirSync(path.join(root, "hooks"))
   .map((f) => path.join(root, "hooks", f));
 
 mkdirSync(outDir, { recursive: true });
-// Bundles of earlier builds (hooks/*.mjs, statusline.mjs) must not outlive a rename.
+// Bundles of earlier builds (hooks/*.mjs, statusline.mjs, the .mjs engine) must not outlive a rename.
 rmSync(path.join(outDir, "hooks"), { recursive: true, force: true });
 rmSync(path.join(outDir, "statusline.mjs"), { force: true });
+rmSync(path.join(outDir, LEGACY_ENGINE_BUNDLE), { force: true });
 const outputs: string[] = [];
 
-// The hooks and the status line run before every prompt and on every draw: CommonJS, which node
-// starts faster than an ES module (install-layout.ts HOT_BUNDLE_EXT; `npm run bench`). Their
-// sources are ES modules: import.meta.filename and .dirname become __filename and __dirname, and
-// import.meta.url is made from __filename only when read.
+// Every bundle is CommonJS, which node starts faster than an ES module (install-layout.ts
+// HOT_BUNDLE_EXT; `npm run bench`). The sources are ES modules: import.meta.filename and .dirname
+// become __filename and __dirname, and import.meta.url is made from __filename only when read.
+const metaBanner = 'var __quoinMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};';
 const hot: BuildOptions = {
   ...common,
   format: "cjs",
   define: { "import.meta.url": "__quoinMeta.url", "import.meta.filename": "__filename", "import.meta.dirname": "__dirname" },
-  banner: { js: 'var __quoinMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};' },
+  banner: { js: metaBanner },
   plugins: [plainBuiltin("node:path")],
 };
 
@@ -76,17 +77,28 @@ const statusLine = path.join(outDir, STATUSLINE_BUNDLE);
 await build({ ...hot, entryPoints: [path.join(root, "cli", "statusline-entry.ts")], outfile: statusLine });
 outputs.push(statusLine);
 
-const engine = path.join(outDir, "quoin-checkpoint.mjs");
+// The engine: any-ascii becomes a small loader of dist/any-ascii.cjs (lib/edge/lazy-any-ascii.ts),
+// so its tables are parsed only by a save that transliterates.
+const lazyAnyAscii: Plugin = {
+  name: "lazy-any-ascii",
+  setup(b) {
+    b.onResolve({ filter: /^any-ascii$/ }, () => ({ path: path.join(root, "lib", "edge", "lazy-any-ascii.ts") }));
+  },
+};
+const engine = path.join(outDir, ENGINE_BUNDLE);
 await build({
-  ...common,
+  ...hot,
   entryPoints: [path.join(root, "cli", "main.ts")],
   outfile: engine,
-  banner: {
-    // The shebang, and a require() for CommonJS dependencies (gray-matter) inside an ES module.
-    js: "#!/usr/bin/env node\nimport { createRequire as __quoinCreateRequire } from 'node:module'; const require = __quoinCreateRequire(import.meta.url);",
-  },
+  plugins: [...(hot.plugins ?? []), lazyAnyAscii],
+  // The shebang must be the first line (a `bin`, and `./quoin-checkpoint.cjs` from a shell).
+  banner: { js: `#!/usr/bin/env node\n${metaBanner}` },
 });
 outputs.push(engine);
+
+const anyAscii = path.join(outDir, ANY_ASCII_BUNDLE);
+await build({ ...common, format: "cjs", stdin: { contents: 'export { default } from "any-ascii";', resolveDir: root, loader: "js" }, outfile: anyAscii });
+outputs.push(anyAscii);
 
 for (const file of outputs) {
   const kb = (statSync(file).size / 1024).toFixed(1);

@@ -11,5 +11,5 @@ export function shellWord(text: string): string {
 
 /** How a message names the engine so the command runs as printed: `node "<path>"` (no PATH entry is installed). */
 export function engineInvocation(deps: Pick<Deps, "engineScript">): string {
-  return `node ${shellWord(deps.engineScript ?? "quoin-checkpoint.mjs")}`;
+  return `node ${shellWord(deps.engineScript ?? "quoin-checkpoint.cjs")}`;
 }

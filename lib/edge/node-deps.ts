@@ -35,7 +35,7 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
 }
 
 /**
- * The engine bundle this process belongs to: itself, or for a hook (<dir>/hooks/<name>.mjs) the
+ * The engine bundle this process belongs to: itself, or for a hook (<dir>/hooks/<name>.cjs) the
  * engine beside that folder (install-layout's ENGINE_BUNDLE; the name is repeated here so a hook
  * bundle does not pull in the installer).
  */
@@ -43,7 +43,7 @@ function engineScript(): string | undefined {
   const self = process.argv[1];
   if (!self) return undefined;
   const dir = path.dirname(self);
-  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.mjs") : self;
+  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.cjs") : self;
 }
 
 // A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.

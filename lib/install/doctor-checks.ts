@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import { ANY_ASCII_BUNDLE, availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
@@ -43,6 +43,15 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
       ? { name: `${where}: engine`, ok: true, detail: engine }
       : { name: `${where}: engine`, ok: false, detail: `${engine} is missing`, fix: SETUP_FIX },
   );
+  // A warning only: without the tables the engine still saves, with `?` for each non-ASCII character.
+  const anyAscii = path.join(layout.bundleDir, ANY_ASCII_BUNDLE);
+  if (deps.fs.existsSync(engine)) {
+    out.push(
+      deps.fs.existsSync(anyAscii)
+        ? { name: `${where}: transliteration tables`, ok: true, detail: anyAscii }
+        : { name: `${where}: transliteration tables`, ok: true, warn: true, detail: `${anyAscii} is missing: transliteration falls back to '?' (a checkpoint's free text keeps ASCII only)`, fix: `reinstall: ${SETUP_FIX}` },
+    );
+  }
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
     const name = `${where}: /${skill} skill`;

@@ -31,12 +31,21 @@ export interface HookSpec {
 }
 export type HookBundle = "sessionstart" | "userpromptsubmit" | "precompact" | "sessionend";
 
-export const ENGINE_BUNDLE = "quoin-checkpoint.mjs";
 /**
- * The hooks and the status line are CommonJS: they run before every prompt and on every draw, and
- * node starts a CommonJS file measurably faster than an ES module (README "Guarantees", bench).
- * The engine stays an ES module. Installs before 0.1 wrote `.mjs` (LEGACY_BUNDLE_EXT).
+ * Every bundle is CommonJS: the hooks and the status line run before every prompt and on every
+ * draw, and node starts a CommonJS file measurably faster than an ES module (README "Guarantees",
+ * bench); so does the engine, which a skill runs on every step. Installs before 0.1 wrote `.mjs`
+ * (LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE).
  */
+export const ENGINE_BUNDLE = "quoin-checkpoint.cjs";
+/** The engine as an ES module, what older installs hold (and their status lines may run). */
+export const LEGACY_ENGINE_BUNDLE = "quoin-checkpoint.mjs";
+/**
+ * any-ascii's tables (half a megabyte) in their own file beside the engine, loaded only when a
+ * save transliterates free text (scripts/lazy-any-ascii.ts). Without it the engine still runs and
+ * writes `?` for each non-ASCII character.
+ */
+export const ANY_ASCII_BUNDLE = "any-ascii.cjs";
 export const HOT_BUNDLE_EXT = ".cjs";
 export const LEGACY_BUNDLE_EXT = ".mjs";
 /** The status-line command's own small bundle (it runs on every draw). */

@@ -4,9 +4,9 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
-import { availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { ANY_ASCII_BUNDLE, availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
-import { existingHookContainers, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import { existingHookContainers, hasLegacyEngineStatusLine, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -17,7 +17,7 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
-  /** the build output: quoin-checkpoint.mjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
+  /** the build output: quoin-checkpoint.cjs, any-ascii.cjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
   distDir: string;
 }
 
@@ -103,16 +103,22 @@ export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
 
 type Sources = { ok: true; copies: FileCopy[]; bundles: string[] } | { ok: false; reason: string };
 
-/** What install copies: the engine, the status line, each hook bundle found, and the rendered skills. */
-function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout, lines: string[]): Sources {
+/**
+ * What install copies: the engine and its transliteration tables, the status line, each hook bundle
+ * found, and the rendered skills. `statusLine`: the status-line bundle is required.
+ */
+function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout, statusLine: boolean, lines: string[]): Sources {
   const refuse = (reason: string): Sources => ({ ok: false, reason });
   const copies: FileCopy[] = [];
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
   if (engine === null) return refuse(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
   copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
-  const statusLine = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
-  if (statusLine !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLine });
-  else if (opts.statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
+  const anyAscii = readTextOrNull(deps.fs, path.join(opts.distDir, ANY_ASCII_BUNDLE));
+  if (anyAscii !== null) copies.push({ from: path.join(opts.distDir, ANY_ASCII_BUNDLE), to: path.join(layout.bundleDir, ANY_ASCII_BUNDLE), text: anyAscii });
+  else lines.push(`[quoin] WARNING: ${path.join(opts.distDir, ANY_ASCII_BUNDLE)} is missing: a save writes '?' for non-ASCII free text. Build it (npm run build) and run the installer again.`);
+  const statusLineText = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
+  if (statusLineText !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLineText });
+  else if (statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, hookBundleFile(spec.bundle));
@@ -147,18 +153,26 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
   const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
 
-  // 1. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
-  const sources = installSources(deps, opts, layout, lines);
-  if (!sources.ok) return fail(sources.reason);
-  const { copies, bundles } = sources;
-
-  // 2. settings.json: merged as text, refused when unreadable or malformed, before any write.
+  // 1. settings.json, read (not yet merged): refused when unreadable.
   const read = readSettings(deps, layout.settingsFile);
   if (!read.ok) return fail(read.reason);
   const before = read.text;
+  // The ES-module engine of an older install moves to the backups below; a status line of ours that
+  // still runs it (`quoin-checkpoint.mjs statusline`) is pointed at the status-line bundle, the
+  // user's wrapped command kept, even without --statusline.
+  const legacyEngine = path.join(layout.bundleDir, LEGACY_ENGINE_BUNDLE);
+  const legacyStatusLine = !opts.statusLine && before !== null && hasLegacyEngineStatusLine(before);
+  const statusLine = opts.statusLine || legacyStatusLine;
+
+  // 2. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
+  const sources = installSources(deps, opts, layout, statusLine, lines);
+  if (!sources.ok) return fail(sources.reason);
+  const { copies, bundles } = sources;
+
+  // 3. settings.json merged as text, refused when malformed, before any write.
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(opts.statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
+    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);
@@ -172,28 +186,42 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
   const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
 
+  const moveLegacyEngine = deps.fs.existsSync(legacyEngine);
+  const changed = writes.length > 0 || merged.changed || moveLegacyEngine;
   for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
   if (merged.changed) {
     lines.push(`[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`);
     if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
   }
-  if (!writes.length && !merged.changed) lines.push("[quoin] already installed; nothing to change");
-  if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
+  if (moveLegacyEngine) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${legacyEngine} (the engine is ${ENGINE_BUNDLE} now) to ${layout.backupsDir}`);
+  if (!changed) lines.push("[quoin] already installed; nothing to change");
+  if (legacyStatusLine) {
+    lines.push(`[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`);
+  } else if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
     lines.push("[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it");
   }
-  if (opts.dryRun) return { ok: true, lines, changed: writes.length > 0 || merged.changed };
+  if (opts.dryRun) return { ok: true, lines, changed };
 
+  // One backup folder for this run: the settings copy and the replaced engine.
+  let backupDir: string | undefined;
+  const backups = () => (backupDir ??= freshBackupDir(deps, layout, "install"));
   for (const w of writes) writeAtomic(deps.fs, w.to, w.text, { pid: deps.pid });
   if (merged.changed) {
     if (before !== null) {
-      const dir = freshBackupDir(deps, layout, "install");
+      const dir = backups();
       writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
       lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
     }
     writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
   }
+  // Last: until settings.json stops naming it, the old engine stays where its status line looks.
+  if (moveLegacyEngine) {
+    const target = path.join(backups(), path.relative(layout.configDir, legacyEngine));
+    deps.fs.mkdirSync(path.dirname(target), { recursive: true });
+    deps.fs.renameSync(legacyEngine, target);
+  }
   lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
-  return { ok: true, lines, changed: writes.length > 0 || merged.changed };
+  return { ok: true, lines, changed };
 }
 
 /**
@@ -203,8 +231,8 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  // statusline.cjs: what installs before the CommonJS hot bundles wrote
-  const ours = [ENGINE_BUNDLE, STATUSLINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, "hooks", path.basename(layout.stateFile)];
+  // statusline.mjs, quoin-checkpoint.mjs: what installs before the CommonJS bundles wrote
+  const ours = [ENGINE_BUNDLE, ANY_ASCII_BUNDLE, STATUSLINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, LEGACY_ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));

@@ -1,4 +1,4 @@
-import { ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
+import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
 import { compareNames } from "../core/dir-listing.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
@@ -11,6 +11,8 @@ export interface PluginInputs {
   description: string;
   license: string;
   engine: string;
+  /** dist/any-ascii.cjs: the engine loads it beside itself when a save transliterates */
+  anyAscii: string;
   /** dist/statusline.cjs: a plugin cannot register a status line; a user points theirs at it (README) */
   statusLine: string;
   /** bundle name (sessionstart, ...) -> built hook bundle; missing ones are left out */
@@ -45,6 +47,7 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
   }
   files["hooks/hooks.json"] = json({ description: "quoin-checkpoint: save before compaction and at session end, watch context use, offer restores", hooks });
   files[ENGINE_BUNDLE] = inp.engine;
+  files[ANY_ASCII_BUNDLE] = inp.anyAscii;
   files[STATUSLINE_BUNDLE] = inp.statusLine;
   for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => compareNames(a, b))) files[`skills/${name}/SKILL.md`] = text;
   return files;

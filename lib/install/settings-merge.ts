@@ -8,6 +8,8 @@ import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } 
 
 /** Every hook command quoin writes contains this; nothing else is ever touched. */
 const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
+/** The status line installs before statusline.cjs wrote: the ES-module engine's subcommand (LEGACY_ENGINE_BUNDLE). */
+const LEGACY_ENGINE_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline( |$)/;
 /** quoin's status line: the bundle (statusline.cjs; .mjs before), or the engine's subcommand older installs wrote. */
 const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.[mc]js["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
 
@@ -106,14 +108,25 @@ function hookArray(root: JsonObjectNode, event: string, file: string): { hooks?:
   return { hooks: hooks.value, arr: ev.value };
 }
 
+function _statusLineCommandOf(text: string): string | undefined {
+  try {
+    const command = (JSON.parse(text.replace(/^\ufeff/, "")) as { statusLine?: { command?: unknown } }).statusLine?.command;
+    return typeof command === "string" ? command : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when the settings text holds quoin's status line (ours, or ours wrapping the user's). */
 export function hasOwnedStatusLine(text: string): boolean {
-  try {
-    const command = (JSON.parse(text) as { statusLine?: { command?: unknown } }).statusLine?.command;
-    return typeof command === "string" && OWNED_STATUSLINE.test(command);
-  } catch {
-    return false;
-  }
+  const command = _statusLineCommandOf(text);
+  return command !== undefined && OWNED_STATUSLINE.test(command);
+}
+
+/** True when quoin's status line still runs the ES-module engine an older install wrote (`quoin-checkpoint.mjs statusline`). */
+export function hasLegacyEngineStatusLine(text: string): boolean {
+  const command = _statusLineCommandOf(text);
+  return command !== undefined && LEGACY_ENGINE_STATUSLINE.test(command);
 }
 
 /** Our status-line command (`node ".../statusline.cjs"`), wrapping the user's own one when there is one. */

@@ -8,11 +8,13 @@ import { describeZodError } from "../core/zod-error.ts";
 
 /** Where an installed skill finds the engine. Claude Code substitutes these before the model reads the text. */
 export const ENGINE_COMMAND = {
-  // settings installs: <config>/skills/<name>/SKILL.md beside <config>/quoin-checkpoint/quoin-checkpoint.mjs.
+  // settings installs: <config>/skills/<name>/SKILL.md beside <config>/quoin-checkpoint/quoin-checkpoint.cjs.
+  // The name is install-layout's ENGINE_BUNDLE, repeated because skills/ may not import install/
+  // (test/unit/install/install-layout.test.ts holds them equal).
   // NOTE: single quotes: Claude Code pastes the folder's path in as text, and a `"`, `$` or backtick
   // in it would end or expand double quotes; the installer refuses a folder with a `'` in it.
-  settings: "node '${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs'",
-  plugin: 'node "${CLAUDE_PLUGIN_ROOT}/quoin-checkpoint.mjs"',
+  settings: "node '${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.cjs'",
+  plugin: 'node "${CLAUDE_PLUGIN_ROOT}/quoin-checkpoint.cjs"',
 } as const;
 export type RenderTarget = keyof typeof ENGINE_COMMAND;
 

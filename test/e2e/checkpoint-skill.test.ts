@@ -132,7 +132,7 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
         args: ["/quoin-checkpoint:cleanup --dry-run", "--plugin-dir", path.join(ROOT, "plugin")],
       });
       expect(run.stdout + run.stderr).toContain("plugin ok");
-      expect(engineFrom(seen.map((b) => requestText(b)).join("\n")).engine).toBe(`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`);
+      expect(engineFrom(seen.map((b) => requestText(b)).join("\n")).engine).toBe(`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`);
       const text = seen.map((b) => requestText(b)).join("\n");
       expect(text).toContain("# /cleanup");
       expect(text).toMatch(/line 2 config\|cache\|probe\):\n\ndispatch\nprobe\n/);
@@ -184,7 +184,7 @@ describe("e2e: installed from the marketplace", { timeout: 120_000 }, () => {
       await model.close();
     }
     // NOTE: a local-directory marketplace runs the plugin in place; a git marketplace would run a cached clone.
-    expect([`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`]).toContain(engine.replace(/"[^"]*\/plugins\/cache\/[^"]*\/quoin-checkpoint\.mjs"/, `"${path.join(ROOT, "plugin")}/quoin-checkpoint.mjs"`));
+    expect([`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`]).toContain(engine.replace(/"[^"]*\/plugins\/cache\/[^"]*\/quoin-checkpoint\.cjs"/, `"${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`));
     expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
   });
 });

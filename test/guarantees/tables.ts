@@ -9,7 +9,7 @@ import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
 import { logSessionEnd, runSessionEnd } from "../../lib/hooks/session-end.ts";
 import { knobDefault } from "../../lib/core/knobs.ts";
-import { HOOK_SPECS, hookBundleFile, type HookBundle } from "../../lib/install/install-layout.ts";
+import { ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, type HookBundle } from "../../lib/install/install-layout.ts";
 import { DIST } from "../helpers/run-bundle.ts";
 import { HOOK_DEADLINE_MS } from "../../lib/edge/hook-runner.ts";
 
@@ -113,7 +113,7 @@ export function bundleFile(bundle: HookBundle): string {
   return path.join(DIST, hookBundleFile(bundle));
 }
 
-export const ENGINE_FILE = path.join(DIST, "quoin-checkpoint.mjs");
+export const ENGINE_FILE = path.join(DIST, ENGINE_BUNDLE);
 
 /** Every bundle the installer registers has a row (a new hook cannot be missed by the suites). */
 export function missingRows(): string[] {

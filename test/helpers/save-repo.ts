@@ -2,9 +2,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
-export const ENGINE = path.join(REPO_ROOT, "dist", "quoin-checkpoint.mjs");
+export const ENGINE = path.join(REPO_ROOT, "dist", ENGINE_BUNDLE);
 export const PRECOMPACT = path.join(REPO_ROOT, "dist", "hooks", "precompact.cjs");
 export const SESSIONSTART = path.join(REPO_ROOT, "dist", "hooks", "sessionstart.cjs");
 export const SESSIONEND = path.join(REPO_ROOT, "dist", "hooks", "sessionend.cjs");

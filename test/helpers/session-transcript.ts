@@ -41,7 +41,7 @@ export function todoLines(sid: string, at: string, todos: Array<{ content: strin
 
 /** The /checkpoint skill's own turn after its save: a Bash tool call, its result, the reply. */
 export function checkpointTurnLines(sid: string, at: string): string[] {
-  return [toolUse(sid, at, "Bash", { command: "node quoin-checkpoint.mjs save --json" }), toolResult(sid, at, '{"checkpoint":"x.md"}'), replyLine(sid, at, "Saved the checkpoint.")];
+  return [toolUse(sid, at, "Bash", { command: "node quoin-checkpoint.cjs save --json" }), toolResult(sid, at, '{"checkpoint":"x.md"}'), replyLine(sid, at, "Saved the checkpoint.")];
 }
 
 export function transcriptText(lines: ReadonlyArray<string | string[]>): string {

@@ -2,7 +2,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { DIST, runBundle } from "../helpers/run-bundle.ts";
+import { runNode, tempRepo } from "../helpers/save-repo.ts";
 
 // Every bundle must run copied alone into an empty folder, with no node_modules anywhere above
 // it, and every hook must fail open: exit 0, nothing on stdout, whatever arrives on stdin.
@@ -13,7 +16,7 @@ const hooks = fs.readdirSync(path.join(DIST, "hooks")).filter((f) => f.endsWith(
 beforeAll(() => {
   alone = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-alone-"));
   for (const f of hooks) fs.copyFileSync(path.join(DIST, "hooks", f), path.join(alone, f));
-  fs.copyFileSync(path.join(DIST, "quoin-checkpoint.mjs"), path.join(alone, "quoin-checkpoint.mjs"));
+  fs.copyFileSync(path.join(DIST, ENGINE_BUNDLE), path.join(alone, ENGINE_BUNDLE));
   fs.copyFileSync(path.join(DIST, "statusline.cjs"), path.join(alone, "statusline.cjs"));
 });
 afterAll(() => fs.rmSync(alone, { recursive: true, force: true }));
@@ -31,8 +34,8 @@ describe("bundles copied alone", () => {
     expect(hasNodeModulesAbove(alone)).toBe(false);
   });
 
-  it("the hooks and the status line are CommonJS (node starts them faster than an ES module; npm run bench)", () => {
-    for (const f of [...hooks.map((h) => path.join(DIST, "hooks", h)), path.join(DIST, "statusline.cjs")]) {
+  it("the hooks, the status line and the engine are CommonJS (node starts them faster than an ES module; npm run bench)", () => {
+    for (const f of [...hooks.map((h) => path.join(DIST, "hooks", h)), path.join(DIST, "statusline.cjs"), path.join(DIST, ENGINE_BUNDLE)]) {
       const text = fs.readFileSync(f, "utf8");
       expect(text, f).not.toMatch(/\bimport\s*[{*]|\bimport\.meta\b|\bexport\s*[{*]/);
       expect(text, f).toContain("require(");
@@ -40,10 +43,32 @@ describe("bundles copied alone", () => {
   });
 
   it("the engine prints its help from an empty folder", () => {
-    const r = runBundle(path.join(alone, "quoin-checkpoint.mjs"), ["--help"], { cwd: alone, env: { HOME: alone } });
+    const r = runBundle(path.join(alone, ENGINE_BUNDLE), ["--help"], { cwd: alone, env: { HOME: alone } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("usage: quoin-checkpoint <command>");
-    expect(fs.readFileSync(path.join(alone, "quoin-checkpoint.mjs"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(fs.readFileSync(path.join(alone, ENGINE_BUNDLE), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  // any-ascii's tables live in their own file beside the engine (lib/edge/lazy-any-ascii.ts).
+  const intentSaved = (engine: string): string | undefined => {
+    const repo = tempRepo();
+    const r = runNode(engine, ["save", "--json", "--session", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "--mode", "restore", "--intent", "Straße café"], { cwd: repo.root, env: repo.env });
+    expect(r.code, r.stderr).toBe(0);
+    const { checkpoint } = JSON.parse(r.stdout) as { checkpoint: string };
+    return parseCheckpoint(fs.readFileSync(checkpoint, "utf8")).intent;
+  };
+
+  it("the engine alone still saves non-ASCII free text, as `?`", () => {
+    expect(fs.existsSync(path.join(alone, ANY_ASCII_BUNDLE))).toBe(false);
+    expect(intentSaved(path.join(alone, ENGINE_BUNDLE))).toBe("Stra?e caf?");
+  });
+
+  it("with any-ascii.cjs beside it the engine transliterates; the engine itself holds none of its tables", () => {
+    const both = path.join(alone, "with-tables");
+    fs.mkdirSync(both);
+    for (const f of [ENGINE_BUNDLE, ANY_ASCII_BUNDLE]) fs.copyFileSync(path.join(DIST, f), path.join(both, f));
+    expect(intentSaved(path.join(both, ENGINE_BUNDLE))).toBe("Strasse cafe");
+    expect(fs.statSync(path.join(DIST, ENGINE_BUNDLE)).size).toBeLessThan(fs.statSync(path.join(DIST, ANY_ASCII_BUNDLE)).size / 2);
   });
 
   const inputs: Array<[string, string | Buffer]> = [

@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST, FIXTURES, runBundle } from "../helpers/run-bundle.ts";
+import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 
 let tmp: string;
 let engine: string;
@@ -10,9 +11,9 @@ let home: string;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-engine-"));
-  engine = path.join(tmp, "alone", "quoin-checkpoint.mjs");
+  engine = path.join(tmp, "alone", ENGINE_BUNDLE);
   fs.mkdirSync(path.dirname(engine));
-  fs.copyFileSync(path.join(DIST, "quoin-checkpoint.mjs"), engine);
+  fs.copyFileSync(path.join(DIST, ENGINE_BUNDLE), engine);
   home = path.join(tmp, "home");
   fs.mkdirSync(path.join(home, "proj", ".git"), { recursive: true });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectHash } from "../../lib/core/project-hash.ts";
+import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 import { ensureBuilt, REPO_ROOT, tempRepo } from "../helpers/save-repo.ts";
 import { transcriptWithTokens } from "../helpers/transcripts.ts";
 
@@ -37,7 +38,7 @@ describe("footprint in a fresh repository", () => {
       expect(r.code, `${event}: ${r.out}`).toBe(0);
       return r.stdout;
     };
-    const engine = (...args: string[]) => run(process.execPath, [path.join(config, "quoin-checkpoint", "quoin-checkpoint.mjs"), ...args], { cwd: repo.root });
+    const engine = (...args: string[]) => run(process.execPath, [path.join(config, "quoin-checkpoint", ENGINE_BUNDLE), ...args], { cwd: repo.root });
 
     const transcript = (sid: string) => {
       const file = path.join(config, "projects", projectHash(repo.root), `${sid}.jsonl`);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-dirs.ts";
+import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 
 // install.ts on the real file system (the memfs tests cover the cases; this covers the entry point).
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -45,7 +46,7 @@ describe("install.ts in a temp home", () => {
     expect(install(home, ["--statusline"]).out).toContain("already installed; nothing to change");
     expect(tree(path.join(home, ".claude"))).toEqual(after);
 
-    const doctor = spawnSync(process.execPath, [path.join(home, ".claude", "quoin-checkpoint", "quoin-checkpoint.mjs"), "doctor", "--json"], {
+    const doctor = spawnSync(process.execPath, [path.join(home, ".claude", "quoin-checkpoint", ENGINE_BUNDLE), "doctor", "--json"], {
       env: { PATH: process.env["PATH"] ?? "", HOME: home },
       cwd: home,
       encoding: "utf8",

@@ -33,3 +33,12 @@ describe("zod stays out of the hooks and the status line", () => {
     expect((await bundleInputs("cli/main.ts")).some((f) => f.includes("node_modules/zod/"))).toBe(true);
   });
 });
+
+// any-ascii's tables are half a megabyte: no hook and not the status line may pull them in; the
+// engine reaches them only through lib/edge/lazy-any-ascii.ts, which loads dist/any-ascii.cjs.
+describe("any-ascii stays out of the hooks and the status line", () => {
+  const entries = [...readdirSync(path.join(ROOT, "hooks")).filter((f) => f.endsWith(".ts")).map((f) => `hooks/${f}`), "cli/statusline-entry.ts"];
+  it.each(entries.map((e) => [e]))("%s imports no any-ascii", async (entry) => {
+    expect((await bundleInputs(entry)).filter((f) => f.includes("any-ascii"))).toEqual([]);
+  });
+});

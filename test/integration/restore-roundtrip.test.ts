@@ -13,8 +13,9 @@ import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { writeSkeletonCheckpoint } from "../../lib/save/skeleton-save.ts";
 import { DAY_MS, utcDate } from "../../lib/core/time-format.ts";
 import { asciiBody } from "../../lib/core/ascii-text.ts";
+import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 
-const ENGINE = path.resolve(import.meta.dirname, "../../dist/quoin-checkpoint.mjs");
+const ENGINE = path.resolve(import.meta.dirname, "../../dist", ENGINE_BUNDLE);
 const OLD = "aaaa1111-0000-4000-8000-000000000001";
 const NEW = "bbbb2222-0000-4000-8000-000000000002";
 const temps: string[] = [];

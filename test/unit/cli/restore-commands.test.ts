@@ -114,9 +114,9 @@ describe("restore hints for the skill", () => {
     const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
     expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
     // Runnable as printed: the engine's own file, quoted for a shell.
-    const out = runCli(["restore", "--pick", "2", "--session", CUR], { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.mjs" }, { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" }, COMMANDS);
+    const out = runCli(["restore", "--pick", "2", "--session", CUR], { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.cjs" }, { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" }, COMMANDS);
     expect(out).toBe(0);
-    expect(text).toContain('Answer, then rerun: node "/h/a b/quoin-checkpoint.mjs" restore --pick 2 --replay all|N,M|none|edit N');
+    expect(text).toContain('Answer, then rerun: node "/h/a b/quoin-checkpoint.cjs" restore --pick 2 --replay all|N,M|none|edit N');
   });
 
   it("explains a suppressed single candidate when there is nothing to synthesize from", () => {

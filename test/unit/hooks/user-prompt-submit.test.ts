@@ -269,10 +269,10 @@ describe("userpromptsubmit rotation budget", () => {
     const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "3" });
     expect(run(deps, prompt("1"))).toBeNull();
     expect(run(deps, prompt("2"))).toBeNull();
-    const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.mjs" }, prompt("3")));
+    const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.cjs" }, prompt("3")));
     expect(text).toContain("Rotation budget reached: 3 prompts");
     // A command the person can run as printed: the engine's own path, quoted for a shell.
-    expect(text).toContain(`(run: node '/h/it'\\''s $x/quoin-checkpoint.mjs' successor)`);
+    expect(text).toContain(`(run: node '/h/it'\\''s $x/quoin-checkpoint.cjs' successor)`);
     expect(run(deps, prompt("4"))).toBeNull();
   });
 

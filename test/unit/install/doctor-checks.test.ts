@@ -8,7 +8,8 @@ import { transcriptWithTokens } from "../../helpers/transcripts.ts";
 
 const DIST = "/repo/dist";
 const BUILT = {
-  [`${DIST}/quoin-checkpoint.mjs`]: "// engine\n",
+  [`${DIST}/quoin-checkpoint.cjs`]: "// engine\n",
+  [`${DIST}/any-ascii.cjs`]: "// any-ascii\n",
   [`${DIST}/hooks/userpromptsubmit.cjs`]: "// ups\n",
   [`${DIST}/hooks/sessionstart.cjs`]: "// ss\n",
   [`${DIST}/hooks/sessionend.cjs`]: "// se\n",
@@ -85,6 +86,18 @@ describe("doctor", () => {
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(checks.find((c) => c.name === "installed files")?.detail).toContain("quoin-checkpoint@quoin-checkpoint");
+  });
+
+  it("warns, without failing, when any-ascii.cjs is not beside the engine: transliteration falls back to '?'", () => {
+    const { deps, vol } = depsWithClock(10);
+    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    const name = "user install (/home/u/.claude): transliteration tables";
+    expect(runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name)).toEqual({ name, ok: true, detail: "/home/u/.claude/quoin-checkpoint/any-ascii.cjs" });
+    vol.unlinkSync("/home/u/.claude/quoin-checkpoint/any-ascii.cjs");
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name === name)).toMatchObject({ ok: true, warn: true, detail: expect.stringContaining("transliteration falls back to '?'"), fix: expect.stringContaining("reinstall") });
+    expect(formatDoctor(checks)).toContain(`WARN  ${name}: /home/u/.claude/quoin-checkpoint/any-ascii.cjs is missing`);
+    expect(formatDoctor(checks)).not.toContain("FAIL  user install (/home/u/.claude): engine");
   });
 
   it("flags a settings install next to the enabled plugin", () => {

@@ -1,6 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { commandTarget, engineCommand, hookCommand, statusLineBundleCommand } from "../../../lib/install/install-layout.ts";
+import { engineInvocation } from "../../../lib/core/shell-quote.ts";
+import { nodeDeps } from "../../../lib/edge/node-deps.ts";
+import { commandTarget, ENGINE_BUNDLE, engineCommand, hookCommand, statusLineBundleCommand } from "../../../lib/install/install-layout.ts";
+import { ENGINE_COMMAND } from "../../../lib/skills/skill-render.ts";
 import { mergeInstall, mergeUninstall } from "../../../lib/install/settings-merge.ts";
 
 // Claude Code runs a shell-form hook command through `sh -c`: run ours the same way, with `node`
@@ -23,7 +28,7 @@ const ODD_HOMES = [
 describe("hook and engine commands under sh -c", () => {
   it.each(ODD_HOMES)("hand the shell the bundle path unchanged: %s", (dir) => {
     expect(argvOf(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.cjs`);
-    expect(argvOf(`${engineCommand(dir)} statusline`)).toBe(`${dir}/quoin-checkpoint.mjsstatusline`);
+    expect(argvOf(`${engineCommand(dir)} statusline`)).toBe(`${dir}/${ENGINE_BUNDLE}statusline`);
     expect(argvOf(statusLineBundleCommand(dir))).toBe(`${dir}/statusline.cjs`);
     expect(commandTarget(hookCommand(dir, "sessionstart"))).toBe(`${dir}/hooks/sessionstart.cjs`);
   });
@@ -50,10 +55,38 @@ describe("hook and engine commands under sh -c", () => {
 describe("the plugin's hooks.json", () => {
   it("registers the SessionEnd hook for every reason (no matcher) and with no timeout", async () => {
     const { pluginFiles } = await import("../../../lib/install/plugin-files.ts");
-    const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", statusLine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
+    const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", anyAscii: "", statusLine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
     const hooks = JSON.parse(files["hooks/hooks.json"]!).hooks;
     expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.cjs"' }] }]);
     expect(hooks.PreCompact[0].hooks[0].timeout).toBe(30);
     expect(files["hooks/sessionend.cjs"]).toBe("// se");
+  });
+});
+
+// The hot bundles name the engine with a literal (importing install-layout would pull the installer's
+// imports into every hook): each must be ENGINE_BUNDLE.
+describe("every place that names the engine", () => {
+  it("a message's fallback command (shell-quote.ts)", () => {
+    expect(engineInvocation({})).toBe(`node "${ENGINE_BUNDLE}"`);
+  });
+
+  it("a hook's engine, beside its hooks/ folder (node-deps.ts)", () => {
+    const argv1 = process.argv[1];
+    try {
+      process.argv[1] = "/x/quoin-checkpoint/hooks/userpromptsubmit.cjs";
+      expect(nodeDeps().engineScript).toBe(`/x/quoin-checkpoint/${ENGINE_BUNDLE}`);
+    } finally {
+      process.argv[1] = argv1 as string;
+    }
+  });
+
+  it("the prompt hook's forced save (hooks/userpromptsubmit.ts)", () => {
+    const source = readFileSync(path.resolve(import.meta.dirname, "../../../hooks/userpromptsubmit.ts"), "utf8");
+    expect(source).toContain(`new URL("../${ENGINE_BUNDLE}", import.meta.url)`);
+  });
+
+  it("the skills' engine commands (skill-render.ts)", () => {
+    expect(ENGINE_COMMAND.settings).toBe(`node '\${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/${ENGINE_BUNDLE}'`);
+    expect(ENGINE_COMMAND.plugin).toBe(`node "\${CLAUDE_PLUGIN_ROOT}/${ENGINE_BUNDLE}"`);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runRestore, type RestoreOutcome, type Restored } from "../../../lib/restore/restore-run.ts";
 import { restoreJson, restoreText } from "../../../lib/restore/restore-render.ts";
 
-const ENGINE = 'node "/e/quoin-checkpoint.mjs"';
+const ENGINE = 'node "/e/quoin-checkpoint.cjs"';
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 import { variant } from "../../helpers/narrow.ts";
 

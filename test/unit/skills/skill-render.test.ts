@@ -101,7 +101,7 @@ describe("renderSkill refuses", () => {
   });
   it.each([
     ["one fewer (an injected `!` command would abort the skill)", (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, "")],
-    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \'${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.mjs\' show *)"\n')],
+    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \'${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.cjs\' show *)"\n')],
     ["a bare Bash grant", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(*)"\n')],
   ])("allowed-tools with %s", (_n, tamper) => {
     const rendered = renderAllSkills(ROOT, "settings").find((s) => s.name === "cleanup")?.text ?? "";
