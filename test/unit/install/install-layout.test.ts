@@ -82,7 +82,7 @@ describe("every place that names the engine", () => {
 
   it("the prompt hook's forced save (hooks/userpromptsubmit.ts)", () => {
     const source = readFileSync(path.resolve(import.meta.dirname, "../../../hooks/userpromptsubmit.ts"), "utf8");
-    expect(source).toContain(`new URL("../${ENGINE_BUNDLE}", import.meta.url)`);
+    expect(source).toContain(`path.join(import.meta.dirname, "..", "${ENGINE_BUNDLE}")`);
   });
 
   it("the skills' engine commands (skill-render.ts)", () => {
