@@ -71,8 +71,10 @@ export interface SnapshotOptions {
 export const MIN_CHECKPOINT_BYTES = 100;
 
 // Only regular files are ever read (regularFileStat: a restore may show a checkpoint raw).
+// NOTE: dir is a normal absolute folder (memoryPaths) and name a directory entry, so a plain
+// concatenation is path.join's answer without its normalizing pass over 1,000 names.
 function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
-  const full = path.join(dir, name);
+  const full = dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
   const st = regularFileStat(fs, full);
   return st ? { name, path: full, ...st } : null;
 }
@@ -132,7 +134,8 @@ function readCheckpoints(fs: FsApi, paths: MemoryPaths, nowMs: number, wanted: R
     listed.add(name);
     const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES;
     const fields = inWindow || wanted.has(file.path) ? fieldsOf(fs, cache, file, nowMs) : undefined;
-    checkpoints.push(fields ? { ...file, fields } : file);
+    if (fields) (file as CheckpointFile).fields = fields;
+    checkpoints.push(file);
   }
   if (opts.headCachePid !== undefined && !opts.ownSentinelOnly) {
     saveHeadCache(fs, cache, { pid: opts.headCachePid, listed, ...(opts.headCacheBatch === undefined ? {} : { batch: opts.headCacheBatch }) });
