@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
-import { ANY_ASCII_BUNDLE, availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import { ANY_ASCII_BUNDLE, availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, HOT_BUNDLE_EXT, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { existingHookContainers, hasLegacyEngineStatusLine, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -160,7 +160,6 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   // The ES-module engine of an older install moves to the backups below; a status line of ours that
   // still runs it (`quoin-checkpoint.mjs statusline`) is pointed at the status-line bundle, the
   // user's wrapped command kept, even without --statusline.
-  const legacyEngine = path.join(layout.bundleDir, LEGACY_ENGINE_BUNDLE);
   const legacyStatusLine = !opts.statusLine && before !== null && hasLegacyEngineStatusLine(before);
   const statusLine = opts.statusLine || legacyStatusLine;
 
@@ -186,14 +185,14 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
   const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
 
-  const moveLegacyEngine = deps.fs.existsSync(legacyEngine);
-  const changed = writes.length > 0 || merged.changed || moveLegacyEngine;
+  const legacy = legacyBundles(deps, layout);
+  const changed = writes.length > 0 || merged.changed || legacy.length > 0;
   for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
   if (merged.changed) {
     lines.push(`[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`);
     if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
   }
-  if (moveLegacyEngine) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${legacyEngine} (the engine is ${ENGINE_BUNDLE} now) to ${layout.backupsDir}`);
+  for (const file of legacy) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`);
   if (!changed) lines.push("[quoin] already installed; nothing to change");
   if (legacyStatusLine) {
     lines.push(`[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`);
@@ -214,14 +213,20 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     }
     writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
   }
-  // Last: until settings.json stops naming it, the old engine stays where its status line looks.
-  if (moveLegacyEngine) {
-    const target = path.join(backups(), path.relative(layout.configDir, legacyEngine));
+  // Last: until settings.json stops naming them, the old bundles stay where its commands look.
+  for (const file of legacy) {
+    const target = path.join(backups(), path.relative(layout.configDir, file));
     deps.fs.mkdirSync(path.dirname(target), { recursive: true });
-    deps.fs.renameSync(legacyEngine, target);
+    deps.fs.renameSync(file, target);
   }
   lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
   return { ok: true, lines, changed };
+}
+
+/** The ES-module bundles an install before the CommonJS ones wrote (engine, status line, hooks) that are still there. */
+function legacyBundles(deps: Deps, layout: InstallLayout): string[] {
+  const names = [LEGACY_ENGINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`)];
+  return names.map((n) => path.join(layout.bundleDir, n)).filter((f) => deps.fs.existsSync(f));
 }
 
 /**

@@ -61,6 +61,11 @@ describe("installer, user scope", () => {
       expect(settings.hooks[event][0].hooks.map((h: { command: string }) => h.command)).toEqual([`node "${B}/hooks/${bundle}.cjs"`]);
     }
     expect(settings.statusLine.command).toBe(`node "${B}/statusline.cjs"`);
+    // the old bundles went to this run's backup folder, not left beside the new ones
+    for (const old of ["statusline.mjs", "hooks/sessionstart.mjs", "quoin-checkpoint.mjs"]) {
+      expect(vol.existsSync(`${B}/${old}`)).toBe(false);
+      expect(vol.existsSync(`/home/u/.claude/quoin-checkpoint-backups/2026-11-29T213000Z-install/quoin-checkpoint/${old}`)).toBe(true);
+    }
     must(runInstall(deps, opts({ uninstall: true })));
     expect(Object.keys(snapshot(vol, "/home/u/.claude")).filter((f) => f.startsWith(`${B}/`))).toEqual([]);
   });
@@ -239,7 +244,7 @@ describe("installer over the ES-module engine of an older install", () => {
   it("moves quoin-checkpoint.mjs to the backups (beside the settings copy), installs quoin-checkpoint.cjs and any-ascii.cjs; a rerun changes nothing", () => {
     const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": "{}\n", [`${B}/quoin-checkpoint.mjs`]: "// old engine\n" });
     const res = must(runInstall(deps, opts()));
-    expect(res.lines).toContain(`[quoin] move ${B}/quoin-checkpoint.mjs (the engine is quoin-checkpoint.cjs now) to ${BACKUPS}`);
+    expect(res.lines).toContain(`[quoin] move ${B}/quoin-checkpoint.mjs (replaced by its .cjs bundle) to ${BACKUPS}`);
     expect(vol.existsSync(`${B}/quoin-checkpoint.mjs`)).toBe(false);
     expect(vol.readFileSync(`${B}/quoin-checkpoint.cjs`, "utf8")).toBe("// engine\n");
     expect(vol.readFileSync(`${B}/any-ascii.cjs`, "utf8")).toBe("// any-ascii\n");
@@ -254,7 +259,7 @@ describe("installer over the ES-module engine of an older install", () => {
   it("a dry run names the move and moves nothing", () => {
     const { deps, vol } = memDeps({ ...BUILT, [`${B}/quoin-checkpoint.mjs`]: "// old engine\n" });
     const res = must(runInstall(deps, opts({ dryRun: true })));
-    expect(res.lines).toContain(`[quoin] would move ${B}/quoin-checkpoint.mjs (the engine is quoin-checkpoint.cjs now) to ${BACKUPS}`);
+    expect(res.lines).toContain(`[quoin] would move ${B}/quoin-checkpoint.mjs (replaced by its .cjs bundle) to ${BACKUPS}`);
     expect(vol.readFileSync(`${B}/quoin-checkpoint.mjs`, "utf8")).toBe("// old engine\n");
   });
 
