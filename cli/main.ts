@@ -15,6 +15,7 @@ import { dispatchCommand } from "./commands/dispatch.ts";
 import { pidfileCommand } from "./commands/pidfile.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { snapshotCommand } from "./commands/snapshot.ts";
+import { writeStderr, writeStdout } from "../lib/edge/std-write.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
 const COMMANDS: readonly Command[] = [
@@ -34,8 +35,8 @@ const COMMANDS: readonly Command[] = [
 ];
 
 const code = runCli(process.argv.slice(2), nodeDeps(), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: writeStdout,
+  stderr: writeStderr,
   readStdin: () => {
     try {
       return readFileSync(0, "utf8");

@@ -3,6 +3,7 @@ import { HookInputError, parseHookInput, type HookAnswer, type PayloadSpec } fro
 import { appendHookLog } from "../hooks/hook-log.ts";
 import { readStdin } from "./stdin.ts";
 import { projectMemory } from "../store/project-root.ts";
+import { writeStdout } from "./std-write.ts";
 
 const STDIN_CAP_BYTES = 16 * 1024 * 1024;
 export const HOOK_DEADLINE_MS = 8000;
@@ -68,7 +69,7 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps, o
     out = "";
   }
   clearTimeout(deadline);
-  if (out) process.stdout.write(out);
+  if (out) writeStdout(out);
   process.exitCode = 0;
 }
 

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Deps, RunOptions, RunResult } from "../core/deps.ts";
+import { writeStderr } from "./std-write.ts";
 
 function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -65,7 +66,7 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     isProcessAlive,
     run,
     sleep,
-    warn: (line) => process.stderr.write(line.endsWith("\n") ? line : `${line}\n`),
+    warn: (line) => writeStderr(line.endsWith("\n") ? line : `${line}\n`),
     engineScript: engineScript(),
     ...overrides,
   };

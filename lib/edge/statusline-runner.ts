@@ -3,6 +3,7 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import { readKnobs } from "../core/knobs.ts";
 import { renderStatusLine } from "../context/statusline.ts";
 import { readStdin } from "./stdin.ts";
+import { writeStdout } from "./std-write.ts";
 
 /** A status line's stdin is a few KB; anything past this is not Claude Code's. */
 const STATUSLINE_STDIN_CAP = 1024 * 1024;
@@ -28,7 +29,7 @@ export async function runStatusLine(deps: Deps, argv: readonly string[]): Promis
   try {
     const raw = (await readStdin(STATUSLINE_STDIN_CAP)) ?? "";
     const line = renderStatusLine(deps, raw, readKnobs(deps.env, () => {}), claudeConfigDir(deps.env, deps.home), wrapArg(argv));
-    if (line) process.stdout.write(`${line}\n`);
+    if (line) writeStdout(`${line}\n`);
   } catch {
     // a status line never fails loudly
   }

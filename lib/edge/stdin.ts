@@ -19,29 +19,34 @@ function stdinFd(): number {
 }
 
 /**
- * A hook's stdin, whole, or null when it is over the cap or unreadable. NOTE: fs.read on fd 0
- * instead of process.stdin: the stream machinery costs milliseconds on every prompt, and an
- * async read leaves the deadline timer able to fire.
+ * A hook's stdin, whole, or null when it is over the cap or unreadable. NOTE: readSync on fd 0
+ * instead of process.stdin: the stream machinery costs milliseconds on every prompt; and sync
+ * reads of the non-blocking fd, not fs.read: an async read starts libuv's four pool threads
+ * (clone, futex) for one small payload. EAGAIN (nothing yet) is retried on a timer, so the
+ * deadline timer can still fire while the client is slow to write.
  */
 export function readStdin(cap: number): Promise<string | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const fd = stdinFd();
-    const next = () => {
-      const buf = Buffer.allocUnsafe(64 * 1024);
-      nodeFs.read(fd, buf, 0, buf.length, null, (err, n) => {
-        if (err) {
+    const next = (): void => {
+      for (;;) {
+        const buf = Buffer.allocUnsafe(64 * 1024);
+        let n: number;
+        try {
+          n = nodeFs.readSync(fd, buf, 0, buf.length, null);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
           // EAGAIN: a non-blocking stdin with nothing yet; try again shortly.
-          if ((err as NodeJS.ErrnoException).code === "EAGAIN") return void setTimeout(next, 2);
-          return resolve(err.code === "EOF" ? Buffer.concat(chunks).toString("utf8") : null);
+          if (code === "EAGAIN") return void setTimeout(next, 2);
+          return resolve(code === "EOF" ? Buffer.concat(chunks).toString("utf8") : null);
         }
         if (n === 0) return resolve(Buffer.concat(chunks).toString("utf8"));
         size += n;
         if (size > cap) return resolve(null);
         chunks.push(buf.subarray(0, n));
-        next();
-      });
+      }
     };
     next();
   });

@@ -40,10 +40,17 @@ export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: nu
   const task = freshestTask(snap, anchorTask);
   const reduced = task === "" ? "" : reduceTaskName(task);
   const hasSessionState = freshestSessionState(snap) !== null;
+  // A list of 1,000 candidates names a few dozen tasks: each is reduced once.
+  const reducedOf = new Map<string, string>();
+  const reduce = (t: string): string => {
+    let r = reducedOf.get(t);
+    if (r === undefined) reducedOf.set(t, (r = reduceTaskName(t)));
+    return r;
+  };
   return (c) => {
     const ageDays = Math.floor((snap.nowMs - c.mtimeMs) / DAY_MS);
     const stale = hasSessionState && ageDays > staleDays;
-    const crossTask = task !== "" && c.task !== task && reduceTaskName(c.task) !== reduced;
+    const crossTask = task !== "" && c.task !== task && reduce(c.task) !== reduced;
     return { stale, crossTask, ageDays, suppressed: stale || crossTask, freshestTask: task };
   };
 }
