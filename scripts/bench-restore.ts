@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { NO_ARTIFACTS, renderCheckpoint } from "../lib/store/checkpoint-format.ts";
 import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
+import { HEAD_CACHE_FILE } from "../lib/restore/checkpoint-heads.ts";
 import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { asciiBody } from "../lib/core/ascii-text.ts";
@@ -59,13 +60,18 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
 
 /**
  * `restore --json` over 1,000 checkpoints and 200 sentinels: in a fresh session (Tier 3 full
- * enumeration), and in the session whose sentinel passes Tier 1 (a completed restore each run).
+ * enumeration), with the head cache (memory/checkpoint-heads.json, written by the warm-up runs) and
+ * without it (deleted before each run: the first restore after an upgrade, which writes it), and in
+ * the session whose sentinel passes Tier 1 (a completed restore each run).
  */
 export function benchRestore(ctx: BenchContext): void {
   const { project, fastSid, fastSentinel, fastTarget } = makeProject(ctx.work);
   const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
   const full = [engine, "restore", "--json", "--session", "bench-fresh-0000-4000-8000-000000000001", "--cwd", project];
   console.log(formatRow(`restore --json ${CHECKPOINTS} ckpts ${SENTINELS} sentinels`, measure({ args: full, cwd: project }, ctx.runs)));
+  const cache = path.join(memoryPaths(project).memory, HEAD_CACHE_FILE);
+  const cold = () => rmSync(cache, { force: true });
+  console.log(formatRow("restore --json same, no head cache", measure({ args: full, cwd: project }, ctx.runs, cold)));
   const fast = [engine, "restore", "--json", "--session", fastSid, "--cwd", project];
   // Each run completes the restore and moves the sentinel to trash: put it back first.
   const again = () => writeFileSync(fastSentinel, `${fastTarget}\n`);
