@@ -164,10 +164,15 @@ function validEntry(v: unknown): v is Entry {
   );
 }
 
+/** A cache with no entries (a read of one or two heads does not pay for parsing the file). */
+export function emptyHeadCache(memoryDir: string): HeadCache {
+  return { file: path.join(memoryDir, HEAD_CACHE_FILE), entries: new Map(), next: new Map(), misses: 0 };
+}
+
 /** The cache of `memoryDir`; an empty one when it is missing, not a regular file, too large or not this version. Never throws. */
 export function openHeadCache(fs: FsApi, memoryDir: string): HeadCache {
-  const file = path.join(memoryDir, HEAD_CACHE_FILE);
-  const cache: HeadCache = { file, entries: new Map(), next: new Map(), misses: 0 };
+  const cache = emptyHeadCache(memoryDir);
+  const file = cache.file;
   const st = regularFileStat(fs, file);
   if (!st || st.size > HEAD_CACHE_MAX_BYTES) return cache;
   let doc: unknown;

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, readTextOrNull } from "../core/file-range.ts";
-import { cachedFields, headFields, openHeadCache, readCheckpointHead, rememberFields, saveHeadCache, type HeadCache, type HeadFields } from "./checkpoint-heads.ts";
+import { cachedFields, emptyHeadCache, headFields, openHeadCache, readCheckpointHead, rememberFields, saveHeadCache, type HeadCache, type HeadFields } from "./checkpoint-heads.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
 import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/sentinels.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -121,7 +121,8 @@ function fieldsOf(fs: FsApi, cache: HeadCache, file: SnapFile, nowMs: number): H
 
 /** checkpoints/*.md (temp files excluded), with head fields where a tier needs them. */
 function readCheckpoints(fs: FsApi, paths: MemoryPaths, nowMs: number, wanted: ReadonlySet<string>, opts: SnapshotOptions): CheckpointFile[] {
-  const cache = openHeadCache(fs, paths.memory);
+  // Tier 1 alone reads one head: parsing the cache of 1,000 would cost more.
+  const cache = opts.ownSentinelOnly ? emptyHeadCache(paths.memory) : openHeadCache(fs, paths.memory);
   const checkpoints: CheckpointFile[] = [];
   // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
   // to the full snapshot does not stat every checkpoint twice.

@@ -100,6 +100,17 @@ describe("checkpoint head cache", () => {
     );
   });
 
+  it("Tier 1's own-sentinel read does not parse the cache (one head is cheaper than 1,000 entries); the full read uses it", () => {
+    const f = new MemoryFixture();
+    const a = f.checkpoint("2026-11-28T1100-alpha.md", { task: "alpha", ageDays: 1 });
+    f.sentinel(SID, a);
+    const st = f.fs.lstatSync(a);
+    f.write(cacheFile(f), JSON.stringify({ version: 1, entries: { "2026-11-28T1100-alpha.md": [Number(st.mtimeMs), Number(st.size), Number(st.ino), null, "from-cache", "main", SID, null] } }));
+    const own = buildRestoreSnapshot(f.fs, f.paths, SID, f.now, { checkpointWindowDays: 0, ownSentinelOnly: true });
+    expect(own.checkpoints[0]?.fields?.task).toBe("alpha");
+    expect(fieldsByName(f.snapshot(SID))["2026-11-28T1100-alpha.md"]?.task).toBe("from-cache");
+  });
+
   it("a snapshot without a pid (or Tier 1's own-sentinel read) never writes it", () => {
     const f = new MemoryFixture();
     const a = f.checkpoint("2026-11-28T1100-alpha.md", { task: "alpha", ageDays: 1 });
