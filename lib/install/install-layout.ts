@@ -42,7 +42,7 @@ export const ENGINE_BUNDLE = "quoin-checkpoint.cjs";
 export const LEGACY_ENGINE_BUNDLE = "quoin-checkpoint.mjs";
 /**
  * any-ascii's tables (half a megabyte) in their own file beside the engine, loaded only when a
- * save transliterates free text (scripts/lazy-any-ascii.ts). Without it the engine still runs and
+ * save transliterates free text (lib/edge/lazy-any-ascii.ts). Without it the engine still runs and
  * writes `?` for each non-ASCII character.
  */
 export const ANY_ASCII_BUNDLE = "any-ascii.cjs";

@@ -223,10 +223,12 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   return { ok: true, lines, changed };
 }
 
-/** The ES-module bundles an install before the CommonJS ones wrote (engine, status line, hooks) that are still there. */
+/** What installs before the CommonJS bundles wrote into the bundle folder: engine, status line, hooks. */
+const LEGACY_BUNDLES = [LEGACY_ENGINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`)];
+
+/** The legacy bundles (LEGACY_BUNDLES) still there. */
 function legacyBundles(deps: Deps, layout: InstallLayout): string[] {
-  const names = [LEGACY_ENGINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`)];
-  return names.map((n) => path.join(layout.bundleDir, n)).filter((f) => deps.fs.existsSync(f));
+  return LEGACY_BUNDLES.map((n) => path.join(layout.bundleDir, n)).filter((f) => deps.fs.existsSync(f));
 }
 
 /**
@@ -236,8 +238,8 @@ function legacyBundles(deps: Deps, layout: InstallLayout): string[] {
  */
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
-  // statusline.mjs, quoin-checkpoint.mjs: what installs before the CommonJS bundles wrote
-  const ours = [ENGINE_BUNDLE, ANY_ASCII_BUNDLE, STATUSLINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, LEGACY_ENGINE_BUNDLE, "hooks", path.basename(layout.stateFile)];
+  // the legacy ones at the folder's top level too (those in hooks/ go with the folder)
+  const ours = [ENGINE_BUNDLE, ANY_ASCII_BUNDLE, STATUSLINE_BUNDLE, ...LEGACY_BUNDLES.filter((n) => !n.includes("/")), "hooks", path.basename(layout.stateFile)];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));

@@ -11,7 +11,7 @@ const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
 /** The status line installs before statusline.cjs wrote: the ES-module engine's subcommand (LEGACY_ENGINE_BUNDLE). */
 const LEGACY_ENGINE_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline( |$)/;
 /** quoin's status line: the bundle (statusline.cjs; .mjs before), or the engine's subcommand older installs wrote. */
-const OWNED_STATUSLINE = /quoin-checkpoint\/statusline\.[mc]js["']?( |$)|quoin-checkpoint\.mjs["']? statusline( |$)/;
+const OWNED_STATUSLINE = new RegExp(`quoin-checkpoint\\/statusline\\.[mc]js["']?( |$)|${LEGACY_ENGINE_STATUSLINE.source}`);
 
 export interface HookGroup {
   matcher?: string;

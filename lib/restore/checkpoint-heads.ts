@@ -199,8 +199,8 @@ function toFields(e: Entry): HeadFields {
   };
 }
 
-function toEntry(key: HeadKey & { ino: number }, f: HeadFields): Entry {
-  return [key.mtimeMs, key.size, key.ino, orNull(f.status), orNull(f.task), orNull(f.branch), f.sessionId === undefined ? false : f.sessionId, orNull(f.intent)];
+function toEntry(key: HeadKey, ino: number, f: HeadFields): Entry {
+  return [key.mtimeMs, key.size, ino, orNull(f.status), orNull(f.task), orNull(f.branch), f.sessionId === undefined ? false : f.sessionId, orNull(f.intent)];
 }
 
 /** The cached fields of a checkpoint whose size, mtime and inode match its entry; undefined otherwise. */
@@ -214,7 +214,7 @@ export function cachedFields(cache: HeadCache, key: HeadKey): HeadFields | undef
 /** Remember fields just read from a head, unless the file is too young to be trusted by its stat (HEAD_CACHE_SETTLE_MS). */
 export function rememberFields(cache: HeadCache, key: HeadKey, fields: HeadFields, nowMs: number): void {
   if (key.ino === undefined || nowMs - key.mtimeMs < HEAD_CACHE_SETTLE_MS) return;
-  const entry = toEntry({ ...key, ino: key.ino }, fields);
+  const entry = toEntry(key, key.ino, fields);
   if (!entry.every((v) => typeof v !== "string" || v.length <= MAX_FIELD)) return;
   cache.next.set(key.name, entry);
   cache.misses += 1;
