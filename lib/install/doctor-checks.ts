@@ -1,7 +1,18 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { ANY_ASCII_BUNDLE, availableScopes, commandTarget, ENGINE_BUNDLE, GENERATED_SKILL_MARKER, HOOK_SPECS, hookBundleFile, installLayout, SKILL_NAMES, type InstallLayout } from "./install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  availableScopes,
+  commandTarget,
+  ENGINE_BUNDLE,
+  GENERATED_SKILL_MARKER,
+  HOOK_SPECS,
+  hookBundleFile,
+  installLayout,
+  SKILL_NAMES,
+  type InstallLayout,
+} from "./install-layout.ts";
 import { ownedHookCommands } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
@@ -26,17 +37,39 @@ export interface DoctorInput {
   knobs?: Knobs;
 }
 
-const SETUP_FIX = "run `npm run setup` in the quoin-checkpoint checkout (add `-- --scope project` for a project install)";
+const SETUP_FIX =
+  "run `npm run setup` in the quoin-checkpoint checkout (add `-- --scope project` for a project install)";
 
-function timed(deps: Deps, cmd: string, args: string[], input: string): { ms: number; status: number | null } {
+function timed(
+  deps: Deps,
+  cmd: string,
+  args: string[],
+  input: string,
+): { ms: number; status: number | null } {
   const start = deps.now().getTime();
   const res = deps.run(cmd, args, { input, cwd: path.parse(deps.cwd).root, timeoutMs: 10_000 });
   return { ms: deps.now().getTime() - start, status: res.status };
 }
 
 function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): DoctorCheck[] {
-  const out: DoctorCheck[] = [];
   const where = `${layout.scope} install (${layout.configDir})`;
+  const out = [...bundleChecks(deps, layout, where), ...skillChecks(deps, layout, where)];
+  const settings = readTextOrNull(deps.fs, layout.settingsFile);
+  const owned = settings === null ? {} : ownedHookCommands(settings);
+  if ("reason" in owned) {
+    out.push({
+      name: `${where}: settings.json`,
+      ok: false,
+      detail: String(owned.reason),
+      fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}`,
+    });
+    return out;
+  }
+  return [...out, ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs)];
+}
+
+function bundleChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
   const engine = path.join(layout.bundleDir, ENGINE_BUNDLE);
   out.push(
     deps.fs.existsSync(engine)
@@ -49,41 +82,86 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
     out.push(
       deps.fs.existsSync(anyAscii)
         ? { name: `${where}: transliteration tables`, ok: true, detail: anyAscii }
-        : { name: `${where}: transliteration tables`, ok: true, warn: true, detail: `${anyAscii} is missing: transliteration falls back to '?' (a checkpoint's free text keeps ASCII only)`, fix: `reinstall: ${SETUP_FIX}` },
+        : {
+            name: `${where}: transliteration tables`,
+            ok: true,
+            warn: true,
+            detail: `${anyAscii} is missing: transliteration falls back to '?' (a checkpoint's free text keeps ASCII only)`,
+            fix: `reinstall: ${SETUP_FIX}`,
+          },
     );
   }
+  return out;
+}
+
+function skillChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
     const name = `${where}: /${skill} skill`;
     const text = readTextOrNull(deps.fs, file);
     if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: SETUP_FIX });
     else if (!text.includes(GENERATED_SKILL_MARKER)) {
-      out.push({ name, ok: false, detail: `${file} is not quoin's (another /${skill} skill is in its place)`, fix: `move that folder away, then ${SETUP_FIX}` });
+      out.push({
+        name,
+        ok: false,
+        detail: `${file} is not quoin's (another /${skill} skill is in its place)`,
+        fix: `move that folder away, then ${SETUP_FIX}`,
+      });
     } else out.push({ name, ok: true, detail: file });
   }
-  const settings = readTextOrNull(deps.fs, layout.settingsFile);
-  const owned = settings === null ? {} : ownedHookCommands(settings);
-  if ("reason" in owned) {
-    out.push({ name: `${where}: settings.json`, ok: false, detail: String(owned.reason), fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}` });
-    return out;
-  }
+  return out;
+}
+
+function hookChecks(
+  deps: Deps,
+  layout: InstallLayout,
+  where: string,
+  owned: Record<string, string[]>,
+  slowMs: number,
+): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
   const root = path.dirname(layout.configDir);
   for (const spec of HOOK_SPECS) {
     const bundle = path.join(layout.bundleDir, hookBundleFile(spec.bundle));
-    const commands = (owned as Record<string, string[]>)[spec.event] ?? [];
+    const commands = owned[spec.event] ?? [];
     const name = `${where}: ${spec.event} hook`;
     if (!commands.length) {
-      out.push({ name, ok: false, detail: `no quoin entry under hooks.${spec.event} in ${layout.settingsFile}`, fix: deps.fs.existsSync(bundle) ? SETUP_FIX : `build the ${spec.bundle} bundle (npm run build), then ${SETUP_FIX}` });
+      out.push({
+        name,
+        ok: false,
+        detail: `no quoin entry under hooks.${spec.event} in ${layout.settingsFile}`,
+        fix: deps.fs.existsSync(bundle)
+          ? SETUP_FIX
+          : `build the ${spec.bundle} bundle (npm run build), then ${SETUP_FIX}`,
+      });
       continue;
     }
     const target = commandTarget(commands[0] ?? "")?.replace("${CLAUDE_PROJECT_DIR}", root);
     if (!target || !deps.fs.existsSync(target)) {
-      out.push({ name, ok: false, detail: `settings point at ${target ?? commands[0]}, which is missing`, fix: SETUP_FIX });
+      out.push({
+        name,
+        ok: false,
+        detail: `settings point at ${target ?? commands[0]}, which is missing`,
+        fix: SETUP_FIX,
+      });
       continue;
     }
     const t = timed(deps, "node", [target], "{}");
-    if (t.status !== 0) out.push({ name, ok: false, detail: `${target} exited ${t.status} on empty input (hooks must fail open with 0)`, fix: SETUP_FIX });
-    else if (t.ms > slowMs) out.push({ name, ok: false, detail: `starts in ${t.ms} ms (over ${slowMs} ms)`, fix: "check the disk and antivirus; `npm run bench` compares it with `node -e 0`" });
+    if (t.status !== 0)
+      out.push({
+        name,
+        ok: false,
+        detail: `${target} exited ${t.status} on empty input (hooks must fail open with 0)`,
+        fix: SETUP_FIX,
+      });
+    else if (t.ms > slowMs)
+      out.push({
+        name,
+        ok: false,
+        detail: `starts in ${t.ms} ms (over ${slowMs} ms)`,
+        fix: "check the disk and antivirus; `npm run bench` compares it with `node -e 0`",
+      });
     else out.push({ name, ok: true, detail: `starts in ${t.ms} ms` });
   }
   return out;
@@ -92,8 +170,12 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
 /** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
 function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
   try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as { enabledPlugins?: Record<string, unknown> };
-    const hit = Object.entries(parsed.enabledPlugins ?? {}).find(([id, on]) => id.startsWith("quoin-checkpoint@") && on === true);
+    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as {
+      enabledPlugins?: Record<string, unknown>;
+    };
+    const hit = Object.entries(parsed.enabledPlugins ?? {}).find(
+      ([id, on]) => id.startsWith("quoin-checkpoint@") && on === true,
+    );
     return hit ? hit[0] : null;
   } catch {
     return null;
@@ -107,25 +189,55 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   checks.push(
     major >= 20
       ? { name: "node version", ok: true, detail: input.nodeVersion }
-      : { name: "node version", ok: false, detail: `${input.nodeVersion} is too old`, fix: "install Node.js 20 or newer" },
+      : {
+          name: "node version",
+          ok: false,
+          detail: `${input.nodeVersion} is too old`,
+          fix: "install Node.js 20 or newer",
+        },
   );
   const floor = timed(deps, "node", ["-e", "0"], "");
   checks.push(
     floor.status === 0
-      ? { name: "node on PATH (hooks run `node`)", ok: true, detail: `node -e 0 takes ${floor.ms} ms` }
-      : { name: "node on PATH (hooks run `node`)", ok: false, detail: "`node` did not run", fix: "put node on the PATH Claude Code starts with" },
+      ? {
+          name: "node on PATH (hooks run `node`)",
+          ok: true,
+          detail: `node -e 0 takes ${floor.ms} ms`,
+        }
+      : {
+          name: "node on PATH (hooks run `node`)",
+          ok: false,
+          detail: "`node` did not run",
+          fix: "put node on the PATH Claude Code starts with",
+        },
   );
   const layouts = availableScopes(deps)
     .map((scope) => installLayout(deps, scope))
     .filter((l, i, all) => all.findIndex((o) => o.configDir === l.configDir) === i)
     // NOTE: not the bundle folder alone: the skills keep their dispatch config and cache there, plugin installs too.
-    .filter((l) => [path.join(l.bundleDir, ENGINE_BUNDLE), l.stateFile, path.join(l.skillsDir, "checkpoint")].some((f) => deps.fs.existsSync(f)));
+    .filter((l) =>
+      [
+        path.join(l.bundleDir, ENGINE_BUNDLE),
+        l.stateFile,
+        path.join(l.skillsDir, "checkpoint"),
+      ].some((f) => deps.fs.existsSync(f)),
+    );
   const plugin = enabledPluginIn(deps, installLayout(deps, "user").settingsFile);
   if (!layouts.length) {
     checks.push(
       plugin
-        ? { name: "installed files", ok: true, detail: `the plugin ${plugin} is enabled (Claude Code checks its files: claude plugin validate)` }
-        : { name: "installed files", ok: false, detail: "no quoin-checkpoint install under ~/.claude or this project's .claude, and no enabled plugin", fix: SETUP_FIX },
+        ? {
+            name: "installed files",
+            ok: true,
+            detail: `the plugin ${plugin} is enabled (Claude Code checks its files: claude plugin validate)`,
+          }
+        : {
+            name: "installed files",
+            ok: false,
+            detail:
+              "no quoin-checkpoint install under ~/.claude or this project's .claude, and no enabled plugin",
+            fix: SETUP_FIX,
+          },
     );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
@@ -143,7 +255,9 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
 
 export function formatDoctor(checks: readonly DoctorCheck[]): string {
   const lines = checks.map((c) =>
-    c.ok && !c.warn ? `ok    ${c.name}: ${c.detail}` : `${c.ok ? "WARN" : "FAIL"}  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see README.md (Install)"}`,
+    c.ok && !c.warn
+      ? `ok    ${c.name}: ${c.detail}`
+      : `${c.ok ? "WARN" : "FAIL"}  ${c.name}: ${c.detail}\n      fix: ${c.fix ?? "see README.md (Install)"}`,
   );
   const bad = checks.filter((c) => !c.ok).length;
   lines.push(bad ? `${bad} problem(s) found` : "all checks passed");

@@ -4,9 +4,33 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
-import { ANY_ASCII_BUNDLE, availableScopes, ENGINE_BUNDLE, engineCommand, GENERATED_SKILL_MARKER, HOOK_SPECS, HOT_BUNDLE_EXT, hookBundleFile, installLayout, LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE, ownedHooks, SKILL_NAMES, STATUSLINE_BUNDLE, statusLineBundleCommand, type InstallLayout, type InstallScope } from "./install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  availableScopes,
+  ENGINE_BUNDLE,
+  engineCommand,
+  GENERATED_SKILL_MARKER,
+  HOOK_SPECS,
+  HOT_BUNDLE_EXT,
+  hookBundleFile,
+  installLayout,
+  LEGACY_BUNDLE_EXT,
+  LEGACY_ENGINE_BUNDLE,
+  ownedHooks,
+  SKILL_NAMES,
+  STATUSLINE_BUNDLE,
+  statusLineBundleCommand,
+  type InstallLayout,
+  type InstallScope,
+} from "./install-layout.ts";
 import { changedLines } from "../core/line-diff.ts";
-import { existingHookContainers, hasLegacyEngineStatusLine, hasOwnedStatusLine, mergeInstall, mergeUninstall } from "./settings-merge.ts";
+import {
+  existingHookContainers,
+  hasLegacyEngineStatusLine,
+  hasOwnedStatusLine,
+  mergeInstall,
+  mergeUninstall,
+} from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -21,7 +45,9 @@ export interface InstallOptions {
   distDir: string;
 }
 
-export type InstallOutcome = { ok: true; lines: string[]; changed: boolean } | { ok: false; reason: string; lines: string[] };
+export type InstallOutcome =
+  | { ok: true; lines: string[]; changed: boolean }
+  | { ok: false; reason: string; lines: string[] };
 
 const StateSchema = z.object({
   version: z.literal(1),
@@ -31,17 +57,22 @@ const StateSchema = z.object({
 });
 type InstallState = z.infer<typeof StateSchema>;
 
-
 /**
  * settings.json as text, null when there is none. Any other read error is a refusal: treating an
  * unreadable file as absent would write a new one over the user's settings.
  */
-function readSettings(deps: Deps, file: string): { ok: true; text: string | null } | { ok: false; reason: string } {
+function readSettings(
+  deps: Deps,
+  file: string,
+): { ok: true; text: string | null } | { ok: false; reason: string } {
   try {
     return { ok: true, text: deps.fs.readFileSync(file, "utf8") };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
-    return { ok: false, reason: `${file} could not be read (${(err as Error).message}); nothing was changed` };
+    return {
+      ok: false,
+      reason: `${file} could not be read (${(err as Error).message}); nothing was changed`,
+    };
   }
 }
 
@@ -96,7 +127,11 @@ interface FileCopy {
 
 export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (!availableScopes(deps).includes(opts.scope)) {
-    return { ok: false, reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`, lines: [] };
+    return {
+      ok: false,
+      reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`,
+      lines: [],
+    };
   }
   return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
 }
@@ -107,24 +142,53 @@ type Sources = { ok: true; copies: FileCopy[]; bundles: string[] } | { ok: false
  * What install copies: the engine and its transliteration tables, the status line, each hook bundle
  * found, and the rendered skills. `statusLine`: the status-line bundle is required.
  */
-function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout, statusLine: boolean, lines: string[]): Sources {
+function installSources(
+  deps: Deps,
+  opts: InstallOptions,
+  layout: InstallLayout,
+  statusLine: boolean,
+  lines: string[],
+): Sources {
   const refuse = (reason: string): Sources => ({ ok: false, reason });
   const copies: FileCopy[] = [];
   const engine = readTextOrNull(deps.fs, path.join(opts.distDir, ENGINE_BUNDLE));
-  if (engine === null) return refuse(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
-  copies.push({ from: path.join(opts.distDir, ENGINE_BUNDLE), to: path.join(layout.bundleDir, ENGINE_BUNDLE), text: engine });
+  if (engine === null)
+    return refuse(`${path.join(opts.distDir, ENGINE_BUNDLE)} is missing: run npm run build first`);
+  copies.push({
+    from: path.join(opts.distDir, ENGINE_BUNDLE),
+    to: path.join(layout.bundleDir, ENGINE_BUNDLE),
+    text: engine,
+  });
   const anyAscii = readTextOrNull(deps.fs, path.join(opts.distDir, ANY_ASCII_BUNDLE));
-  if (anyAscii !== null) copies.push({ from: path.join(opts.distDir, ANY_ASCII_BUNDLE), to: path.join(layout.bundleDir, ANY_ASCII_BUNDLE), text: anyAscii });
-  else lines.push(`[quoin] WARNING: ${path.join(opts.distDir, ANY_ASCII_BUNDLE)} is missing: a save writes '?' for non-ASCII free text. Build it (npm run build) and run the installer again.`);
+  if (anyAscii !== null)
+    copies.push({
+      from: path.join(opts.distDir, ANY_ASCII_BUNDLE),
+      to: path.join(layout.bundleDir, ANY_ASCII_BUNDLE),
+      text: anyAscii,
+    });
+  else
+    lines.push(
+      `[quoin] WARNING: ${path.join(opts.distDir, ANY_ASCII_BUNDLE)} is missing: a save writes '?' for non-ASCII free text. Build it (npm run build) and run the installer again.`,
+    );
   const statusLineText = readTextOrNull(deps.fs, path.join(opts.distDir, STATUSLINE_BUNDLE));
-  if (statusLineText !== null) copies.push({ from: path.join(opts.distDir, STATUSLINE_BUNDLE), to: path.join(layout.bundleDir, STATUSLINE_BUNDLE), text: statusLineText });
-  else if (statusLine) return refuse(`${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`);
+  if (statusLineText !== null)
+    copies.push({
+      from: path.join(opts.distDir, STATUSLINE_BUNDLE),
+      to: path.join(layout.bundleDir, STATUSLINE_BUNDLE),
+      text: statusLineText,
+    });
+  else if (statusLine)
+    return refuse(
+      `${path.join(opts.distDir, STATUSLINE_BUNDLE)} is missing: run npm run build first`,
+    );
   const bundles: string[] = [];
   for (const spec of HOOK_SPECS) {
     const from = path.join(opts.distDir, hookBundleFile(spec.bundle));
     const text = readTextOrNull(deps.fs, from);
     if (text === null) {
-      lines.push(`[quoin] WARNING: ${from} is missing: the ${spec.event} hook is NOT installed. Build it (npm run build) and run the installer again.`);
+      lines.push(
+        `[quoin] WARNING: ${from} is missing: the ${spec.event} hook is NOT installed. Build it (npm run build) and run the installer again.`,
+      );
       continue;
     }
     bundles.push(spec.bundle);
@@ -132,12 +196,15 @@ function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout,
   }
   // The skills name the engine as '${CLAUDE_SKILL_DIR}/...' (skill-render.ts): any character but `'` is safe there.
   if (layout.skillsDir.includes("'")) {
-    return refuse(`${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`);
+    return refuse(
+      `${layout.skillsDir} contains a single quote, which the skills' engine command cannot hold: install from a folder without one (nothing was changed)`,
+    );
   }
   for (const name of SKILL_NAMES) {
     const from = path.join(opts.distDir, "skills", name, "SKILL.md");
     const text = readTextOrNull(deps.fs, from);
-    if (text === null) return refuse(`${from} is missing: run npm run gen-skills (or npm run build) first`);
+    if (text === null)
+      return refuse(`${from} is missing: run npm run gen-skills (or npm run build) first`);
     const to = path.join(layout.skillsDir, name, "SKILL.md");
     const existing = readTextOrNull(deps.fs, to);
     if (existing !== null && !existing.includes(GENERATED_SKILL_MARKER)) {
@@ -150,7 +217,9 @@ function installSources(deps: Deps, opts: InstallOptions, layout: InstallLayout,
 
 function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`];
+  const lines: string[] = [
+    `[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`,
+  ];
   const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
 
   // 1. settings.json, read (not yet merged): refused when unreadable.
@@ -171,7 +240,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   // 3. settings.json merged as text, refused when malformed, before any write.
   const merged = mergeInstall(
     before,
-    { hooks: ownedHooks(layout.bundleDirInCommands, bundles), ...(statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}) },
+    {
+      hooks: ownedHooks(layout.bundleDirInCommands, bundles),
+      ...(statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}),
+    },
     layout.settingsFile,
   );
   if (!merged.ok) return fail(merged.reason);
@@ -183,24 +255,53 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
   };
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
-  const writes = [...copies, { from: "(install state)", to: layout.stateFile, text: stateText }].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
+  const writes = [
+    ...copies,
+    { from: "(install state)", to: layout.stateFile, text: stateText },
+  ].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
 
   const legacy = legacyBundles(deps, layout);
   const changed = writes.length > 0 || merged.changed || legacy.length > 0;
   for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
   if (merged.changed) {
-    lines.push(`[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`);
+    lines.push(
+      `[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`,
+    );
     if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
   }
-  for (const file of legacy) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`);
+  for (const file of legacy)
+    lines.push(
+      `[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`,
+    );
   if (!changed) lines.push("[quoin] already installed; nothing to change");
   if (legacyStatusLine) {
-    lines.push(`[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`);
+    lines.push(
+      `[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`,
+    );
   } else if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
-    lines.push("[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it");
+    lines.push(
+      "[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it",
+    );
   }
   if (opts.dryRun) return { ok: true, lines, changed };
+  applyInstall(deps, layout, { writes, merged, before, legacy }, lines);
+  return { ok: true, lines, changed };
+}
 
+interface InstallWrites {
+  writes: FileCopy[];
+  merged: { changed: boolean; text: string };
+  before: string | null;
+  legacy: string[];
+}
+
+function applyInstall(
+  deps: Deps,
+  layout: InstallLayout,
+  plan: InstallWrites,
+  lines: string[],
+): void {
+  const { writes, merged, before, legacy } = plan;
   // One backup folder for this run: the settings copy and the replaced engine.
   let backupDir: string | undefined;
   const backups = () => (backupDir ??= freshBackupDir(deps, layout, "install"));
@@ -211,7 +312,10 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
       writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
       lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
     }
-    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
+    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, {
+      pid: deps.pid,
+      mode: modeOf(deps, layout.settingsFile),
+    });
   }
   // Last: until settings.json stops naming them, the old bundles stay where its commands look.
   for (const file of legacy) {
@@ -220,15 +324,20 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     deps.fs.renameSync(file, target);
   }
   lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
-  return { ok: true, lines, changed };
 }
 
 /** What installs before the CommonJS bundles wrote into the bundle folder: engine, status line, hooks. */
-const LEGACY_BUNDLES = [LEGACY_ENGINE_BUNDLE, `statusline${LEGACY_BUNDLE_EXT}`, ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`)];
+const LEGACY_BUNDLES = [
+  LEGACY_ENGINE_BUNDLE,
+  `statusline${LEGACY_BUNDLE_EXT}`,
+  ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`),
+];
 
 /** The legacy bundles (LEGACY_BUNDLES) still there. */
 function legacyBundles(deps: Deps, layout: InstallLayout): string[] {
-  return LEGACY_BUNDLES.map((n) => path.join(layout.bundleDir, n)).filter((f) => deps.fs.existsSync(f));
+  return LEGACY_BUNDLES.map((n) => path.join(layout.bundleDir, n)).filter((f) =>
+    deps.fs.existsSync(f),
+  );
 }
 
 /**
@@ -239,7 +348,14 @@ function legacyBundles(deps: Deps, layout: InstallLayout): string[] {
 function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   if (!deps.fs.existsSync(layout.bundleDir)) return [];
   // the legacy ones at the folder's top level too (those in hooks/ go with the folder)
-  const ours = [ENGINE_BUNDLE, ANY_ASCII_BUNDLE, STATUSLINE_BUNDLE, ...LEGACY_BUNDLES.filter((n) => !n.includes("/")), "hooks", path.basename(layout.stateFile)];
+  const ours = [
+    ENGINE_BUNDLE,
+    ANY_ASCII_BUNDLE,
+    STATUSLINE_BUNDLE,
+    ...LEGACY_BUNDLES.filter((n) => !n.includes("/")),
+    "hooks",
+    path.basename(layout.stateFile),
+  ];
   const names = deps.fs.readdirSync(layout.bundleDir) as string[];
   if (names.every((n) => ours.includes(n))) return [layout.bundleDir];
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
@@ -247,7 +363,9 @@ function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
 
 function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [`[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`];
+  const lines: string[] = [
+    `[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`,
+  ];
   const read = readSettings(deps, layout.settingsFile);
   if (!read.ok) return { ok: false, reason: read.reason, lines };
   const before = read.text;
@@ -264,21 +382,26 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (after !== null && state?.settingsCreated) {
     try {
       const v = JSON.parse(after) as unknown;
-      removeSettings = !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+      removeSettings =
+        !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
     } catch {
       removeSettings = false;
     }
   }
   const moves = [
-    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) => (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER)),
+    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) =>
+      (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER),
+    ),
     ...bundleMoves(deps, layout),
   ];
   if (settingsChanged || removeSettings) {
     const verb = removeSettings ? "move aside (it only held quoin's entries)" : "update";
     lines.push(`[quoin] ${opts.dryRun ? `would ${verb}` : verb} ${layout.settingsFile}`);
-    if (opts.dryRun && after !== null && before !== null) lines.push(...changedLines(before, after));
+    if (opts.dryRun && after !== null && before !== null)
+      lines.push(...changedLines(before, after));
   }
-  for (const m of moves) lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${m} to ${layout.backupsDir}`);
+  for (const m of moves)
+    lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${m} to ${layout.backupsDir}`);
   const changed = settingsChanged || removeSettings || moves.length > 0;
   if (!changed) lines.push("[quoin] nothing of quoin's is installed here");
   if (opts.dryRun || !changed) return { ok: true, lines, changed };
@@ -288,7 +411,10 @@ function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
     if (removeSettings) deps.fs.renameSync(layout.settingsFile, path.join(dir, "settings.json"));
     else {
       writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
-      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, { pid: deps.pid, mode: modeOf(deps, layout.settingsFile) });
+      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, {
+        pid: deps.pid,
+        mode: modeOf(deps, layout.settingsFile),
+      });
     }
     lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
   }

@@ -1,7 +1,22 @@
 import { b3Offer, synthesizeFromSessionState, type B3Synthesis } from "./b3-synthesis.ts";
 import { isUsableSessionId } from "../core/ids.ts";
-import { checkpointIndex, enumerateCandidates, sentinelTarget, toCandidate, type Candidate } from "./restore-candidates.ts";
-import { b3Trigger, gateFor, freshestSessionState, freshestTask, gateNote, gateWarning, sameTask, type GateResult } from "./restore-gate.ts";
+import {
+  checkpointIndex,
+  enumerateCandidates,
+  sentinelTarget,
+  toCandidate,
+  type Candidate,
+} from "./restore-candidates.ts";
+import {
+  b3Trigger,
+  gateFor,
+  freshestSessionState,
+  freshestTask,
+  gateNote,
+  gateWarning,
+  sameTask,
+  type GateResult,
+} from "./restore-gate.ts";
 import type { RestoreSnapshot } from "./restore-snapshot.ts";
 import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
@@ -56,7 +71,13 @@ export type PickerDecision =
       warnings: string[];
       list: ListedCandidate[];
     }
-  | { action: "choose"; reason: "multiple" | "b3-unavailable"; list: ListedCandidate[]; more: number; warnings: string[] }
+  | {
+      action: "choose";
+      reason: "multiple" | "b3-unavailable";
+      list: ListedCandidate[];
+      more: number;
+      warnings: string[];
+    }
   | {
       action: "synthesize";
       /** true when the user already said yes (--synthesize): restore from it */
@@ -73,7 +94,12 @@ export type PickerDecision =
 
 export const PICKER_LIST_CAP = 10;
 
-function listed(snap: RestoreSnapshot, candidates: readonly Candidate[], anchorTask: string, s: PickerSettings): ListedCandidate[] {
+function listed(
+  snap: RestoreSnapshot,
+  candidates: readonly Candidate[],
+  anchorTask: string,
+  s: PickerSettings,
+): ListedCandidate[] {
   const gateOf = gateFor(snap, anchorTask, s.staleDays);
   return candidates.map((c, i) => {
     const gate = gateOf(c);
@@ -82,13 +108,29 @@ function listed(snap: RestoreSnapshot, candidates: readonly Candidate[], anchorT
 }
 
 function sessionMismatch(snap: RestoreSnapshot, c: Candidate): string[] {
-  if (!isUsableSessionId(snap.sessionId) || !c.sessionId || c.sessionId === snap.sessionId) return [];
-  return [`[checkpoint] note: checkpoint saved in session ${c.sessionId.slice(0, 8)}; this is session ${snap.sessionId.slice(0, 8)}`];
+  if (!isUsableSessionId(snap.sessionId) || !c.sessionId || c.sessionId === snap.sessionId)
+    return [];
+  return [
+    `[checkpoint] note: checkpoint saved in session ${c.sessionId.slice(0, 8)}; this is session ${snap.sessionId.slice(0, 8)}`,
+  ];
 }
 
 /** Restore a listed candidate (paths 3/3a and 4/4a): its sentinel, if any, is the consumed one. */
-function restoreListed(snap: RestoreSnapshot, c: Candidate, path: ContractPath, warnings: string[], list: ListedCandidate[]): PickerDecision {
-  return { action: "restore", path, candidate: c, consumedSentinelPath: c.sentinel ?? "", warnings: [...warnings, ...sessionMismatch(snap, c)], list };
+function restoreListed(
+  snap: RestoreSnapshot,
+  c: Candidate,
+  path: ContractPath,
+  warnings: string[],
+  list: ListedCandidate[],
+): PickerDecision {
+  return {
+    action: "restore",
+    path,
+    candidate: c,
+    consumedSentinelPath: c.sentinel ?? "",
+    warnings: [...warnings, ...sessionMismatch(snap, c)],
+    list,
+  };
 }
 
 /** Tier 4: B3 synthesis from the freshest session-state within the fallback window; else the list, else nothing. */
@@ -101,8 +143,15 @@ function routeToB3(
   list: ListedCandidate[],
 ): PickerDecision {
   const source = freshestSessionState(snap, s.fallbackWindowDays);
-  const declined = source !== null && answers.synthesize !== true && answers.declinedB3?.has(b3Key(source.path, source.mtimeMs)) === true;
-  if (declined) warnings = [...warnings, `[checkpoint] synthesis from ${source.path} was declined before; not offered again`];
+  const declined =
+    source !== null &&
+    answers.synthesize !== true &&
+    answers.declinedB3?.has(b3Key(source.path, source.mtimeMs)) === true;
+  if (declined)
+    warnings = [
+      ...warnings,
+      `[checkpoint] synthesis from ${source.path} was declined before; not offered again`,
+    ];
   if (source && !declined) {
     const synthesis = synthesizeFromSessionState(source);
     const confirmed = answers.synthesize === true;
@@ -119,7 +168,14 @@ function routeToB3(
   }
   // NOTE: deviation: the seed falls to "no checkpoints found" here even when a suppressed
   // candidate exists; showing the list lets the user's explicit choice still reach it.
-  if (list.length > 0) return { action: "choose", reason: "b3-unavailable", list, more: Math.max(0, list.length - PICKER_LIST_CAP), warnings };
+  if (list.length > 0)
+    return {
+      action: "choose",
+      reason: "b3-unavailable",
+      list,
+      more: Math.max(0, list.length - PICKER_LIST_CAP),
+      warnings,
+    };
   return { action: "none", path: "2", reason: "no checkpoints found", warnings, list };
 }
 
@@ -129,21 +185,28 @@ function routeToB3(
  * days-old blocked session of another task would be auto-picked (the incident); the anchor gets
  * Tier 1's cross-task guard (no staleness check) and, when it fails, is left to Tier 3's gate.
  */
-function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
+function tier2(
+  snap: RestoreSnapshot,
+  s: PickerSettings,
+): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
   const index = checkpointIndex(snap);
   const prompts = snap.pendingPrompts
     .filter((p) => snap.nowMs - p.mtimeMs < s.sentinelWindowDays * DAY_MS)
     .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
-  const statesByMtime = [...snap.sessionStates].sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
+  const statesByMtime = [...snap.sessionStates].sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name),
+  );
   const currentTask = freshestTask(snap, "");
   const warnings: string[] = [];
   let anchorTask = "";
   for (const prompt of prompts) {
-    const restore = prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
+    const restore =
+      prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
     const target = restore ? sentinelTarget(snap, index, restore) : null;
     const anchor = target && restore ? toCandidate(target, restore.path) : null;
     // Strongest: both hook sentinels present for this session id.
-    if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask))) return { anchor, anchorTask, warnings };
+    if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask)))
+      return { anchor, anchorTask, warnings };
     if (anchor) {
       warnings.push(
         "[checkpoint] WARNING: auto-pick suppressed.",
@@ -152,7 +215,10 @@ function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | 
     }
     if (anchorTask === "" && statesByMtime.length > 0) {
       // Session UUID grep, else the newest session-state file (mtime heuristic).
-      const implied = (prompt.sid !== "" && statesByMtime.find((st) => mentionsSessionUuid(st.text, prompt.sid))) || statesByMtime[0]!;
+      const implied =
+        (prompt.sid !== "" &&
+          statesByMtime.find((st) => mentionsSessionUuid(st.text, prompt.sid))) ||
+        statesByMtime[0]!;
       anchorTask = taskFromSessionFileName(implied.name);
     }
     // Do not stop: keep scanning for a stronger (anchor) candidate.
@@ -160,7 +226,10 @@ function tier2(snap: RestoreSnapshot, s: PickerSettings): { anchor: Candidate | 
   return { anchor: null, anchorTask, warnings };
 }
 
-type Tier1 = { passed: true; decision: PickerDecision } | { passed: false; warnings: string[] } | null;
+type Tier1 =
+  | { passed: true; decision: PickerDecision }
+  | { passed: false; warnings: string[] }
+  | null;
 
 /** Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown". */
 function tier1(snap: RestoreSnapshot): Tier1 {
@@ -182,7 +251,17 @@ function tier1(snap: RestoreSnapshot): Tier1 {
       ],
     };
   }
-  return { passed: true, decision: { action: "restore", path: "1", candidate, consumedSentinelPath: "", warnings: [], list: [] } };
+  return {
+    passed: true,
+    decision: {
+      action: "restore",
+      path: "1",
+      candidate,
+      consumedSentinelPath: "",
+      warnings: [],
+      list: [],
+    },
+  };
 }
 
 /**
@@ -195,24 +274,44 @@ export function pickFastPath(snap: RestoreSnapshot): PickerDecision | null {
 }
 
 /** The restore picker (seed restore step 1): a pure decision over a snapshot of the memory folder. */
-export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: PickerAnswers = {}): PickerDecision {
+function pickChosen(
+  snap: RestoreSnapshot,
+  pick: number,
+  enumerated: { list: ListedCandidate[]; messages: string[] },
+): PickerDecision {
+  const { list, messages } = enumerated;
+  const chosen = list[pick - 1];
+  if (!Number.isInteger(pick) || !chosen) {
+    return {
+      action: "invalid",
+      reason: `--pick ${pick}: expected a number from 1 to ${list.length} (see the list)`,
+    };
+  }
+  const warnings = [
+    ...messages,
+    ...(chosen.note ? [`[checkpoint] picked despite: ${chosen.note}`] : []),
+  ];
+  return restoreListed(snap, chosen, chosen.source === "sentinel" ? "4" : "4a", warnings, list);
+}
+
+export function pickRestore(
+  snap: RestoreSnapshot,
+  s: PickerSettings,
+  answers: PickerAnswers = {},
+): PickerDecision {
   const enumerate = (anchorTask: string) => {
-    const e = enumerateCandidates(snap, { sentinelWindowDays: s.sentinelWindowDays, dedupWindowDays: s.dedupWindowDays });
+    const e = enumerateCandidates(snap, {
+      sentinelWindowDays: s.sentinelWindowDays,
+      dedupWindowDays: s.dedupWindowDays,
+    });
     return { list: listed(snap, e.candidates, anchorTask, s), messages: e.messages };
   };
 
   if (answers.synthesize) return routeToB3(snap, s, "requested", answers, [], enumerate("").list);
 
-  if (answers.pick !== undefined) {
-    // The user's explicit choice overrides the gate (paths 4 and 4a).
-    const { list, messages } = enumerate(tier2(snap, s).anchorTask);
-    const chosen = list[answers.pick - 1];
-    if (!Number.isInteger(answers.pick) || !chosen) {
-      return { action: "invalid", reason: `--pick ${answers.pick}: expected a number from 1 to ${list.length} (see the list)` };
-    }
-    const warnings = [...messages, ...(chosen.note ? [`[checkpoint] picked despite: ${chosen.note}`] : [])];
-    return restoreListed(snap, chosen, chosen.source === "sentinel" ? "4" : "4a", warnings, list);
-  }
+  // The user's explicit choice overrides the gate (paths 4 and 4a).
+  if (answers.pick !== undefined)
+    return pickChosen(snap, answers.pick, enumerate(tier2(snap, s).anchorTask));
 
   const t1 = tier1(snap);
   if (t1?.passed) return t1.decision;
@@ -221,28 +320,60 @@ export function pickRestore(snap: RestoreSnapshot, s: PickerSettings, answers: P
   // Tier 2: pending-prompt cross-reference.
   const t2 = tier2(snap, s);
   if (t2.anchor) {
-    return { action: "restore", path: "tier2", candidate: t2.anchor, consumedSentinelPath: t2.anchor.sentinel ?? "", warnings: [], list: [] };
+    return {
+      action: "restore",
+      path: "tier2",
+      candidate: t2.anchor,
+      consumedSentinelPath: t2.anchor.sentinel ?? "",
+      warnings: [],
+      list: [],
+    };
   }
 
   // Tier 3: full enumeration, then the B3 trigger (clause A or B), then the normal picker.
   const { list, messages } = enumerate(t2.anchorTask);
   const warnings = [...t2.warnings, ...messages];
   const trigger = b3Trigger(snap, list, s.fallbackWindowDays);
-  if (trigger.fires) return routeToB3(snap, s, trigger.clause === "A" ? "clause-A" : "clause-B", answers, warnings, list);
+  if (trigger.fires)
+    return routeToB3(
+      snap,
+      s,
+      trigger.clause === "A" ? "clause-A" : "clause-B",
+      answers,
+      warnings,
+      list,
+    );
 
   if (list.length === 1) {
     const only = list[0]!;
-    if (only.gate.suppressed) return routeToB3(snap, s, "gate", answers, [...warnings, ...gateWarning(only, only.gate, s.staleDays)], list);
+    if (only.gate.suppressed)
+      return routeToB3(
+        snap,
+        s,
+        "gate",
+        answers,
+        [...warnings, ...gateWarning(only, only.gate, s.staleDays)],
+        list,
+      );
     return restoreListed(snap, only, only.source === "sentinel" ? "3" : "3a", warnings, list);
   }
-  return { action: "choose", reason: "multiple", list, more: Math.max(0, list.length - PICKER_LIST_CAP), warnings };
+  return {
+    action: "choose",
+    reason: "multiple",
+    list,
+    more: Math.max(0, list.length - PICKER_LIST_CAP),
+    warnings,
+  };
 }
 
 /**
  * Restore step 1.5 same-session detection: true only when the checkpoint's Session ID equals this session's
  * and no compaction happened since (compact-happened exempts: the context is already clear).
  */
-export function isSameSession(snap: RestoreSnapshot, checkpointSessionId: string | null | undefined): boolean {
+export function isSameSession(
+  snap: RestoreSnapshot,
+  checkpointSessionId: string | null | undefined,
+): boolean {
   if (snap.compactHappened) return false;
   if (!isUsableSessionId(checkpointSessionId) || !isUsableSessionId(snap.sessionId)) return false;
   return checkpointSessionId === snap.sessionId;

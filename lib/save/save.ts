@@ -72,15 +72,28 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status);
+    return isManualPrecompactStatus(
+      parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status,
+    );
   } catch {
     return false;
   }
 }
 
-function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnings: string[]): string | null {
+function ledger(
+  deps: Deps,
+  req: SaveRequest,
+  task: string,
+  note: string,
+  warnings: string[],
+): string | null {
   try {
-    return appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(req.sessionId, deps.now(), note));
+    return appendLedgerRow(
+      deps.fs,
+      req.paths.root,
+      task,
+      ledgerRow(req.sessionId, deps.now(), note),
+    );
   } catch (err) {
     warnings.push(`[checkpoint] WARNING: cost-ledger row not written: ${(err as Error).message}`);
     return null;
@@ -93,7 +106,13 @@ function ledger(deps: Deps, req: SaveRequest, task: string, note: string, warnin
  */
 function finish(deps: Deps, req: SaveRequest, expireDefer: boolean): void {
   releaseCheckpointPidfile(deps, req.paths, req.sessionId);
-  if (expireDefer && req.sessionId) trashIfPresent(deps.fs, sentinelPath(req.paths.memory, "checkpoint-defer", req.sessionId), req.paths.memory, deps.now());
+  if (expireDefer && req.sessionId)
+    trashIfPresent(
+      deps.fs,
+      sentinelPath(req.paths.memory, "checkpoint-defer", req.sessionId),
+      req.paths.memory,
+      deps.now(),
+    );
 }
 
 function done(partial: Partial<SaveDone> & Pick<SaveDone, "mode" | "report">): SaveDone {
@@ -129,16 +148,30 @@ function startRun(deps: Deps, req: SaveRequest): SaveRun {
   const { paths } = req;
   const sid = req.sessionId;
   const run: SaveRun = { deps, req, sid, warnings: [], info: [] };
-  if (!sid) run.warnings.push(`[checkpoint] WARNING: ${req.sessionUnavailable ?? "session UUID unavailable"}`);
+  if (!sid)
+    run.warnings.push(
+      `[checkpoint] WARNING: ${req.sessionUnavailable ?? "session UUID unavailable"}`,
+    );
   // Nested-root warning: the save goes to the resolved root, not the launch folder.
-  if (req.launchCwd !== paths.root && deps.fs.existsSync(path.join(req.launchCwd, ".workflow_artifacts"))) {
+  if (
+    req.launchCwd !== paths.root &&
+    deps.fs.existsSync(path.join(req.launchCwd, ".workflow_artifacts"))
+  ) {
     run.warnings.push(
       `[checkpoint] WARNING: nested .workflow_artifacts/ detected at ${req.launchCwd}; writing session state to project root ${paths.root} instead. Remove ${req.launchCwd}/.workflow_artifacts/ to eliminate this confusion.`,
     );
   }
   if (req.afterCompact) {
-    run.info.push("[checkpoint] --after-compact flag is deprecated; it now has no effect - compact-already-ran detection is automatic via the compact-happened sentinel. Proceeding to normal save.");
-    if (sid) trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-pending-compact", sid), paths.memory, deps.now());
+    run.info.push(
+      "[checkpoint] --after-compact flag is deprecated; it now has no effect - compact-already-ran detection is automatic via the compact-happened sentinel. Proceeding to normal save.",
+    );
+    if (sid)
+      trashIfPresent(
+        deps.fs,
+        sentinelPath(paths.memory, "checkpoint-pending-compact", sid),
+        paths.memory,
+        deps.now(),
+      );
   }
   return run;
 }
@@ -148,7 +181,9 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
   const { deps, req, sid, warnings, info } = run;
   const { paths } = req;
   if (!sid) {
-    warnings.push("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
+    warnings.push(
+      "[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path",
+    );
     return null;
   }
   if (!deps.fs.existsSync(sentinelPath(paths.memory, "compact-happened", sid))) return null;
@@ -163,7 +198,13 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
   // NOTE: the seed's precompact saved on auto only, so after a manual /compact save step 1.4 let the
   // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
   if (pending && !writtenByManualCompact(deps, pending.checkpoint)) {
-    const led = ledger(deps, req, cheapTaskName(deps, paths), "skip (compact-already-ran)", warnings);
+    const led = ledger(
+      deps,
+      req,
+      cheapTaskName(deps, paths),
+      "skip (compact-already-ran)",
+      warnings,
+    );
     finish(deps, req, false);
     return done({
       mode: "compact-already-ran",
@@ -176,7 +217,9 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
     });
   }
   if (pending) {
-    info.push(`[checkpoint] ${path.basename(pending.checkpoint)} was written by PreCompact for a manual /compact; it does not stand in for this save, which goes ahead and replaces it as the one to restore.`);
+    info.push(
+      `[checkpoint] ${path.basename(pending.checkpoint)} was written by PreCompact for a manual /compact; it does not stand in for this save, which goes ahead and replaces it as the one to restore.`,
+    );
   }
   return null;
 }
@@ -219,7 +262,11 @@ function cleanupSkipReason(req: SaveRequest, mode: SaveMode, bps: number): strin
 }
 
 /** Save step 1.47: auto-cleanup before the write, unless --no-cleanup, mid-agent or high use. */
-function cleanupBeforeWrite(run: SaveRun, mode: SaveMode, bps: number): { cleanup: CleanupResult | null; line: string } {
+function cleanupBeforeWrite(
+  run: SaveRun,
+  mode: SaveMode,
+  bps: number,
+): { cleanup: CleanupResult | null; line: string } {
   const { deps, req, sid } = run;
   const skip = cleanupSkipReason(req, mode, bps);
   if (skip) return { cleanup: null, line: `[checkpoint] cleanup skipped (${skip})` };
@@ -244,7 +291,11 @@ interface Written {
 function midAgentTask(run: SaveRun): Written {
   const resolved = resolveTask(run.req.task, undefined);
   if (resolved.warning) run.warnings.push(resolved.warning);
-  return { checkpoint: null, bytes: null, task: run.req.task ? resolved.task : cheapTaskName(run.deps, run.req.paths) };
+  return {
+    checkpoint: null,
+    bytes: null,
+    task: run.req.task ? resolved.task : cheapTaskName(run.deps, run.req.paths),
+  };
 }
 
 /** Save steps 1, 1.6 and 2: gather, record the session in recent-sessions.md, write the checkpoint. */
@@ -252,7 +303,10 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   const { deps, req, sid, warnings, info } = run;
   const { paths } = req;
   // Save step 1: gather.
-  const status = mode === "restore" ? "checkpoint save (voluntary)" : "checkpoint save (voluntary, load-as-reference)";
+  const status =
+    mode === "restore"
+      ? "checkpoint save (voluntary)"
+      : "checkpoint save (voluntary, load-as-reference)";
   const gathered = gatherCheckpoint(deps, { ...req, sessionId: sid }, status);
   info.push(...gathered.info);
   warnings.push(...gathered.warnings);
@@ -262,13 +316,21 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     try {
       appendRecentSession(deps.fs, paths.recentSessions, deps.now(), sid, deps.pid);
     } catch (err) {
-      warnings.push(`[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`);
+      warnings.push(
+        `[checkpoint] WARNING: recent-sessions.md not updated: ${(err as Error).message}`,
+      );
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
   const body = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
-  const checkpoint = createUnique(deps.fs, paths.checkpoints, (n) => voluntaryCheckpointName(savedAt, task, n), body, { mode: 0o600, pid: deps.pid });
+  const checkpoint = createUnique(
+    deps.fs,
+    paths.checkpoints,
+    (n) => voluntaryCheckpointName(savedAt, task, n),
+    body,
+    { mode: 0o600, pid: deps.pid },
+  );
   const bytes = Buffer.byteLength(body);
   if (bytes > SOFT_CAP_BYTES) {
     warnings.push(
@@ -279,7 +341,10 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
 }
 
 /** Save step 1.5 B: other skills running. Checked before anything is written, so asking the user for a mode leaves no trace. */
-function needsMode(activeSkills: string[], skills: Parameters<typeof describeSkills>[0]): SaveRefused {
+function needsMode(
+  activeSkills: string[],
+  skills: Parameters<typeof describeSkills>[0],
+): SaveRefused {
   return {
     ok: false,
     needsMode: true,
@@ -294,11 +359,36 @@ function askForMode(): SaveRefused {
     ok: false,
     needsMode: true,
     activeSkills: [],
-    reason: "no compaction, panic or running skill stops this save; ask the user (restore or load-as-reference) and call again with --mode M --asked",
+    reason:
+      "no compaction, panic or running skill stops this save; ask the user (restore or load-as-reference) and call again with --mode M --asked",
   };
 }
 
 /** Every step of the seed's save mode, in order (save steps 0.5, 1.4, 1.45, 1.5, 1.47, 1, 1.6, 2, 3/4a/4b/4c, 4, 5, 6). */
+function saveUtilization(deps: Deps, req: SaveRequest, sid: string | null) {
+  if (!req.transcriptPath) return null;
+  const configDir = claudeConfigDir(deps.env, deps.home);
+  return measureUtilization({
+    deps,
+    transcriptPath: req.transcriptPath,
+    knobs: req.knobs,
+    configDir,
+    projectRoot: req.paths.root,
+    sessionId: sid ?? undefined,
+  });
+}
+
+/** Save steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id. */
+function modeSentinel(
+  run: SaveRun,
+  mode: SaveMode,
+  fields: { checkpoint: string | null; task: string; activeSkills: string },
+): string | null {
+  if (run.sid) return writeModeSentinel(run.deps, run.req.paths, mode, { sid: run.sid, ...fields });
+  run.warnings.push(refusedSentinelWarning(mode));
+  return null;
+}
+
 export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   // The clock is read once per save (see withFrozenClock).
   const deps = withFrozenClock(rawDeps);
@@ -313,9 +403,7 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   }
 
   // Utilization (save steps 1.45, 1.47 and 1.5 A); unreadable counts as 0, as in the seed.
-  const utilization = req.transcriptPath
-    ? measureUtilization({ deps, transcriptPath: req.transcriptPath, knobs, configDir: claudeConfigDir(deps.env, deps.home), projectRoot: paths.root, sessionId: sid ?? undefined })
-    : null;
+  const utilization = saveUtilization(deps, req, sid);
   const bps = utilization?.bps ?? 0;
   if (autoDetect && utilization && bps >= knobs.QUOIN_PANIC_BPS) return panicSave(run, utilization);
 
@@ -327,13 +415,20 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
 
   const { cleanup, line: cleanupLine } = cleanupBeforeWrite(run, mode, bps);
   // The notice is for a save whose mode was left to the engine (seed step 1.5 A), not an explicit --mode.
-  const highUtil = (req.mode === null || req.modeAsked === true) && utilization !== null && bps >= knobs.QUOIN_COMPACT_FIRST_BPS ? utilization : null;
-  const { checkpoint, bytes, task } = mode === "mid-agent" ? midAgentTask(run) : writeCheckpoint(run, mode);
+  const highUtil =
+    (req.mode === null || req.modeAsked === true) &&
+    utilization !== null &&
+    bps >= knobs.QUOIN_COMPACT_FIRST_BPS
+      ? utilization
+      : null;
+  const { checkpoint, bytes, task } =
+    mode === "mid-agent" ? midAgentTask(run) : writeCheckpoint(run, mode);
 
-  // Save steps 3, 4a, 4b, 4c: the sentinel for the mode, refused for an empty or unknown id.
-  let sentinel: string | null = null;
-  if (sid) sentinel = writeModeSentinel(deps, paths, mode, { sid, checkpoint, task, activeSkills: activeSkills.join(", ") });
-  else warnings.push(refusedSentinelWarning(mode));
+  const sentinel = modeSentinel(run, mode, {
+    checkpoint,
+    task,
+    activeSkills: activeSkills.join(", "),
+  });
 
   // Save step 4: the ledger row; save step 6: release.
   const led = ledger(deps, req, task, `save (${mode} mode)`, warnings);
@@ -353,7 +448,23 @@ export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
       // PreCompact keeps a pending-restore that names an existing checkpoint and writes none of its own.
       precompactSkips: sid !== null && ownPendingRestore(deps, paths, sid)?.checkpoint != null,
     }),
+    ...(req.afterCompact
+      ? ["Mode: --after-compact flag (deprecated; proceeded to normal save)"]
+      : []),
   ];
-  if (req.afterCompact) report.push("Mode: --after-compact flag (deprecated; proceeded to normal save)");
-  return done({ mode, checkpoint, sentinel, warnings, info, activeSkills, highUtil: highUtil !== null, utilization, cleanup, cleanupLine, ledger: led, bytes, report });
+  return done({
+    mode,
+    checkpoint,
+    sentinel,
+    warnings,
+    info,
+    activeSkills,
+    highUtil: highUtil !== null,
+    utilization,
+    cleanup,
+    cleanupLine,
+    ledger: led,
+    bytes,
+    report,
+  });
 }
