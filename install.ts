@@ -8,7 +8,8 @@ import { nodeDeps } from "./lib/edge/node-deps.ts";
 // --statusline, --no-build (use dist/ as it is), --project DIR (the repository for --scope project;
 // default: the folder npm was started from).
 
-const USAGE = "usage: npm run setup -- [--scope user|project] [--project DIR] [--statusline] [--dry-run] [--uninstall]";
+const USAGE =
+  "usage: npm run setup -- [--scope user|project] [--project DIR] [--statusline] [--dry-run] [--uninstall]";
 
 function main(argv: string[]): number {
   let values;
@@ -39,7 +40,14 @@ function main(argv: string[]): number {
   }
   const root = import.meta.dirname;
   if (!values.uninstall && !values["no-build"]) {
-    execFileSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "build.ts")], { stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(root, "node_modules", "tsx", "dist", "cli.mjs"),
+        path.join(root, "scripts", "build.ts"),
+      ],
+      { stdio: "inherit" },
+    );
   }
   // NOTE: npm runs scripts in the package folder; INIT_CWD is where the user typed `npm run setup`.
   const cwd = path.resolve(values.project ?? process.env["INIT_CWD"] ?? process.cwd());

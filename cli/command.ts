@@ -60,17 +60,29 @@ function _parseOption(def: OptionDef): NonNullable<ParseArgsConfig["options"]>[s
 
 function _value(command: string, key: string, def: OptionDef, raw: unknown): unknown {
   if (def.type === "boolean") return raw === true;
-  if (def.type === "string") return def.multiple ? (Array.isArray(raw) ? raw : []) : typeof raw === "string" ? raw : undefined;
+  if (def.type === "string")
+    return def.multiple
+      ? Array.isArray(raw)
+        ? raw
+        : []
+      : typeof raw === "string"
+        ? raw
+        : undefined;
   if (raw === undefined) return undefined;
   const parsed = z.enum(def.values).safeParse(raw);
-  if (!parsed.success) throw new UsageError(`${command}: --${key} ${JSON.stringify(raw)} is not valid; expected one of: ${def.values.join(", ")}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `${command}: --${key} ${JSON.stringify(raw)} is not valid; expected one of: ${def.values.join(", ")}`,
+    );
   return parsed.data;
 }
 
 /** A typed engine subcommand: `run` receives values typed from `options`; the usage line is generated from them. */
 export function defineCommand<const O extends OptionDefs>(def: CommandDef<O>): Command {
   const entries = Object.entries(def.options) as Array<[string, OptionDef]>;
-  const usage = [def.name, def.args, ...entries.map(([key, o]) => _usageOf(key, o)), COMMON_USAGE].filter(Boolean).join(" ");
+  const usage = [def.name, def.args, ...entries.map(([key, o]) => _usageOf(key, o)), COMMON_USAGE]
+    .filter(Boolean)
+    .join(" ");
   return {
     name: def.name,
     summary: def.summary,
@@ -78,7 +90,9 @@ export function defineCommand<const O extends OptionDefs>(def: CommandDef<O>): C
     positionals: def.args !== undefined,
     parseOptions: Object.fromEntries(entries.map(([key, o]) => [key, _parseOption(o)])),
     run(ctx, raw, positionals) {
-      const values = Object.fromEntries(entries.map(([key, o]) => [key, _value(def.name, key, o, raw[key])]));
+      const values = Object.fromEntries(
+        entries.map(([key, o]) => [key, _value(def.name, key, o, raw[key])]),
+      );
       return def.run(ctx, values as OptionValues<O>, positionals);
     },
   };

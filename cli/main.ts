@@ -34,15 +34,20 @@ const COMMANDS: readonly Command[] = [
   snapshotCommand,
 ];
 
-const code = runCli(process.argv.slice(2), nodeDeps(), {
-  stdout: writeStdout,
-  stderr: writeStderr,
-  readStdin: () => {
-    try {
-      return readFileSync(0, "utf8");
-    } catch {
-      return "";
-    }
+const code = runCli(
+  process.argv.slice(2),
+  nodeDeps(),
+  {
+    stdout: writeStdout,
+    stderr: writeStderr,
+    readStdin: () => {
+      try {
+        return readFileSync(0, "utf8");
+      } catch {
+        return "";
+      }
+    },
   },
-}, COMMANDS);
+  COMMANDS,
+);
 process.exitCode = code;

@@ -22,7 +22,12 @@ function helpText(commands: readonly Command[]): string {
 }
 
 /** Parse argv, run one command, and turn every outcome into an exit code: the only place that does. */
-export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands: readonly Command[]): number {
+export function runCli(
+  argv: readonly string[],
+  deps: Deps,
+  io: CliIo,
+  commands: readonly Command[],
+): number {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText(commands));
@@ -42,7 +47,10 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
     return code;
   };
   try {
-    if (!command) throw new UsageError(`unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`);
+    if (!command)
+      throw new UsageError(
+        `unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`,
+      );
     const { values, positionals } = parseArgs({
       args: [...rest],
       options: { ...COMMON_OPTIONS, ...command.parseOptions },
@@ -54,17 +62,24 @@ export function runCli(argv: readonly string[], deps: Deps, io: CliIo, commands:
       return 0;
     }
     if (positionals.length && !command.positionals) {
-      throw new UsageError(`${name}: unexpected argument '${positionals[0]}'; usage: quoin-checkpoint ${command.usage}`);
+      throw new UsageError(
+        `${name}: unexpected argument '${positionals[0]}'; usage: quoin-checkpoint ${command.usage}`,
+      );
     }
     const ctx = buildContext(
       deps,
-      { cwd: typeof values.cwd === "string" ? values.cwd : undefined, session: typeof values.session === "string" ? values.session : undefined, json: values.json === true },
+      {
+        cwd: typeof values.cwd === "string" ? values.cwd : undefined,
+        session: typeof values.session === "string" ? values.session : undefined,
+        json: values.json === true,
+      },
       { stdout, readStdin: io.readStdin },
     );
     return command.run(ctx, values, positionals);
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS")) return refuse(e.message, 2);
+    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS"))
+      return refuse(e.message, 2);
     return refuse(`${name}: ${e.message}`, 1);
   }
 }

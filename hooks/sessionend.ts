@@ -14,5 +14,8 @@ void runValidatedHook(
     return null;
   },
   deps,
-  { deadlineMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS, finishOnSigterm: true },
+  {
+    deadlineMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS,
+    finishOnSigterm: true,
+  },
 );

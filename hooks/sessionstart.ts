@@ -5,4 +5,9 @@ import { readKnobs } from "../lib/core/knobs.ts";
 import { handleSessionStart } from "../lib/hooks/session-start.ts";
 
 const deps = nodeDeps();
-void runValidatedHook("SessionStart", sessionStartSchema, (input) => handleSessionStart(deps, input, readKnobs(deps.env, deps.warn)), deps);
+void runValidatedHook(
+  "SessionStart",
+  sessionStartSchema,
+  (input) => handleSessionStart(deps, input, readKnobs(deps.env, deps.warn)),
+  deps,
+);

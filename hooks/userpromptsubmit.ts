@@ -12,6 +12,9 @@ const engine = path.join(import.meta.dirname, "..", "quoin-checkpoint.cjs");
 void runValidatedHook(
   "UserPromptSubmit",
   userPromptSubmitSchema,
-  (input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn), { forcedSave: engineForcedSave(deps, engine) }),
+  (input) =>
+    handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn), {
+      forcedSave: engineForcedSave(deps, engine),
+    }),
   deps,
 );

@@ -21,17 +21,47 @@ export function benchCheckpoints(ctx: BenchContext): void {
   const env = { ...process.env, HOME: home, TZ: "UTC" };
   const reset = () => {
     rmSync(path.join(memory, "checkpoints"), { recursive: true, force: true });
-    for (const f of readdirSync(memory, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name)) rmSync(path.join(memory, f), { force: true });
+    for (const f of readdirSync(memory, { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => d.name))
+      rmSync(path.join(memory, f), { force: true });
   };
   mkdirSync(memory, { recursive: true });
   const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
   const precompactHook = path.join(ctx.root, "dist", "hooks", "precompact.cjs");
   for (const label of ctx.sizes) {
     const transcript = ctx.makeTranscript(label);
-    const input = JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: project, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
-    console.log(formatRow(`precompact + digest ${label}`, measure({ args: [precompactHook], input, env, cwd: project }, ctx.runs, reset)));
-    const save = ["save", "--json", "--no-cleanup", "--session", SID, "--cwd", project, "--transcript", transcript];
-    console.log(formatRow(`save + digest ${label}`, measure({ args: [engine, ...save], env, cwd: project }, ctx.runs, reset)));
+    const input = JSON.stringify({
+      session_id: SID,
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+      custom_instructions: "",
+    });
+    console.log(
+      formatRow(
+        `precompact + digest ${label}`,
+        measure({ args: [precompactHook], input, env, cwd: project }, ctx.runs, reset),
+      ),
+    );
+    const save = [
+      "save",
+      "--json",
+      "--no-cleanup",
+      "--session",
+      SID,
+      "--cwd",
+      project,
+      "--transcript",
+      transcript,
+    ];
+    console.log(
+      formatRow(
+        `save + digest ${label}`,
+        measure({ args: [engine, ...save], env, cwd: project }, ctx.runs, reset),
+      ),
+    );
   }
   reset();
 }

@@ -9,7 +9,16 @@ import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
  */
 export async function benchDigest(ctx: BenchContext): Promise<void> {
   const bundle = path.join(ctx.work, "digest-bench.mjs");
-  await build({ entryPoints: [path.join(ctx.root, "scripts", "bench-digest-entry.ts")], outfile: bundle, bundle: true, platform: "node", target: "node20", format: "esm", minify: true, logLevel: "warning" });
+  await build({
+    entryPoints: [path.join(ctx.root, "scripts", "bench-digest-entry.ts")],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    minify: true,
+    logLevel: "warning",
+  });
   for (const label of ctx.sizes) {
     const transcript = ctx.makeTranscript(label);
     const job = { args: [bundle, transcript, "/home/USER/projects/spotter-worktrees/spotter-dov"] };

@@ -27,7 +27,8 @@ function timeOnce(job: Job): number {
     stdio: ["pipe", "ignore", "ignore"],
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (res.status !== 0) throw new Error(`bench job exited ${res.status}: node ${job.args.join(" ")}`);
+  if (res.status !== 0)
+    throw new Error(`bench job exited ${res.status}: node ${job.args.join(" ")}`);
   return ms;
 }
 

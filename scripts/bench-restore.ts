@@ -14,7 +14,12 @@ const SENTINELS = 200;
 const DAY = DAY_MS;
 
 /** A memory folder with 1,000 checkpoints over 25 days and 200 pending-restore sentinels over 14 days. */
-function makeProject(work: string): { project: string; fastSid: string; fastSentinel: string; fastTarget: string } {
+function makeProject(work: string): {
+  project: string;
+  fastSid: string;
+  fastSentinel: string;
+  fastTarget: string;
+} {
   const project = path.join(work, "restore-project");
   rmSync(project, { recursive: true, force: true });
   mkdirSync(path.join(project, ".git"), { recursive: true });
@@ -27,19 +32,25 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
     const when = new Date(now - (i / CHECKPOINTS) * 25 * DAY - 60_000);
     const task = `task-${i % 37}`;
     const sid = `0000${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`;
-    const body = renderCheckpoint({
-      status: "voluntary save",
-      currentStage: "implementing the thing\nwith a second line",
-      task,
-      branch: `feat/${task}`,
-      sessionId: sid,
-      projectHash: "-bench-project",
-      savedAt: when,
-      intent: "keep going ".repeat(20),
-      artifacts: { ...NO_ARTIFACTS, currentPlan: `${project}/.workflow_artifacts/${task}/current-plan.md` },
-      decisions: "decided things. ".repeat(60),
-      unfinished: "- more work\n".repeat(30),
-    }, asciiBody);
+    const body = renderCheckpoint(
+      {
+        status: "voluntary save",
+        currentStage: "implementing the thing\nwith a second line",
+        task,
+        branch: `feat/${task}`,
+        sessionId: sid,
+        projectHash: "-bench-project",
+        savedAt: when,
+        intent: "keep going ".repeat(20),
+        artifacts: {
+          ...NO_ARTIFACTS,
+          currentPlan: `${project}/.workflow_artifacts/${task}/current-plan.md`,
+        },
+        decisions: "decided things. ".repeat(60),
+        unfinished: "- more work\n".repeat(30),
+      },
+      asciiBody,
+    );
     const file = path.join(paths.checkpoints, voluntaryCheckpointName(when, `${task}-${i}`));
     writeFileSync(file, body);
     utimesSync(file, when, when);
@@ -47,7 +58,10 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
   }
   for (let i = 0; i < SENTINELS; i += 1) {
     const target = files[i * 3]!;
-    const file = path.join(paths.memory, `pending-restore-5e000000-0000-4000-8000-${String(i).padStart(12, "0")}.txt`);
+    const file = path.join(
+      paths.memory,
+      `pending-restore-5e000000-0000-4000-8000-${String(i).padStart(12, "0")}.txt`,
+    );
     writeFileSync(file, `${target}\n`);
     const when = new Date(now - (i / SENTINELS) * 14 * DAY);
     utimesSync(file, when, when);
@@ -55,7 +69,12 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
   // The freshest session-state names task-0, the task of the checkpoint sentinel 0 names.
   writeFileSync(path.join(paths.sessions, "2026-01-01-task-0.md"), "## Current stage\nbench\n");
   const fastSid = "5e000000-0000-4000-8000-000000000000";
-  return { project, fastSid, fastSentinel: path.join(paths.memory, `pending-restore-${fastSid}.txt`), fastTarget: files[0]! };
+  return {
+    project,
+    fastSid,
+    fastSentinel: path.join(paths.memory, `pending-restore-${fastSid}.txt`),
+    fastTarget: files[0]!,
+  };
 }
 
 /**
@@ -67,13 +86,36 @@ function makeProject(work: string): { project: string; fastSid: string; fastSent
 export function benchRestore(ctx: BenchContext): void {
   const { project, fastSid, fastSentinel, fastTarget } = makeProject(ctx.work);
   const engine = path.join(ctx.root, "dist", ENGINE_BUNDLE);
-  const full = [engine, "restore", "--json", "--session", "bench-fresh-0000-4000-8000-000000000001", "--cwd", project];
-  console.log(formatRow(`restore --json ${CHECKPOINTS} ckpts ${SENTINELS} sentinels`, measure({ args: full, cwd: project }, ctx.runs)));
+  const full = [
+    engine,
+    "restore",
+    "--json",
+    "--session",
+    "bench-fresh-0000-4000-8000-000000000001",
+    "--cwd",
+    project,
+  ];
+  console.log(
+    formatRow(
+      `restore --json ${CHECKPOINTS} ckpts ${SENTINELS} sentinels`,
+      measure({ args: full, cwd: project }, ctx.runs),
+    ),
+  );
   const cache = path.join(memoryPaths(project).memory, HEAD_CACHE_FILE);
   const cold = () => rmSync(cache, { force: true });
-  console.log(formatRow("restore --json same, no head cache", measure({ args: full, cwd: project }, ctx.runs, cold)));
+  console.log(
+    formatRow(
+      "restore --json same, no head cache",
+      measure({ args: full, cwd: project }, ctx.runs, cold),
+    ),
+  );
   const fast = [engine, "restore", "--json", "--session", fastSid, "--cwd", project];
   // Each run completes the restore and moves the sentinel to trash: put it back first.
   const again = () => writeFileSync(fastSentinel, `${fastTarget}\n`);
-  console.log(formatRow("restore --json same, Tier 1 hit", measure({ args: fast, cwd: project }, ctx.runs, again)));
+  console.log(
+    formatRow(
+      "restore --json same, Tier 1 hit",
+      measure({ args: fast, cwd: project }, ctx.runs, again),
+    ),
+  );
 }

@@ -31,9 +31,17 @@ function benchOne(ctx: BenchContext, label: string, transcript: string, project:
     }
     runs += 1;
   };
-  const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project, hook_event_name: "SessionEnd", reason: "other" });
+  const input = JSON.stringify({
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd: project,
+    hook_event_name: "SessionEnd",
+    reason: "other",
+  });
   const t = measure({ args: [hook], input, cwd: project }, ctx.runs, prepare);
   // The last prepare() call follows no run.
   const share = ((t.medianMs / SESSIONEND_BUDGET_MS) * 100).toFixed(0);
-  console.log(`${formatRow(`sessionend ${label} transcript`, t)}   ${share} % of the ${SESSIONEND_BUDGET_MS} ms budget, saved in ${saved} of ${runs - 1} runs`);
+  console.log(
+    `${formatRow(`sessionend ${label} transcript`, t)}   ${share} % of the ${SESSIONEND_BUDGET_MS} ms budget, saved in ${saved} of ${runs - 1} runs`,
+  );
 }

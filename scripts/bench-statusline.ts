@@ -24,17 +24,33 @@ export function benchStatusLine(ctx: BenchContext): void {
     workspace: { current_dir: project, project_dir: project },
     version: "2.1.197",
     output_style: { name: "default" },
-    cost: { total_cost_usd: 0.01, total_duration_ms: 1000, total_api_duration_ms: 800, total_lines_added: 1, total_lines_removed: 0 },
+    cost: {
+      total_cost_usd: 0.01,
+      total_duration_ms: 1000,
+      total_api_duration_ms: 800,
+      total_lines_added: 1,
+      total_lines_removed: 0,
+    },
     context_window: {
       total_input_tokens: 120000,
       total_output_tokens: 900,
       context_window_size: 1000000,
       used_percentage: 12,
       remaining_percentage: 88,
-      current_usage: { input_tokens: 5, output_tokens: 900, cache_creation_input_tokens: 1000, cache_read_input_tokens: 118995 },
+      current_usage: {
+        input_tokens: 5,
+        output_tokens: 900,
+        cache_creation_input_tokens: 1000,
+        cache_read_input_tokens: 118995,
+      },
     },
     exceeds_200k_tokens: false,
   });
-  const job = { args: [path.join(ctx.root, "dist", "statusline.cjs")], input, cwd: project, env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: "" } };
+  const job = {
+    args: [path.join(ctx.root, "dist", "statusline.cjs")],
+    input,
+    cwd: project,
+    env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: "" },
+  };
   console.log(formatRow("statusline draw (window recorded)", measure(job, ctx.runs)));
 }

@@ -1,4 +1,14 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
@@ -45,7 +55,9 @@ rmSync(project, { recursive: true, force: true });
 mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.cjs");
-console.log(`quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`);
+console.log(
+  `quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`,
+);
 const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);
 
@@ -55,19 +67,20 @@ const sizedTranscript = (label: string): string => {
   return makeTranscript(bytes);
 };
 
-if (wants("prompt")) for (const label of sizes) {
-  const transcript = sizedTranscript(label);
-  const input = JSON.stringify({
-    session_id: "bench-0000-0000-0000-000000000001",
-    transcript_path: transcript,
-    cwd: project,
-    permission_mode: "default",
-    hook_event_name: "UserPromptSubmit",
-    prompt: "Refactor the parser and run the tests.",
-  });
-  const t = measure({ args: [hook], input, cwd: project }, runs);
-  console.log(formatRow(`userpromptsubmit ${label} transcript`, t));
-}
+if (wants("prompt"))
+  for (const label of sizes) {
+    const transcript = sizedTranscript(label);
+    const input = JSON.stringify({
+      session_id: "bench-0000-0000-0000-000000000001",
+      transcript_path: transcript,
+      cwd: project,
+      permission_mode: "default",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "Refactor the parser and run the tests.",
+    });
+    const t = measure({ args: [hook], input, cwd: project }, runs);
+    console.log(formatRow(`userpromptsubmit ${label} transcript`, t));
+  }
 
 // Other scenarios (save, restore, precompact, sessionstart) live in scripts/bench-<name>.ts and
 // export a function (ctx) => void that prints its rows with formatRow.
@@ -79,4 +92,6 @@ const scenarios: Array<[string, (ctx: BenchContext) => void | Promise<void>]> = 
   ["checkpoints", benchCheckpoints],
   ["statusline", benchStatusLine],
 ];
-for (const [name, scenario] of scenarios) if (wants(name)) await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });
+for (const [name, scenario] of scenarios)
+  if (wants(name))
+    await scenario({ root, work, runs, fixtures, sizes, makeTranscript: sizedTranscript });

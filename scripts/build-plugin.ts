@@ -1,12 +1,30 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
-import { ANY_ASCII_BUNDLE, HOOK_SPECS, ENGINE_BUNDLE, hookBundleFile, STATUSLINE_BUNDLE } from "../lib/install/install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  HOOK_SPECS,
+  ENGINE_BUNDLE,
+  hookBundleFile,
+  STATUSLINE_BUNDLE,
+} from "../lib/install/install-layout.ts";
 import { marketplaceJson, pluginFiles } from "../lib/install/plugin-files.ts";
 import { renderAllSkills } from "./gen-skills.ts";
 
 /** The plugin folder's files from a finished dist/ (bundles) and the templates. */
 export function buildPluginFiles(root: string, distDir: string): Record<string, string> {
-  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; description: string; license: string };
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    version: string;
+    description: string;
+    license: string;
+  };
   const hookBundles: Record<string, string> = {};
   for (const spec of HOOK_SPECS) {
     const file = path.join(distDir, hookBundleFile(spec.bundle));
@@ -26,7 +44,10 @@ export function buildPluginFiles(root: string, distDir: string): Record<string, 
 }
 
 export function marketplaceText(root: string): string {
-  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; description: string };
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    version: string;
+    description: string;
+  };
   return marketplaceJson(pkg);
 }
 
@@ -54,7 +75,9 @@ export function folderDifferences(dir: string, files: Record<string, string>): s
   const onDisk = listFiles(dir);
   const extra = onDisk.filter((rel) => !(rel in files)).map((rel) => `${rel} (not built any more)`);
   const stale = Object.entries(files)
-    .filter(([rel, text]) => !onDisk.includes(rel) || readFileSync(path.join(dir, rel), "utf8") !== text)
+    .filter(
+      ([rel, text]) => !onDisk.includes(rel) || readFileSync(path.join(dir, rel), "utf8") !== text,
+    )
     .map(([rel]) => rel);
   return [...stale, ...extra].sort();
 }

@@ -4,7 +4,14 @@ import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs
 import * as path from "node:path";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
 import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
-import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE, hookBundleFile, LEGACY_ENGINE_BUNDLE, STATUSLINE_BUNDLE, type HookBundle } from "../lib/install/install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  ENGINE_BUNDLE,
+  hookBundleFile,
+  LEGACY_ENGINE_BUNDLE,
+  STATUSLINE_BUNDLE,
+  type HookBundle,
+} from "../lib/install/install-layout.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "dist");
@@ -27,13 +34,17 @@ const common: BuildOptions = {
  * named re-exports, so every importer reads the same object.
  */
 function plainBuiltin(name: string): Plugin {
-  const keys = Object.keys(createRequire(import.meta.url)(name) as object).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+  const keys = Object.keys(createRequire(import.meta.url)(name) as object).filter((k) =>
+    /^[A-Za-z_$][\w$]*$/.test(k),
+  );
   return {
     name: `plain-${name}`,
     setup(b) {
       // The module's own require of the builtin stays a plain require (external).
       b.onResolve({ filter: new RegExp(`^${name}$`) }, (args) =>
-        args.namespace === "plain-builtin" ? { path: name, external: true } : { path: name, namespace: "plain-builtin" },
+        args.namespace === "plain-builtin"
+          ? { path: name, external: true }
+          : { path: name, namespace: "plain-builtin" },
       );
       b.onLoad({ filter: /.*/, namespace: "plain-builtin" }, () => ({
         contents: `const m = require(${JSON.stringify(name)});\nexport default m;\nexport const { ${keys.join(", ")} } = m;\n`,
@@ -57,11 +68,16 @@ const outputs: string[] = [];
 // Every bundle is CommonJS, which node starts faster than an ES module (install-layout.ts
 // HOT_BUNDLE_EXT; `npm run bench`). The sources are ES modules: import.meta.filename and .dirname
 // become __filename and __dirname, and import.meta.url is made from __filename only when read.
-const metaBanner = 'var __quoinMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};';
+const metaBanner =
+  'var __quoinMeta={get url(){return require("node:url").pathToFileURL(__filename).href}};';
 const hot: BuildOptions = {
   ...common,
   format: "cjs",
-  define: { "import.meta.url": "__quoinMeta.url", "import.meta.filename": "__filename", "import.meta.dirname": "__dirname" },
+  define: {
+    "import.meta.url": "__quoinMeta.url",
+    "import.meta.filename": "__filename",
+    "import.meta.dirname": "__dirname",
+  },
   banner: { js: metaBanner },
   plugins: [plainBuiltin("node:path")],
 };
@@ -74,7 +90,11 @@ for (const entry of hookEntries) {
 
 // The status line runs on every draw: its own small bundle, like a hook.
 const statusLine = path.join(outDir, STATUSLINE_BUNDLE);
-await build({ ...hot, entryPoints: [path.join(root, "cli", "statusline-entry.ts")], outfile: statusLine });
+await build({
+  ...hot,
+  entryPoints: [path.join(root, "cli", "statusline-entry.ts")],
+  outfile: statusLine,
+});
 outputs.push(statusLine);
 
 // The engine: any-ascii becomes a small loader of dist/any-ascii.cjs (lib/edge/lazy-any-ascii.ts),
@@ -82,7 +102,9 @@ outputs.push(statusLine);
 const lazyAnyAscii: Plugin = {
   name: "lazy-any-ascii",
   setup(b) {
-    b.onResolve({ filter: /^any-ascii$/ }, () => ({ path: path.join(root, "lib", "edge", "lazy-any-ascii.ts") }));
+    b.onResolve({ filter: /^any-ascii$/ }, () => ({
+      path: path.join(root, "lib", "edge", "lazy-any-ascii.ts"),
+    }));
   },
 };
 const engine = path.join(outDir, ENGINE_BUNDLE);
@@ -97,7 +119,12 @@ await build({
 outputs.push(engine);
 
 const anyAscii = path.join(outDir, ANY_ASCII_BUNDLE);
-await build({ ...common, format: "cjs", stdin: { contents: 'export { default } from "any-ascii";', resolveDir: root, loader: "js" }, outfile: anyAscii });
+await build({
+  ...common,
+  format: "cjs",
+  stdin: { contents: 'export { default } from "any-ascii";', resolveDir: root, loader: "js" },
+  outfile: anyAscii,
+});
 outputs.push(anyAscii);
 
 for (const file of outputs) {

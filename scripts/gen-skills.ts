@@ -15,7 +15,9 @@ export interface RenderedSkill {
 
 export function skillNames(root: string): string[] {
   return readdirSync(path.join(root, "skills"), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(root, "skills", d.name, "SKILL.template.md")))
+    .filter(
+      (d) => d.isDirectory() && existsSync(path.join(root, "skills", d.name, "SKILL.template.md")),
+    )
     .map((d) => d.name)
     .sort();
 }
@@ -29,7 +31,8 @@ export function renderAllSkills(root: string, target: RenderTarget): RenderedSki
     const rel = path.join("skills", name, "SKILL.template.md");
     const res = renderSkill(readFileSync(path.join(root, rel), "utf8"), preamble, target, rel);
     if (!res.ok) problems.push(res.reason);
-    else if (res.frontmatter.name !== name) problems.push(`${rel}: name '${res.frontmatter.name}' differs from its folder '${name}'`);
+    else if (res.frontmatter.name !== name)
+      problems.push(`${rel}: name '${res.frontmatter.name}' differs from its folder '${name}'`);
     else out.push({ name, text: res.text });
   }
   if (problems.length) throw new Error(`gen-skills: ${problems.join("\n")}`);
@@ -64,18 +67,26 @@ function main(argv: string[]): number {
   });
   const root = path.resolve(values.root ?? path.join(import.meta.dirname, ".."));
   const target = values.target === "plugin" ? "plugin" : "settings";
-  const outDir = path.resolve(root, values.out ?? path.join("dist", target === "plugin" ? "plugin/skills" : "skills"));
+  const outDir = path.resolve(
+    root,
+    values.out ?? path.join("dist", target === "plugin" ? "plugin/skills" : "skills"),
+  );
   const skills = renderAllSkills(root, target);
   if (values.check) {
     const stale = staleSkills(outDir, skills);
     if (stale.length) {
-      console.error(`gen-skills --check: stale or missing: ${stale.map((f) => path.relative(root, f)).join(", ")}; run npm run gen-skills`);
+      console.error(
+        `gen-skills --check: stale or missing: ${stale.map((f) => path.relative(root, f)).join(", ")}; run npm run gen-skills`,
+      );
       return 1;
     }
-    console.log(`gen-skills --check: ${skills.length} skills up to date in ${path.relative(root, outDir)}`);
+    console.log(
+      `gen-skills --check: ${skills.length} skills up to date in ${path.relative(root, outDir)}`,
+    );
     return 0;
   }
-  for (const file of writeSkills(outDir, skills)) console.log(`rendered ${path.relative(root, file)}  ${readFileSync(file).length} B`);
+  for (const file of writeSkills(outDir, skills))
+    console.log(`rendered ${path.relative(root, file)}  ${readFileSync(file).length} B`);
   return 0;
 }
 

@@ -17,7 +17,9 @@ export const cleanupCommand = defineCommand({
     }
     const warnings: string[] = [];
     if (session.id === null) {
-      warnings.push(`[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`);
+      warnings.push(
+        `[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`,
+      );
     }
     const now = ctx.deps.now();
     const dryRun = values["dry-run"];
@@ -30,11 +32,23 @@ export const cleanupCommand = defineCommand({
     });
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json) {
-      printJson(ctx, { ok: true, dryRun, sentinels: result.sentinels, checkpoints: result.checkpoints, temps: result.temps, purged: result.purged, failed: result.failed, warnings, summary: line });
+      printJson(ctx, {
+        ok: true,
+        dryRun,
+        sentinels: result.sentinels,
+        checkpoints: result.checkpoints,
+        temps: result.temps,
+        purged: result.purged,
+        failed: result.failed,
+        warnings,
+        summary: line,
+      });
       return 0;
     }
     for (const w of warnings) ctx.deps.warn(w);
-    if (dryRun) for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps]) printLine(ctx, `would trash: ${f}`);
+    if (dryRun)
+      for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps])
+        printLine(ctx, `would trash: ${f}`);
     if (dryRun) for (const d of result.purged) printLine(ctx, `would delete: ${d}`);
     printLine(ctx, line);
     return 0;

@@ -9,7 +9,9 @@ export const deferCommand = defineCommand({
   options: {},
   run(ctx) {
     const session = sessionForWrite(ctx);
-    const out = session.ok ? writeDeferMarker(ctx.deps, ctx.paths, session.id) : { ok: false as const, reason: session.reason };
+    const out = session.ok
+      ? writeDeferMarker(ctx.deps, ctx.paths, session.id)
+      : { ok: false as const, reason: session.reason };
     if (ctx.json) {
       printJson(ctx, out.ok ? { ok: true, sentinel: out.file, message: out.message } : out);
     } else if (out.ok) {

@@ -1,5 +1,10 @@
 import { MODEL_TIERS } from "../../lib/core/model-tiers.ts";
-import { CacheResultSchema, decideDispatch, TierSchema, writeDispatchCache } from "../../lib/skills/dispatch-decide.ts";
+import {
+  CacheResultSchema,
+  decideDispatch,
+  TierSchema,
+  writeDispatchCache,
+} from "../../lib/skills/dispatch-decide.ts";
 import { printJson, printLine } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 
@@ -21,12 +26,15 @@ export const dispatchCommand = defineCommand({
     const tier = TierSchema.safeParse(values.tier);
     if (action === "decide") {
       if (!tier.success) {
-        ctx.deps.warn(`quoin-checkpoint: dispatch decide: --tier must be haiku, sonnet or opus; failing open to dispatch`);
+        ctx.deps.warn(
+          `quoin-checkpoint: dispatch decide: --tier must be haiku, sonnet or opus; failing open to dispatch`,
+        );
         printLine(ctx, "dispatch\nprobe");
         return 0;
       }
       const d = decideDispatch(ctx.deps, tier.data, ctx.knobs.QUOIN_1M_DISPATCH);
-      if (ctx.json) printJson(ctx, { ok: true, decision: d.verdict, reason: d.reason, detail: d.detail });
+      if (ctx.json)
+        printJson(ctx, { ok: true, decision: d.verdict, reason: d.reason, detail: d.detail });
       else printLine(ctx, `${d.verdict}\n${d.reason}${values.verbose ? `\n${d.detail}` : ""}`);
       return 0;
     }
@@ -34,7 +42,11 @@ export const dispatchCommand = defineCommand({
       const result = CacheResultSchema.safeParse(values.result);
       if (!tier.success || !result.success) {
         ctx.deps.warn(`quoin-checkpoint: usage: ${dispatchCommand.usage}; nothing cached`);
-        if (ctx.json) printJson(ctx, { ok: false, reason: "expected --tier haiku|sonnet|opus and --result safe|unsafe" });
+        if (ctx.json)
+          printJson(ctx, {
+            ok: false,
+            reason: "expected --tier haiku|sonnet|opus and --result safe|unsafe",
+          });
         return 0;
       }
       try {
@@ -42,7 +54,9 @@ export const dispatchCommand = defineCommand({
         if (ctx.json) printJson(ctx, { ok: true, cache: file });
         else printLine(ctx, `cached ${tier.data}=${result.data} in ${file}`);
       } catch (err) {
-        ctx.deps.warn(`quoin-checkpoint: dispatch write-cache: ${(err as Error).message}; nothing cached`);
+        ctx.deps.warn(
+          `quoin-checkpoint: dispatch write-cache: ${(err as Error).message}; nothing cached`,
+        );
         if (ctx.json) printJson(ctx, { ok: false, reason: (err as Error).message });
       }
       return 0;

@@ -4,10 +4,14 @@ import { defineCommand } from "../command.ts";
 
 export const doctorCommand = defineCommand({
   name: "doctor",
-  summary: "check node, the installed files, settings entries, hook start-up time, and the window of recent sessions",
+  summary:
+    "check node, the installed files, settings entries, hook start-up time, and the window of recent sessions",
   options: {},
   run(ctx) {
-    const checks = runDoctorChecks({ ...ctx.deps, cwd: ctx.cwd }, { nodeVersion: ctx.deps.nodeVersion, knobs: ctx.knobs });
+    const checks = runDoctorChecks(
+      { ...ctx.deps, cwd: ctx.cwd },
+      { nodeVersion: ctx.deps.nodeVersion, knobs: ctx.knobs },
+    );
     const ok = checks.every((c) => c.ok);
     if (ctx.json) printJson(ctx, { ok, checks });
     else ctx.stdout(formatDoctor(checks));

@@ -9,7 +9,10 @@ export const listCommand = defineCommand({
   summary: "every checkpoint on disk, newest first (* = a pending-restore sentinel names it)",
   options: {},
   run(ctx) {
-    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY, headCachePid: ctx.deps.pid });
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
+      checkpointWindowDays: Number.POSITIVE_INFINITY,
+      headCachePid: ctx.deps.pid,
+    });
     const rows = listCheckpoints(snap);
     if (ctx.json) {
       printJson(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints });

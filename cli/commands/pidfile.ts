@@ -19,11 +19,23 @@ export const pidfileCommand = defineCommand({
       const live = activePidfiles(ctx.deps, ctx.paths.sessions).filter(
         (p) => !(skill && p.skill === skill && mine.ok && p.session === mine.id),
       );
-      if (ctx.json) printJson(ctx, { ok: true, active: live.map(({ skill: s, session, pid, acquired_at }) => ({ skill: s, session, pid, acquired_at })) });
-      else for (const p of live) printLine(ctx, `${p.skill} ${p.pid} ${p.session || "-"} ${p.acquired_at}`);
+      if (ctx.json)
+        printJson(ctx, {
+          ok: true,
+          active: live.map(({ skill: s, session, pid, acquired_at }) => ({
+            skill: s,
+            session,
+            pid,
+            acquired_at,
+          })),
+        });
+      else
+        for (const p of live)
+          printLine(ctx, `${p.skill} ${p.pid} ${p.session || "-"} ${p.acquired_at}`);
       return 0;
     }
-    if ((action !== "acquire" && action !== "release") || !skill) throw new UsageError(`usage: quoin-checkpoint ${pidfileCommand.usage}`);
+    if ((action !== "acquire" && action !== "release") || !skill)
+      throw new UsageError(`usage: quoin-checkpoint ${pidfileCommand.usage}`);
     const sid = ctx.session();
     const fail = (reason: string) => {
       const line = `[quoin-S-2: pidfile helpers unavailable (${reason}); proceeding without lifecycle protection]`;
@@ -35,9 +47,10 @@ export const pidfileCommand = defineCommand({
     try {
       if (action === "acquire") {
         const explicit = values.pid !== undefined ? Number(values.pid) : NaN;
-        const pid = Number.isInteger(explicit) && explicit > 0
-          ? explicit
-          : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, ctx.deps.ppid);
+        const pid =
+          Number.isInteger(explicit) && explicit > 0
+            ? explicit
+            : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, ctx.deps.ppid);
         const file = acquirePidfile(ctx.deps, ctx.paths.sessions, skill, sid.id, pid);
         if (ctx.json) printJson(ctx, { ok: true, pidfile: file, pid });
         else printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);

@@ -10,7 +10,8 @@ import { defineCommand } from "../command.ts";
 
 export const restoreCommand = defineCommand({
   name: "restore",
-  summary: "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
+  summary:
+    "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
   options: {
     pick: { type: "string", hint: "N" },
     synthesize: { type: "boolean" },
@@ -22,33 +23,67 @@ export const restoreCommand = defineCommand({
     // With --json the answer is always one object, a refused answer included (as for --replay).
     const refuse = (reason: string): number => {
       if (!ctx.json) throw new UsageError(`restore: ${reason}`);
-      printJson(ctx, restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps)) as object);
+      printJson(
+        ctx,
+        restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps)) as object,
+      );
       return 2;
     };
     const rawPick = values.pick;
     let pick: number | undefined;
     if (rawPick !== undefined) {
-      if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1) return refuse(`--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`);
+      if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1)
+        return refuse(
+          `--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`,
+        );
       pick = Number(rawPick);
     }
     const session = ctx.session();
     // "" and "unknown" are what a harness passes when it has no id: Tier 1 is skipped, as the seed says.
-    if (!session.ok && ctx.sessionFlag !== undefined && ctx.sessionFlag !== "" && ctx.sessionFlag !== "unknown") return refuse(session.reason);
-    if (!session.ok) ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
+    if (
+      !session.ok &&
+      ctx.sessionFlag !== undefined &&
+      ctx.sessionFlag !== "" &&
+      ctx.sessionFlag !== "unknown"
+    )
+      return refuse(session.reason);
+    if (!session.ok)
+      ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
     const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
-    const outcome = markRunningSessions(runRestore(ctx.deps, ctx.knobs, {
-      paths: ctx.paths,
-      sessionId: session.ok ? session.id : "",
-      pick,
-      synthesize: values.synthesize,
-      replay: values.replay,
-      proceed: values.proceed,
-      declineSynthesis: values["decline-synthesis"],
-    }), session.ok ? session.id : "", sessionRunningCheck(ctx.deps, config));
+    const outcome = markRunningSessions(
+      runRestore(ctx.deps, ctx.knobs, {
+        paths: ctx.paths,
+        sessionId: session.ok ? session.id : "",
+        pick,
+        synthesize: values.synthesize,
+        replay: values.replay,
+        proceed: values.proceed,
+        declineSynthesis: values["decline-synthesis"],
+      }),
+      session.ok ? session.id : "",
+      sessionRunningCheck(ctx.deps, config),
+    );
     const sid = session.ok ? session.id : "";
-    const handoff = findMidAgentHandoff(ctx.deps.fs, ctx.paths.memory, sid, ctx.deps.now().getTime(), ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW);
-    if (ctx.json) printJson(ctx, { ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object), midAgentHandoff: handoff });
-    else printLine(ctx, [restoreText(outcome, engineInvocation(ctx.deps)), ...(handoff ? [handoffLine(handoff)] : [])].join("\n"));
+    const handoff = findMidAgentHandoff(
+      ctx.deps.fs,
+      ctx.paths.memory,
+      sid,
+      ctx.deps.now().getTime(),
+      ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    );
+    if (ctx.json)
+      printJson(ctx, {
+        ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),
+        midAgentHandoff: handoff,
+      });
+    else
+      printLine(
+        ctx,
+        [
+          restoreText(outcome, engineInvocation(ctx.deps)),
+          ...(handoff ? [handoffLine(handoff)] : []),
+        ].join("\n"),
+      );
     return outcome.action === "invalid" ? 2 : 0;
   },
 });

@@ -1,5 +1,9 @@
 import { formatBps } from "../../lib/context/context-window.ts";
-import { nextUpFromFlags, parseSaveDocument, type SaveDocument } from "../../lib/save/save-document.ts";
+import {
+  nextUpFromFlags,
+  parseSaveDocument,
+  type SaveDocument,
+} from "../../lib/save/save-document.ts";
 import { SAVE_MODES } from "../../lib/save/save-sentinel.ts";
 import { runSave, type SaveOutcome, type SaveRequest } from "../../lib/save/save.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
@@ -17,7 +21,11 @@ function print(ctx: CliContext, out: SaveOutcome): number {
   if (!out.ok) {
     // The question the skill asks, worded here so the SKILL.md stays small.
     const ask = `AskUserQuestion "Active skills detected: ${(out.activeSkills ?? []).join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (--mode restore)`;
-    return refuse(ctx, out.reason, out.needsMode ? { needsMode: true, activeSkills: out.activeSkills, ask } : {});
+    return refuse(
+      ctx,
+      out.reason,
+      out.needsMode ? { needsMode: true, activeSkills: out.activeSkills, ask } : {},
+    );
   }
   if (ctx.json) {
     const u = out.utilization;
@@ -29,8 +37,18 @@ function print(ctx: CliContext, out: SaveOutcome): number {
       warnings: out.warnings,
       activeSkills: out.activeSkills,
       highUtil: out.highUtil,
-      utilization: u ? { tokens: u.tokens, limit: u.limit, window: u.window, bps: u.bps, percent: formatBps(u.bps) } : null,
-      cleanup: out.cleanup ? { sentinels: out.cleanup.sentinels.length, checkpoints: out.cleanup.checkpoints.length } : null,
+      utilization: u
+        ? {
+            tokens: u.tokens,
+            limit: u.limit,
+            window: u.window,
+            bps: u.bps,
+            percent: formatBps(u.bps),
+          }
+        : null,
+      cleanup: out.cleanup
+        ? { sentinels: out.cleanup.sentinels.length, checkpoints: out.cleanup.checkpoints.length }
+        : null,
       cleanupLine: out.cleanupLine,
       ledger: out.ledger,
       bytes: out.bytes,
@@ -73,7 +91,8 @@ export const saveCommand = defineCommand({
       doc = parsed.value;
     }
     const sid = session.id;
-    const transcript = values.transcript ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
+    const transcript =
+      values.transcript ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
     const request: SaveRequest = {
       paths: ctx.paths,
       launchCwd: ctx.cwd,

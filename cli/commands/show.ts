@@ -16,8 +16,12 @@ export const showCommand = defineCommand({
       return 2;
     };
     const [arg] = positionals;
-    if (!arg || positionals.length > 1) return refuse("expected one checkpoint: a number from list, a file name, or a path");
-    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: Number.POSITIVE_INFINITY, headCachePid: ctx.deps.pid });
+    if (!arg || positionals.length > 1)
+      return refuse("expected one checkpoint: a number from list, a file name, or a path");
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
+      checkpointWindowDays: Number.POSITIVE_INFINITY,
+      headCachePid: ctx.deps.pid,
+    });
     const target = resolveShowTarget(snap, arg);
     if (!target.ok) return refuse(target.reason);
     const text = ctx.deps.fs.readFileSync(target.file, "utf8");

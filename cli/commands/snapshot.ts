@@ -12,13 +12,18 @@ import { sessionForWrite } from "../session-for-write.ts";
  */
 export const snapshotCommand = defineCommand({
   name: "snapshot",
-  summary: "a skeleton checkpoint with the transcript digest and pending-restore (the prompt hook's forced save)",
-  options: { kind: { type: "enum", values: ["forced"] as const }, transcript: { type: "string", hint: "PATH" } },
+  summary:
+    "a skeleton checkpoint with the transcript digest and pending-restore (the prompt hook's forced save)",
+  options: {
+    kind: { type: "enum", values: ["forced"] as const },
+    transcript: { type: "string", hint: "PATH" },
+  },
   run(ctx, values) {
-    if (values.kind !== "forced") throw new UsageError("snapshot: --kind is required; expected forced");
+    if (values.kind !== "forced")
+      throw new UsageError("snapshot: --kind is required; expected forced");
     const session = sessionForWrite(ctx);
     if (!session.ok || !session.id) {
-      const reason = `${session.ok ? session.unavailable ?? "no session id" : session.reason}; nothing written`;
+      const reason = `${session.ok ? (session.unavailable ?? "no session id") : session.reason}; nothing written`;
       if (ctx.json) printJson(ctx, { ok: false, reason });
       else ctx.deps.warn(`[checkpoint] ${reason}`);
       return 1;
@@ -33,7 +38,14 @@ export const snapshotCommand = defineCommand({
       shape: "voluntary",
       writeSentinel: true,
     });
-    const answer = { ok: true, checkpoint: saved.checkpoint, sentinel: saved.sentinel, task: saved.task, bytes: saved.bytes, digest: saved.digest !== null };
+    const answer = {
+      ok: true,
+      checkpoint: saved.checkpoint,
+      sentinel: saved.sentinel,
+      task: saved.task,
+      bytes: saved.bytes,
+      digest: saved.digest !== null,
+    };
     if (ctx.json) printJson(ctx, answer);
     else printLine(ctx, `Checkpoint saved to: ${saved.checkpoint}`);
     return 0;

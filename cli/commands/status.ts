@@ -19,19 +19,45 @@ export const statusCommand = defineCommand({
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
     const configDir = claudeConfigDir(ctx.deps.env, ctx.deps.home);
-    const u = measureUtilization({ deps: ctx.deps, transcriptPath: transcript, knobs: ctx.knobs, configDir, projectRoot: ctx.root, sessionId: sid });
+    const u = measureUtilization({
+      deps: ctx.deps,
+      transcriptPath: transcript,
+      knobs: ctx.knobs,
+      configDir,
+      projectRoot: ctx.root,
+      sessionId: sid,
+    });
     if (!u) {
       if (ctx.json) printJson(ctx, { ok: false, reason: `cannot read transcript ${transcript}` });
-      else printLine(ctx, `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`);
+      else
+        printLine(
+          ctx,
+          `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`,
+        );
       return 1;
     }
     if (ctx.json) {
-      printJson(ctx, { tokens: u.tokens, window: u.window, limit: u.limit, bps: u.bps, source: u.source, windowSource: u.windowSource, windowKnown: u.windowKnown });
+      printJson(ctx, {
+        tokens: u.tokens,
+        window: u.window,
+        limit: u.limit,
+        bps: u.bps,
+        source: u.source,
+        windowSource: u.windowSource,
+        windowKnown: u.windowKnown,
+      });
       return 0;
     }
     const from =
-      u.source === "usage" ? "last reply's usage" : u.source === "compact" ? "compaction boundary" : "transcript bytes (estimate, no usage data)";
-    printLine(ctx, `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${u.windowFrom})`);
+      u.source === "usage"
+        ? "last reply's usage"
+        : u.source === "compact"
+          ? "compaction boundary"
+          : "transcript bytes (estimate, no usage data)";
+    printLine(
+      ctx,
+      `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${u.windowFrom})`,
+    );
     return 0;
   },
 });

@@ -7,10 +7,17 @@ import { defineCommand } from "../command.ts";
 // statusline`); setup now registers the small bundle, which does the same on each draw.
 export const statuslineCommand = defineCommand({
   name: "statusline",
-  summary: "status-line command (older installs; setup now registers statusline.cjs): records the window, prints a gauge",
+  summary:
+    "status-line command (older installs; setup now registers statusline.cjs): records the window, prints a gauge",
   options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
   run(ctx, values) {
-    const line = renderStatusLine({ ...ctx.deps, cwd: ctx.cwd }, ctx.readStdin(), ctx.knobs, claudeConfigDir(ctx.deps.env, ctx.deps.home), values.wrap);
+    const line = renderStatusLine(
+      { ...ctx.deps, cwd: ctx.cwd },
+      ctx.readStdin(),
+      ctx.knobs,
+      claudeConfigDir(ctx.deps.env, ctx.deps.home),
+      values.wrap,
+    );
     if (line) printLine(ctx, line);
     return 0;
   },

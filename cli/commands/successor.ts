@@ -1,7 +1,14 @@
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
-import { newestCheckpoint, PERMISSION_MODES, permissionNote, sentinelsNaming, shellCommand, successorPrompt } from "../../lib/restore/successor.ts";
+import {
+  newestCheckpoint,
+  PERMISSION_MODES,
+  permissionNote,
+  sentinelsNaming,
+  shellCommand,
+  successorPrompt,
+} from "../../lib/restore/successor.ts";
 import { cleanupAfterRestore } from "../../lib/restore/restore-cleanup.ts";
 import { printJson, printLine } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
@@ -12,11 +19,16 @@ const LAUNCH_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 export const successorCommand = defineCommand({
   name: "successor",
   summary: "hand the newest checkpoint to a fresh `claude -p` session (printed; --launch runs it)",
-  options: { launch: { type: "boolean" }, "permission-mode": { type: "enum", values: PERMISSION_MODES } },
+  options: {
+    launch: { type: "boolean" },
+    "permission-mode": { type: "enum", values: PERMISSION_MODES },
+  },
   run(ctx, values) {
     const mode = values["permission-mode"] ?? null;
     // Seed 001's snippet, in code: the newest checkpoint, or stop early.
-    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), { checkpointWindowDays: 0 });
+    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
+      checkpointWindowDays: 0,
+    });
     const newest = newestCheckpoint(snap);
     if (!newest) {
       if (ctx.json) printJson(ctx, { ok: false, reason: "no checkpoint to resume from" });
@@ -25,25 +37,66 @@ export const successorCommand = defineCommand({
     }
     const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
-    const argv = ["claude", "-p", successorPrompt(newest.path, content, checked), ...(mode ? ["--permission-mode", mode] : [])];
+    const argv = [
+      "claude",
+      "-p",
+      successorPrompt(newest.path, content, checked),
+      ...(mode ? ["--permission-mode", mode] : []),
+    ];
     const command = shellCommand(argv);
     const permissions = permissionNote(mode);
     if (!values.launch) {
-      if (ctx.json) printJson(ctx, { ok: true, checkpoint: newest.path, argv, command, launched: false, permissions });
-      else printLine(ctx, `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`);
+      if (ctx.json)
+        printJson(ctx, {
+          ok: true,
+          checkpoint: newest.path,
+          argv,
+          command,
+          launched: false,
+          permissions,
+        });
+      else
+        printLine(
+          ctx,
+          `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`,
+        );
       return 0;
     }
     // The successor takes the checkpoint over as a restore would: the predecessor's pending-restore
     // naming it goes to trash, so no later banner or picker offers it as still waiting.
     const consumed = sentinelsNaming(snap, newest.path).flatMap(
-      (sentinel) => cleanupAfterRestore(ctx.deps, ctx.paths, { sessionId: "", keepOwn: true, consumedSentinelPath: sentinel, pendingPromptFile: null }).trashed,
+      (sentinel) =>
+        cleanupAfterRestore(ctx.deps, ctx.paths, {
+          sessionId: "",
+          keepOwn: true,
+          consumedSentinelPath: sentinel,
+          pendingPromptFile: null,
+        }).trashed,
     );
     if (!ctx.json) printLine(ctx, `[checkpoint] ${permissions}`);
-    const res = ctx.deps.run(argv[0]!, argv.slice(1), { cwd: ctx.root, timeoutMs: LAUNCH_TIMEOUT_MS });
-    if (ctx.json) printJson(ctx, { ok: res.status === 0, checkpoint: newest.path, argv, command, launched: true, permissions, consumed, status: res.status, stdout: res.stdout, stderr: res.stderr });
+    const res = ctx.deps.run(argv[0]!, argv.slice(1), {
+      cwd: ctx.root,
+      timeoutMs: LAUNCH_TIMEOUT_MS,
+    });
+    if (ctx.json)
+      printJson(ctx, {
+        ok: res.status === 0,
+        checkpoint: newest.path,
+        argv,
+        command,
+        launched: true,
+        permissions,
+        consumed,
+        status: res.status,
+        stdout: res.stdout,
+        stderr: res.stderr,
+      });
     else {
       if (res.stdout) printLine(ctx, res.stdout.trimEnd());
-      if (res.status !== 0) ctx.deps.warn(`[checkpoint] claude -p exited ${res.status ?? "(not started)"}: ${res.stderr.trim().split("\n").slice(-1)[0] ?? ""}`);
+      if (res.status !== 0)
+        ctx.deps.warn(
+          `[checkpoint] claude -p exited ${res.status ?? "(not started)"}: ${res.stderr.trim().split("\n").slice(-1)[0] ?? ""}`,
+        );
     }
     return res.status === 0 ? 0 : 1;
   },

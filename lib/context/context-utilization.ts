@@ -1,6 +1,11 @@
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { basisPoints, chooseWindow, type WindowChoice, type WindowSource } from "./context-window.ts";
+import {
+  basisPoints,
+  chooseWindow,
+  type WindowChoice,
+  type WindowSource,
+} from "./context-window.ts";
 import { settingWindow } from "./model-setting.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
 import { readRegistry } from "../store/session-registry.ts";
@@ -21,7 +26,11 @@ export interface Utilization {
 }
 
 /** The window the status line recorded for this session (registry kind "window"), if any. */
-export function recordedWindow(deps: Deps, configDir: string, sid: string | undefined): number | undefined {
+export function recordedWindow(
+  deps: Deps,
+  configDir: string,
+  sid: string | undefined,
+): number | undefined {
   if (!isUsableSessionId(sid)) return undefined;
   const value = readRegistry(deps, configDir, "window", sid)?.["context_window_size"];
   return typeof value === "number" && Number.isInteger(value) && value >= 1000 ? value : undefined;
@@ -49,14 +58,20 @@ const SMALLEST_REPORTED_WINDOW = 200_000;
 function needsSources(input: MeasureInput, tokens: number, first: WindowChoice): boolean {
   if (input.sourcesFromBps === undefined) return true;
   if (first.source === "env") return false;
-  const floor = chooseWindow({ envWindow: Math.min(first.window, SMALLEST_REPORTED_WINDOW), buffer: input.knobs.QUOIN_AUTOCOMPACT_BUFFER, limitOverride: input.knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT });
+  const floor = chooseWindow({
+    envWindow: Math.min(first.window, SMALLEST_REPORTED_WINDOW),
+    buffer: input.knobs.QUOIN_AUTOCOMPACT_BUFFER,
+    limitOverride: input.knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT,
+  });
   return basisPoints(tokens, floor.limit) >= input.sourcesFromBps;
 }
 
 /** Utilization now, or null when the transcript cannot be read. */
 export function measureUtilization(input: MeasureInput): Utilization | null {
   const { deps, knobs } = input;
-  const reading = readTranscriptTail(deps.fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
+  const reading = readTranscriptTail(deps.fs, input.transcriptPath, {
+    bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN,
+  });
   if (!reading) return null;
   const base = {
     envWindow: knobs.QUOIN_CONTEXT_WINDOW,
@@ -69,7 +84,13 @@ export function measureUtilization(input: MeasureInput): Utilization | null {
   let choice = chooseWindow(base);
   if (input.configDir && needsSources(input, reading.tokens, choice)) {
     const recorded = recordedWindow(deps, input.configDir, input.sessionId);
-    const setting = recorded ? null : settingWindow(deps.fs, { env: deps.env, configDir: input.configDir, projectRoot: input.projectRoot ?? null }, reading.model);
+    const setting = recorded
+      ? null
+      : settingWindow(
+          deps.fs,
+          { env: deps.env, configDir: input.configDir, projectRoot: input.projectRoot ?? null },
+          reading.model,
+        );
     choice = chooseWindow({ ...base, recorded, setting });
   }
   return {

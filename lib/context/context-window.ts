@@ -8,9 +8,16 @@ import table from "./model-windows.json" with { type: "json" };
 // a larger one. Only a guess stops the block tier from blocking.
 
 /** How to make a guessed window known, said wherever the guess matters. */
-export const MAKE_WINDOW_KNOWN = "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW";
+export const MAKE_WINDOW_KNOWN =
+  "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW";
 
-export type WindowSource = "env" | "statusline" | "model-setting" | "model-table" | "usage" | "default";
+export type WindowSource =
+  | "env"
+  | "statusline"
+  | "model-setting"
+  | "model-table"
+  | "usage"
+  | "default";
 
 /** A window a setting of Claude Code's settles, with where it was read (for the message). */
 export interface SettingWindow {
@@ -52,7 +59,10 @@ let rules: Rule[] | undefined;
 
 /** A model id without the date suffix (-20250929); [1m] stays. */
 export function baseModelId(model: string): string {
-  return model.trim().toLowerCase().replace(/-\d{8}(?=(\[1m\])?$)/, "");
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/-\d{8}(?=(\[1m\])?$)/, "");
 }
 
 /** The table's windows for a model: one (settled) or two (1M is an option); undefined when unknown. */
@@ -82,10 +92,16 @@ export function effectiveLimit(window: number, buffer: number, override?: number
 function settled(inp: WindowInputs): Omit<WindowChoice, "limit" | "known"> {
   if (inp.envWindow) return { window: inp.envWindow, source: "env", from: "QUOIN_CONTEXT_WINDOW" };
   if (inp.recorded) return { window: inp.recorded, source: "statusline", from: "the status line" };
-  if (inp.setting) return { window: inp.setting.window, source: "model-setting", from: inp.setting.where };
+  if (inp.setting)
+    return { window: inp.setting.window, source: "model-setting", from: inp.setting.where };
   const windows = modelWindows(inp.model);
-  if (windows?.length === 1) return { window: windows[0] as number, source: "model-table", from: `model ${inp.model}` };
-  const offers = windows ? `; ${inp.model} offers ${windows.map(formatTokens).join(" or ")}` : inp.model ? `; model ${inp.model} not in the table` : "";
+  if (windows?.length === 1)
+    return { window: windows[0] as number, source: "model-table", from: `model ${inp.model}` };
+  const offers = windows
+    ? `; ${inp.model} offers ${windows.map(formatTokens).join(" or ")}`
+    : inp.model
+      ? `; model ${inp.model} not in the table`
+      : "";
   return { window: windows?.[0] ?? table.default, source: "default", from: `assumed${offers}` };
 }
 
@@ -93,9 +109,18 @@ function settled(inp: WindowInputs): Omit<WindowChoice, "limit" | "known"> {
 export function chooseWindow(inp: WindowInputs): WindowChoice {
   let pick = settled(inp);
   // Evidence beats a guess (and the table, which can be out of date), never a measured source.
-  if (pick.source === "default" || pick.source === "model-table" || pick.source === "model-setting") {
+  if (
+    pick.source === "default" ||
+    pick.source === "model-table" ||
+    pick.source === "model-setting"
+  ) {
     const proven = provenWindow(inp.tokens, pick.window);
-    if (proven) pick = { window: proven, source: "usage", from: `usage ${formatTokens(inp.tokens ?? 0)} is over ${formatTokens(pick.window)}: at least ${formatTokens(proven)}` };
+    if (proven)
+      pick = {
+        window: proven,
+        source: "usage",
+        from: `usage ${formatTokens(inp.tokens ?? 0)} is over ${formatTokens(pick.window)}: at least ${formatTokens(proven)}`,
+      };
   }
   const limit = effectiveLimit(pick.window, inp.buffer, inp.limitOverride);
   // A limit the user set by hand is not a guess either.

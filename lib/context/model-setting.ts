@@ -34,11 +34,19 @@ function modelIn(fs: FsApi, file: string): string | undefined | null {
 }
 
 /** The model setting in effect and where it was read; null when none is set. */
-export function effectiveModelSetting(fs: FsApi, places: SettingsPlaces): { value: string; where: string } | null {
+export function effectiveModelSetting(
+  fs: FsApi,
+  places: SettingsPlaces,
+): { value: string; where: string } | null {
   const fromEnv = places.env["ANTHROPIC_MODEL"]?.trim();
   if (fromEnv) return { value: fromEnv, where: "ANTHROPIC_MODEL" };
   const files = [
-    ...(places.projectRoot ? [path.join(places.projectRoot, ".claude", "settings.local.json"), path.join(places.projectRoot, ".claude", "settings.json")] : []),
+    ...(places.projectRoot
+      ? [
+          path.join(places.projectRoot, ".claude", "settings.local.json"),
+          path.join(places.projectRoot, ".claude", "settings.json"),
+        ]
+      : []),
     path.join(places.configDir, "settings.json"),
   ];
   for (const file of files) {
@@ -53,11 +61,20 @@ export function effectiveModelSetting(fs: FsApi, places: SettingsPlaces): { valu
  * CLAUDE_CODE_DISABLE_1M_CONTEXT=1; 1M when the model setting in effect carries [1m] and names
  * the transcript's model (`claude-sonnet-4-5[1m]`, or an alias such as `sonnet[1m]`).
  */
-export function settingWindow(fs: FsApi, places: SettingsPlaces, model: string | undefined): SettingWindow | null {
-  if (places.env["CLAUDE_CODE_DISABLE_1M_CONTEXT"] === "1") return { window: 200_000, where: "CLAUDE_CODE_DISABLE_1M_CONTEXT=1" };
+export function settingWindow(
+  fs: FsApi,
+  places: SettingsPlaces,
+  model: string | undefined,
+): SettingWindow | null {
+  if (places.env["CLAUDE_CODE_DISABLE_1M_CONTEXT"] === "1")
+    return { window: 200_000, where: "CLAUDE_CODE_DISABLE_1M_CONTEXT=1" };
   if (!model) return null;
   const setting = effectiveModelSetting(fs, places);
-  if (!setting || !/\[1m\]$/i.test(setting.value) || !settingNamesModel(setting.value, model)) return null;
-  const where = setting.where === "ANTHROPIC_MODEL" ? `ANTHROPIC_MODEL=${setting.value}` : `model ${setting.value} in ${setting.where}`;
+  if (!setting || !/\[1m\]$/i.test(setting.value) || !settingNamesModel(setting.value, model))
+    return null;
+  const where =
+    setting.where === "ANTHROPIC_MODEL"
+      ? `ANTHROPIC_MODEL=${setting.value}`
+      : `model ${setting.value} in ${setting.where}`;
   return { window: 1_000_000, where };
 }

@@ -44,7 +44,8 @@ export function parseStatusLineInput(raw: string): StatusLineInput | null {
     transcriptPath: str(top["transcript_path"]),
     modelId: str(model?.["id"]),
     displayName: str(model?.["display_name"]),
-    windowSize: typeof size === "number" && Number.isInteger(size) && size >= 1000 ? size : undefined,
+    windowSize:
+      typeof size === "number" && Number.isInteger(size) && size >= 1000 ? size : undefined,
     usage: obj(cw?.["current_usage"]),
   };
 }
@@ -54,20 +55,30 @@ export function recordWindow(deps: Deps, configDir: string, input: StatusLineInp
   const sid = input.sessionId;
   if (!isUsableSessionId(sid) || input.windowSize === undefined) return false;
   if (recordedWindow(deps, configDir, sid) === input.windowSize) return false;
-  writeRegistry(deps, configDir, "window", sid, { context_window_size: input.windowSize, model: input.modelId ?? null, recorded_at: utcIso(deps.now()) });
+  writeRegistry(deps, configDir, "window", sid, {
+    context_window_size: input.windowSize,
+    model: input.modelId ?? null,
+    recorded_at: utcIso(deps.now()),
+  });
   // Bounded: a write happens once per session (and per /model switch); old records go then.
   pruneRegistry(deps, configDir, REGISTRY_MAX_AGE_MS);
   return true;
 }
 
 /** The gauge: `[Opus] ctx 201k of 967k (20.8%)`. */
-export function statusLineGauge(deps: Pick<Deps, "fs">, input: StatusLineInput, knobs: Knobs): string {
+export function statusLineGauge(
+  deps: Pick<Deps, "fs">,
+  input: StatusLineInput,
+  knobs: Knobs,
+): string {
   let tokens: number | undefined;
   let model = input.modelId;
   if (input.usage) tokens = contextTokens(input.usage);
   else if (input.transcriptPath) {
     // current_usage is null before the first reply and right after /compact.
-    const reading = readTranscriptTail(deps.fs, input.transcriptPath, { bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN });
+    const reading = readTranscriptTail(deps.fs, input.transcriptPath, {
+      bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN,
+    });
     if (reading && reading.source !== "bytes") {
       tokens = reading.tokens;
       model ??= reading.model;
@@ -82,16 +93,27 @@ export function statusLineGauge(deps: Pick<Deps, "fs">, input: StatusLineInput, 
     tokens,
   });
   const name = input.displayName ? `[${input.displayName}] ` : "";
-  return tokens === undefined ? `${name}ctx -- of ${formatTokens(limit)}` : `${name}ctx ${formatTokens(tokens)} of ${formatTokens(limit)} (${formatBps(basisPoints(tokens, limit))})`;
+  return tokens === undefined
+    ? `${name}ctx -- of ${formatTokens(limit)}`
+    : `${name}ctx ${formatTokens(tokens)} of ${formatTokens(limit)} (${formatBps(basisPoints(tokens, limit))})`;
 }
 
 /**
  * One draw: record the window, then print the user's own status line first (--wrap, exactly as
  * it would print without us) and the gauge after it. Never throws: a status line fails quietly.
  */
-export function renderStatusLine(deps: Deps, raw: string, knobs: Knobs, configDir: string, wrap?: string): string {
+export function renderStatusLine(
+  deps: Deps,
+  raw: string,
+  knobs: Knobs,
+  configDir: string,
+  wrap?: string,
+): string {
   let theirs = "";
-  if (wrap) theirs = deps.run("sh", ["-c", wrap], { input: raw, timeoutMs: 5000, cwd: deps.cwd }).stdout.replace(/\s+$/, "");
+  if (wrap)
+    theirs = deps
+      .run("sh", ["-c", wrap], { input: raw, timeoutMs: 5000, cwd: deps.cwd })
+      .stdout.replace(/\s+$/, "");
   let ours = "";
   const input = parseStatusLineInput(raw);
   if (input) {

@@ -1,6 +1,14 @@
 import type { FsApi } from "../core/deps.ts";
 import { readHead, scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
-import { digestEntries, firstRequestOf, ours, parseLine, shrinkEntry, type Line, type TranscriptDigest } from "./transcript-digest.ts";
+import {
+  digestEntries,
+  firstRequestOf,
+  ours,
+  parseLine,
+  shrinkEntry,
+  type Line,
+  type TranscriptDigest,
+} from "./transcript-digest.ts";
 
 /** Real sessions keep edits 1.5 MB and more before the end: read this much back by default. */
 export const DIGEST_BUDGET_BYTES = 32 * 1024 * 1024;
@@ -25,12 +33,24 @@ const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
  * result). Half of a real window is tool results, a third progress lines: this skips most of it.
  */
 export function mayMatter(line: Buffer): boolean {
-  if (has(line, '"tool_result"')) return has(line, '"is_error":true') || has(line, '"task":{') || has(line, "Task #");
-  return has(line, '"type":"user"') || has(line, '"tool_use"') || has(line, '"queue-operation"') || has(line, '"compact_boundary"');
+  if (has(line, '"tool_result"'))
+    return has(line, '"is_error":true') || has(line, '"task":{') || has(line, "Task #");
+  return (
+    has(line, '"type":"user"') ||
+    has(line, '"tool_use"') ||
+    has(line, '"queue-operation"') ||
+    has(line, '"compact_boundary"')
+  );
 }
 
 /** The first typed request from a bounded read of the head; the last line of a cut head is partial, so dropped. */
-function firstFromHead(fs: FsApi, file: string, size: number, headBytes: number, opts: ReadDigestOptions): TranscriptDigest["firstRequest"] {
+function firstFromHead(
+  fs: FsApi,
+  file: string,
+  size: number,
+  headBytes: number,
+  opts: ReadDigestOptions,
+): TranscriptDigest["firstRequest"] {
   const head = readHead(fs, file, headBytes);
   if (head === null) return null;
   const lines = head.split("\n");
@@ -45,7 +65,11 @@ function firstFromHead(fs: FsApi, file: string, size: number, headBytes: number,
  * the budget cut the history short. null when the file is missing, unreadable or not a regular file
  * (withOpenFile stats first: a FIFO would block the open).
  */
-export function readTranscriptDigest(fs: FsApi, transcriptPath: string, opts: ReadDigestOptions): TranscriptDigest | null {
+export function readTranscriptDigest(
+  fs: FsApi,
+  transcriptPath: string,
+  opts: ReadDigestOptions,
+): TranscriptDigest | null {
   const budget = Math.max(1, opts.budgetBytes ?? DIGEST_BUDGET_BYTES);
   const headBytes = Math.max(0, opts.headBytes ?? DIGEST_HEAD_BYTES);
   const digestOpts = { projectRoot: opts.projectRoot, sessionId: opts.sessionId, transcriptPath };
@@ -54,17 +78,27 @@ export function readTranscriptDigest(fs: FsApi, transcriptPath: string, opts: Re
       const newestFirst: Line[] = [];
       // Until the newest line of ours is seen every line is parsed: its timestamp is `lastAt`.
       let newestSeen = false;
-      const scan = scanLinesBackwards(fs, fd, size, { initialChunk: FIRST_CHUNK, growth: 2, maxChunk: MAX_CHUNK, maxScan: budget }, (line) => {
-        if (newestSeen && !mayMatter(line)) return false;
-        const e = parseLine(line.toString("utf8"));
-        if (e === null || !ours(e, opts.sessionId)) return false;
-        newestFirst.push(shrinkEntry(e));
-        newestSeen ||= typeof e["timestamp"] === "string";
-        return false;
-      });
+      const scan = scanLinesBackwards(
+        fs,
+        fd,
+        size,
+        { initialChunk: FIRST_CHUNK, growth: 2, maxChunk: MAX_CHUNK, maxScan: budget },
+        (line) => {
+          if (newestSeen && !mayMatter(line)) return false;
+          const e = parseLine(line.toString("utf8"));
+          if (e === null || !ours(e, opts.sessionId)) return false;
+          newestFirst.push(shrinkEntry(e));
+          newestSeen ||= typeof e["timestamp"] === "string";
+          return false;
+        },
+      );
       const digest = digestEntries(newestFirst.reverse(), digestOpts);
       if (scan.reachedStart) return digest;
-      return { ...digest, firstRequest: firstFromHead(fs, transcriptPath, size, headBytes, digestOpts), truncated: true };
+      return {
+        ...digest,
+        firstRequest: firstFromHead(fs, transcriptPath, size, headBytes, digestOpts),
+        truncated: true,
+      };
     });
   } catch {
     return null;

@@ -108,7 +108,8 @@ const CLIENT_COMMANDS = new Set(
   ),
 );
 /** Wrappers Claude Code writes around what it generated itself (hook output, local commands, notifications). */
-const WRAPPER = /^<(system-reminder|local-command-[a-z]+|task-notification|bash-(input|stdout|stderr)|user-prompt-submit-hook|command-stdout|command-stderr)\b/;
+const WRAPPER =
+  /^<(system-reminder|local-command-[a-z]+|task-notification|bash-(input|stdout|stderr)|user-prompt-submit-hook|command-stdout|command-stderr)\b/;
 
 /** `<command-name>/x</command-name>...<command-args>y</command-args>` as `/x y`, or null when not a command line. */
 function slashCommand(text: string): string | null {
@@ -136,7 +137,12 @@ export function typedText(raw: string): string | null {
 
 /** The typed text of a main-chain user line, or null (tool results, meta, compaction summaries). */
 function userLineText(e: Line): string | null {
-  if (e["isMeta"] === true || e["isCompactSummary"] === true || e["isVisibleInTranscriptOnly"] === true) return null;
+  if (
+    e["isMeta"] === true ||
+    e["isCompactSummary"] === true ||
+    e["isVisibleInTranscriptOnly"] === true
+  )
+    return null;
   if (e["toolUseResult"] !== undefined) return null;
   const message = e["message"];
   if (!isObj(message)) return null;
@@ -144,7 +150,9 @@ function userLineText(e: Line): string | null {
   if (typeof content === "string") return typedText(content);
   if (!Array.isArray(content)) return null;
   if (content.some((b) => isObj(b) && b["type"] === "tool_result")) return null;
-  const texts = content.filter((b) => isObj(b) && b["type"] === "text").map((b) => str((b as Line)["text"]) ?? "");
+  const texts = content
+    .filter((b) => isObj(b) && b["type"] === "text")
+    .map((b) => str((b as Line)["text"]) ?? "");
   return texts.length ? typedText(texts.join("\n")) : null;
 }
 
@@ -177,7 +185,13 @@ class RequestLog {
   }
 
   enqueued(text: string, at: string | null): void {
-    this.all.push({ text: cutText(text, REQUEST_CHARS), at, uuid: null, key: matchKey(text), queued: true });
+    this.all.push({
+      text: cutText(text, REQUEST_CHARS),
+      at,
+      uuid: null,
+      key: matchKey(text),
+      queued: true,
+    });
   }
 
   poppedAll(): void {
@@ -220,7 +234,9 @@ export function errorLine(text: string): string {
     .split(/\r?\n|\\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "" && !/^Exit code \d+$/.test(l) && !/^npm (warn|notice)\b/i.test(l));
-  const telling = lines.find((l) => /error|fatal|fail|cannot|can't|not found|no such|denied|refused/i.test(l));
+  const telling = lines.find((l) =>
+    /error|fatal|fail|cannot|can't|not found|no such|denied|refused/i.test(l),
+  );
   return cutText(telling ?? lines[0] ?? "", ERROR_CHARS);
 }
 
@@ -229,7 +245,8 @@ export function errorLine(text: string): string {
 
 const CHANGERS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const SEARCHERS = new Set(["Grep", "Glob"]);
-const EXTENSIONLESS_FILES = /^(Makefile|Dockerfile|Gemfile|Rakefile|Procfile|Justfile|Containerfile|LICENSE|README|CHANGELOG)$/;
+const EXTENSIONLESS_FILES =
+  /^(Makefile|Dockerfile|Gemfile|Rakefile|Procfile|Justfile|Containerfile|LICENSE|README|CHANGELOG)$/;
 
 /**
  * Whether a Grep/Glob `path` names a file rather than a folder. The pure part cannot stat, so: the
@@ -250,7 +267,8 @@ export function projectPath(p: string, root: string): string {
 }
 
 function filePathOf(call: ToolCall): string | null {
-  if (call.name === "NotebookEdit") return str((call.input as unknown as NotebookEditInput).notebook_path);
+  if (call.name === "NotebookEdit")
+    return str((call.input as unknown as NotebookEditInput).notebook_path);
   if (call.name === "Edit") return str((call.input as unknown as FileEditInput).file_path);
   if (call.name === "Write") return str((call.input as unknown as FileWriteInput).file_path);
   if (call.name === "MultiEdit") return str((call.input as unknown as MultiEditInput).file_path);
@@ -269,7 +287,11 @@ class FileTally {
     const seen = this.files.get(path);
     // Re-inserting keeps the Map in recency order: the newest touch is last.
     this.files.delete(path);
-    this.files.set(path, { path, count: (seen?.count ?? 0) + 1, lastAt: at ?? seen?.lastAt ?? null });
+    this.files.set(path, {
+      path,
+      count: (seen?.count ?? 0) + 1,
+      lastAt: at ?? seen?.lastAt ?? null,
+    });
   }
 
   has(path: string): boolean {
@@ -286,7 +308,8 @@ class FileTally {
 
 type TodoStatus = TodoItem["status"];
 const STATUSES: readonly string[] = ["pending", "in_progress", "completed"];
-const asStatus = (v: unknown): TodoStatus | null => (typeof v === "string" && STATUSES.includes(v) ? (v as TodoStatus) : null);
+const asStatus = (v: unknown): TodoStatus | null =>
+  typeof v === "string" && STATUSES.includes(v) ? (v as TodoStatus) : null;
 
 function todoWriteList(input: Record<string, unknown>): TodoItem[] | null {
   const todos = (input as unknown as Partial<TodoWriteInput>).todos;
@@ -337,7 +360,10 @@ class TaskBoard {
     const subject = str(input.subject) ?? known?.content;
     // A task created before the read window and never renamed since has no subject we know of.
     if (subject === undefined) return;
-    this.tasks.set(id, { content: subject, status: asStatus(input.status) ?? known?.status ?? "pending" });
+    this.tasks.set(id, {
+      content: subject,
+      status: asStatus(input.status) ?? known?.status ?? "pending",
+    });
     this.note(call.at);
   }
 
@@ -409,7 +435,12 @@ function onUser(p: Pass, e: Line, at: string | null): void {
       const id = str(b["tool_use_id"]);
       if (id === null) continue;
       const text = resultText(b);
-      p.outcomes.set(id, { isError: b["is_error"] === true, text, rejected: text.startsWith(REJECTED), result: e["toolUseResult"] });
+      p.outcomes.set(id, {
+        isError: b["is_error"] === true,
+        text,
+        rejected: text.startsWith(REJECTED),
+        result: e["toolUseResult"],
+      });
     }
   }
   const typed = userLineText(e);
@@ -434,7 +465,9 @@ function onLine(p: Pass, e: Line): void {
 }
 
 /** Working set, todos and failures from the calls, in call order; calls whose result was an error do not count. */
-function settle(p: Pass): Pick<TranscriptDigest, "changed" | "read" | "todos" | "todosAt" | "failures"> {
+function settle(
+  p: Pass,
+): Pick<TranscriptDigest, "changed" | "read" | "todos" | "todosAt" | "failures"> {
   const changed = new FileTally();
   const read = new FileTally();
   const board = new TaskBoard();
@@ -446,12 +479,20 @@ function settle(p: Pass): Pick<TranscriptDigest, "changed" | "read" | "todos" | 
     if (outcome?.isError) {
       const command = str((call.input as unknown as Partial<BashInput>).command);
       if (call.name === "Bash" && command !== null && !outcome.rejected) {
-        failures.push({ command: cutText(command, COMMAND_CHARS), error: errorLine(outcome.text), at: call.at });
+        failures.push({
+          command: cutText(command, COMMAND_CHARS),
+          error: errorLine(outcome.text),
+          at: call.at,
+        });
       }
       return;
     }
     const file = filePathOf(call);
-    if (file !== null) (CHANGERS.has(call.name) ? changed : read).touch(projectPath(file, p.opts.projectRoot), call.at);
+    if (file !== null)
+      (CHANGERS.has(call.name) ? changed : read).touch(
+        projectPath(file, p.opts.projectRoot),
+        call.at,
+      );
     if (call.name === "TodoWrite") {
       const list = todoWriteList(call.input);
       if (list !== null) todoWrite = { list, at: call.at, index };
@@ -473,8 +514,19 @@ function settle(p: Pass): Pick<TranscriptDigest, "changed" | "read" | "todos" | 
 }
 
 /** The digest of these parsed transcript entries (oldest first); the reader hands over shrunken ones. */
-export function digestEntries(entries: Iterable<Line | null>, opts: DigestOptions): TranscriptDigest {
-  const p: Pass = { opts, requests: new RequestLog(), calls: [], outcomes: new Map(), summary: null, afterBoundary: false, lastAt: null };
+export function digestEntries(
+  entries: Iterable<Line | null>,
+  opts: DigestOptions,
+): TranscriptDigest {
+  const p: Pass = {
+    opts,
+    requests: new RequestLog(),
+    calls: [],
+    outcomes: new Map(),
+    summary: null,
+    afterBoundary: false,
+    lastAt: null,
+  };
   for (const e of entries) if (e !== null && ours(e, opts.sessionId)) onLine(p, e);
   const all = p.requests.all;
   return {
@@ -499,8 +551,19 @@ export function digestLines(lines: readonly string[], opts: DigestOptions): Tran
 }
 
 /** The first typed request among these lines (the reader's bounded head read), or null. */
-export function firstRequestOf(lines: readonly string[], opts: DigestOptions): DigestRequest | null {
-  const p: Pass = { opts, requests: new RequestLog(), calls: [], outcomes: new Map(), summary: null, afterBoundary: false, lastAt: null };
+export function firstRequestOf(
+  lines: readonly string[],
+  opts: DigestOptions,
+): DigestRequest | null {
+  const p: Pass = {
+    opts,
+    requests: new RequestLog(),
+    calls: [],
+    outcomes: new Map(),
+    summary: null,
+    afterBoundary: false,
+    lastAt: null,
+  };
   for (const line of lines) {
     const e = parseLine(line);
     if (e === null || !ours(e, opts.sessionId)) continue;
@@ -521,19 +584,47 @@ const TEXT_KEEP = 16 * 1024;
 const RESULT_KEEP = 2 * 1024;
 const COMMAND_KEEP = 1024;
 /** The only tool-input keys the digest reads (file contents, old/new strings and descriptions are dropped). */
-const INPUT_KEYS = ["file_path", "notebook_path", "path", "command", "todos", "subject", "status", "taskId"] as const;
-const ENVELOPE_KEYS = ["type", "subtype", "operation", "timestamp", "sessionId", "isSidechain", "uuid", "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly"] as const;
+const INPUT_KEYS = [
+  "file_path",
+  "notebook_path",
+  "path",
+  "command",
+  "todos",
+  "subject",
+  "status",
+  "taskId",
+] as const;
+const ENVELOPE_KEYS = [
+  "type",
+  "subtype",
+  "operation",
+  "timestamp",
+  "sessionId",
+  "isSidechain",
+  "uuid",
+  "isMeta",
+  "isCompactSummary",
+  "isVisibleInTranscriptOnly",
+] as const;
 
-const clip = (v: unknown, max: number): unknown => (typeof v === "string" && v.length > max ? v.slice(0, max) : v);
+const clip = (v: unknown, max: number): unknown =>
+  typeof v === "string" && v.length > max ? v.slice(0, max) : v;
 
 function shrinkBlock(b: unknown): Line | null {
   if (!isObj(b)) return null;
   if (b["type"] === "text") return { type: "text", text: clip(b["text"], TEXT_KEEP) };
-  if (b["type"] === "tool_result") return { type: "tool_result", tool_use_id: b["tool_use_id"], is_error: b["is_error"], content: resultText(b).slice(0, RESULT_KEEP) };
+  if (b["type"] === "tool_result")
+    return {
+      type: "tool_result",
+      tool_use_id: b["tool_use_id"],
+      is_error: b["is_error"],
+      content: resultText(b).slice(0, RESULT_KEEP),
+    };
   if (b["type"] !== "tool_use") return null;
   const input: Line = {};
   const src = isObj(b["input"]) ? b["input"] : {};
-  for (const k of INPUT_KEYS) if (src[k] !== undefined) input[k] = k === "command" ? clip(src[k], COMMAND_KEEP) : src[k];
+  for (const k of INPUT_KEYS)
+    if (src[k] !== undefined) input[k] = k === "command" ? clip(src[k], COMMAND_KEEP) : src[k];
   return { type: "tool_use", id: b["id"], name: b["name"], input };
 }
 
@@ -556,7 +647,8 @@ export function shrinkEntry(e: Line): Line {
   const message = e["message"];
   const content = isObj(message) ? message["content"] : null;
   if (typeof content === "string") out["message"] = { content: clip(content, TEXT_KEEP) };
-  else if (Array.isArray(content)) out["message"] = { content: content.map(shrinkBlock).filter((b) => b !== null) };
+  else if (Array.isArray(content))
+    out["message"] = { content: content.map(shrinkBlock).filter((b) => b !== null) };
   const result = shrinkToolUseResult(e["toolUseResult"]);
   if (result !== undefined) out["toolUseResult"] = result;
   return out;

@@ -20,7 +20,10 @@ export interface TailOptions {
   maxScanBytes?: number;
 }
 
-type LineVerdict = { kind: "usage"; tokens: number; model?: string } | { kind: "compact"; tokens: number } | null;
+type LineVerdict =
+  | { kind: "usage"; tokens: number; model?: string }
+  | { kind: "compact"; tokens: number }
+  | null;
 
 function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
@@ -31,7 +34,11 @@ function num(v: unknown): number {
  * same sum the status line's used_percentage divides. The one place this sum is written.
  */
 export function contextTokens(usage: Readonly<Record<string, unknown>>): number {
-  return num(usage["input_tokens"]) + num(usage["cache_read_input_tokens"]) + num(usage["cache_creation_input_tokens"]);
+  return (
+    num(usage["input_tokens"]) +
+    num(usage["cache_read_input_tokens"]) +
+    num(usage["cache_creation_input_tokens"])
+  );
 }
 
 /** Judge one transcript line. Only lines that can matter are parsed at all. */
@@ -57,7 +64,10 @@ function judgeLine(line: Buffer): LineVerdict {
   const message = e["message"] as Record<string, unknown> | undefined;
   const usage = message?.["usage"] as Record<string, unknown> | undefined;
   if (!usage || typeof usage["input_tokens"] !== "number") return null;
-  const model = typeof message?.["model"] === "string" && message["model"] !== "<synthetic>" ? message["model"] : undefined;
+  const model =
+    typeof message?.["model"] === "string" && message["model"] !== "<synthetic>"
+      ? message["model"]
+      : undefined;
   return {
     kind: "usage",
     tokens: contextTokens(usage),
@@ -71,7 +81,11 @@ function judgeLine(line: Buffer): LineVerdict {
  * the window only while nothing decisive was found, so the cost does not grow with the file.
  * Returns null when the file cannot be opened.
  */
-export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): TranscriptReading | null {
+export function readTranscriptTail(
+  fs: FsApi,
+  file: string,
+  opts: TailOptions,
+): TranscriptReading | null {
   return withOpenFile(fs, file, (fd, size): TranscriptReading => {
     let boundary: { tokens: number } | null = null;
     let found: TranscriptReading | null = null;
@@ -91,8 +105,20 @@ export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): 
         const verdict = judgeLine(line);
         if (verdict?.kind === "usage") {
           found = boundary
-            ? { tokens: boundary.tokens, source: "compact", model: verdict.model, sizeBytes: size, scannedBytes: 0 }
-            : { tokens: verdict.tokens, source: "usage", model: verdict.model, sizeBytes: size, scannedBytes: 0 };
+            ? {
+                tokens: boundary.tokens,
+                source: "compact",
+                model: verdict.model,
+                sizeBytes: size,
+                scannedBytes: 0,
+              }
+            : {
+                tokens: verdict.tokens,
+                source: "usage",
+                model: verdict.model,
+                sizeBytes: size,
+                scannedBytes: 0,
+              };
           return true;
         }
         if (verdict?.kind === "compact" && !boundary) boundary = { tokens: verdict.tokens };
@@ -102,7 +128,13 @@ export function readTranscriptTail(fs: FsApi, file: string, opts: TailOptions): 
     const reading = found as TranscriptReading | null;
     if (reading) return { ...reading, scannedBytes: scan.scanned };
     const b = boundary as { tokens: number } | null;
-    if (b) return { tokens: b.tokens, source: "compact", sizeBytes: size, scannedBytes: scan.scanned };
-    return { tokens: Math.round(size / opts.bytesPerToken), source: "bytes", sizeBytes: size, scannedBytes: scan.scanned };
+    if (b)
+      return { tokens: b.tokens, source: "compact", sizeBytes: size, scannedBytes: scan.scanned };
+    return {
+      tokens: Math.round(size / opts.bytesPerToken),
+      source: "bytes",
+      sizeBytes: size,
+      scannedBytes: scan.scanned,
+    };
   });
 }

@@ -31,7 +31,12 @@ export interface WriteOptions {
 }
 
 /** Write a temp file beside the target, then rename: a reader sees the old file or the new one, never half. */
-export function writeAtomic(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): void {
+export function writeAtomic(
+  fs: FsApi,
+  target: string,
+  data: string,
+  opts: WriteOptions = {},
+): void {
   ensureDir(fs, path.dirname(target));
   const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
   try {
@@ -47,7 +52,12 @@ export function writeAtomic(fs: FsApi, target: string, data: string, opts: Write
  * then a hard link claims the name (link fails with EEXIST instead of replacing). Returns false
  * when the name is taken.
  */
-export function createExclusive(fs: FsApi, target: string, data: string, opts: WriteOptions = {}): boolean {
+export function createExclusive(
+  fs: FsApi,
+  target: string,
+  data: string,
+  opts: WriteOptions = {},
+): boolean {
   ensureDir(fs, path.dirname(target));
   const tmp = createTemp(fs, target, data, opts.pid ?? 0, opts.mode ?? 0o644);
   try {

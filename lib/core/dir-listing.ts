@@ -7,7 +7,10 @@ import type { FsApi } from "./deps.ts";
  * read); a listing that followed it would let a restore show, or a cleanup move, what this tool
  * never wrote. null when the entry is missing, unreadable or not a regular file.
  */
-export function regularFileStat(fs: FsApi, file: string): { mtimeMs: number; size: number; ino: number } | null {
+export function regularFileStat(
+  fs: FsApi,
+  file: string,
+): { mtimeMs: number; size: number; ino: number } | null {
   try {
     const st = fs.lstatSync(file);
     return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size, ino: Number(st.ino) } : null;
@@ -32,7 +35,7 @@ export interface FoundFile {
 /** A folder's entry names, sorted; [] when it is missing or unreadable. */
 export function sortedNames(fs: FsApi, dir: string): string[] {
   try {
-    return (fs.readdirSync(dir)).slice().sort();
+    return fs.readdirSync(dir).slice().sort();
   } catch {
     return [];
   }

@@ -22,7 +22,12 @@ export function readRange(fs: FsApi, fd: number, start: number, end: number): Bu
  * opened or is no regular file. NOTE: the stat comes before the open: opening a FIFO with no writer
  * blocks the whole process (no timer can fire), and a directory or a device has no end to read to.
  */
-export function withOpenFile<T>(fs: FsApi, file: string, use: (fd: number, size: number) => T, opts: { lstatted?: boolean } = {}): T | null {
+export function withOpenFile<T>(
+  fs: FsApi,
+  file: string,
+  use: (fd: number, size: number) => T,
+  opts: { lstatted?: boolean } = {},
+): T | null {
   let fd: number;
   try {
     // `lstatted`: the caller has just seen a regular file (regularFileStat), so the stat is not repeated.
@@ -58,9 +63,19 @@ export function readTextOrNull(fs: FsApi, file: string): string | null {
  * At most the first `bytes` of a file as text, null when it cannot be read: a huge or odd file costs
  * nothing more. The one way lib/ reads a file's head (sentinels, checkpoint heads, transcript heads).
  */
-export function readHead(fs: FsApi, file: string, bytes: number, opts: { lstatted?: boolean } = {}): string | null {
+export function readHead(
+  fs: FsApi,
+  file: string,
+  bytes: number,
+  opts: { lstatted?: boolean } = {},
+): string | null {
   try {
-    return withOpenFile(fs, file, (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"), opts);
+    return withOpenFile(
+      fs,
+      file,
+      (fd, size) => readRange(fs, fd, 0, Math.min(size, bytes)).toString("utf8"),
+      opts,
+    );
   } catch {
     return null;
   }
@@ -94,7 +109,13 @@ const NEWLINE = 0x0a;
  * `visit` returns true to stop. The lines handed over are views into the read buffer: copy what
  * must outlive the call.
  */
-export function scanLinesBackwards(fs: FsApi, fd: number, size: number, scan: BackwardScan, visit: (line: Buffer) => boolean): BackwardScanResult {
+export function scanLinesBackwards(
+  fs: FsApi,
+  fd: number,
+  size: number,
+  scan: BackwardScan,
+  visit: (line: Buffer) => boolean,
+): BackwardScanResult {
   let chunk = scan.initialChunk;
   let end = size;
   let carry: Buffer = Buffer.alloc(0);

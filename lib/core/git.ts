@@ -9,7 +9,10 @@ export function readBranchCheap(fs: FsApi, root: string): string {
   try {
     let gitDir = path.join(root, ".git");
     if (fs.statSync(gitDir).isFile()) {
-      const pointer = fs.readFileSync(gitDir, "utf8").trim().replace(/^gitdir:\s*/, "");
+      const pointer = fs
+        .readFileSync(gitDir, "utf8")
+        .trim()
+        .replace(/^gitdir:\s*/, "");
       gitDir = path.resolve(root, pointer);
     }
     const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
@@ -27,7 +30,10 @@ function git(deps: Deps, root: string, args: string[]): string | null {
 
 export function commitExists(deps: Deps, root: string, hash: string): boolean {
   if (!/^[0-9a-f]{4,40}$/i.test(hash)) return false;
-  return deps.run("git", ["-C", root, "cat-file", "-e", `${hash}^{commit}`], { timeoutMs: 5000 }).status === 0;
+  return (
+    deps.run("git", ["-C", root, "cat-file", "-e", `${hash}^{commit}`], { timeoutMs: 5000 })
+      .status === 0
+  );
 }
 
 export interface LogEntry {
@@ -36,7 +42,11 @@ export interface LogEntry {
   subject: string;
 }
 
-export function recentCommits(deps: Deps, root: string, opts: { max?: number; since?: string } = {}): LogEntry[] {
+export function recentCommits(
+  deps: Deps,
+  root: string,
+  opts: { max?: number; since?: string } = {},
+): LogEntry[] {
   const args = ["log", `-n${opts.max ?? 10}`, "--format=%h%x09%cI%x09%s"];
   if (opts.since) args.push(`--since=${opts.since}`);
   const out = git(deps, root, args);

@@ -9,7 +9,10 @@ export function checkSessionId(raw: string | undefined | null): SessionIdCheck {
     return { ok: false, reason: "session id is empty; expected a Claude Code session UUID" };
   }
   if (raw === "unknown") {
-    return { ok: false, reason: "session id is the literal 'unknown'; expected a Claude Code session UUID" };
+    return {
+      ok: false,
+      reason: "session id is the literal 'unknown'; expected a Claude Code session UUID",
+    };
   }
   if (!SESSION_ID_PATTERN.test(raw)) {
     const shown = raw.length > 60 ? `${raw.slice(0, 60)}...` : raw;

@@ -30,7 +30,9 @@ export interface JsonScalarNode {
   end: number;
 }
 
-export type JsonLocateResult = { ok: true; root: JsonNode } | { ok: false; reason: string; line: number; column: number };
+export type JsonLocateResult =
+  | { ok: true; root: JsonNode }
+  | { ok: false; reason: string; line: number; column: number };
 
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
@@ -55,7 +57,11 @@ interface Cursor {
 
 function skipSpace(c: Cursor): void {
   // A leading byte-order mark is kept as it is, like whitespace.
-  while (c.i < c.text.length && (" \t\n\r".includes(c.text[c.i] as string) || (c.i === 0 && c.text[c.i] === "\ufeff"))) c.i += 1;
+  while (
+    c.i < c.text.length &&
+    (" \t\n\r".includes(c.text[c.i] as string) || (c.i === 0 && c.text[c.i] === "\ufeff"))
+  )
+    c.i += 1;
 }
 
 function fail(c: Cursor, what: string): never {
@@ -135,7 +141,9 @@ function readValue(c: Cursor): JsonNode {
     readString(c);
     return { kind: "scalar", start, end: c.i };
   }
-  const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(c.text.slice(c.i, c.i + 64));
+  const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+    c.text.slice(c.i, c.i + 64),
+  );
   if (!m) fail(c, "a JSON value");
   c.i += m[0].length;
   return { kind: "scalar", start, end: c.i };

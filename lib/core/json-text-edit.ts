@@ -15,7 +15,11 @@ function splice(text: string, start: number, end: number, insert: string): strin
   return text.slice(0, start) + insert + text.slice(end);
 }
 
-function childIndent(text: string, container: JsonNode, firstChildStart: number | undefined): string {
+function childIndent(
+  text: string,
+  container: JsonNode,
+  firstChildStart: number | undefined,
+): string {
   if (firstChildStart !== undefined) {
     const lineStart = text.lastIndexOf("\n", firstChildStart - 1) + 1;
     // A child on the container's own line (compact JSON): indent one step from that line.
@@ -25,29 +29,62 @@ function childIndent(text: string, container: JsonNode, firstChildStart: number 
   return indentAt(text, container.start) + INDENT_STEP;
 }
 
-function insertChild(text: string, container: JsonObjectNode | JsonArrayNode, starts: number[], lastEnd: number | undefined, render: (indent: string) => string): string {
+function insertChild(
+  text: string,
+  container: JsonObjectNode | JsonArrayNode,
+  starts: number[],
+  lastEnd: number | undefined,
+  render: (indent: string) => string,
+): string {
   const indent = childIndent(text, container, starts[0]);
   if (lastEnd !== undefined) return splice(text, lastEnd, lastEnd, `,\n${indent}${render(indent)}`);
   const inner = text.slice(container.start + 1, container.end - 1);
   if (inner === "") {
     // `{}` / `[]` -> a pretty block; removeChild recognises this shape and gives back `{}`.
     const closing = indentAt(text, container.start);
-    return splice(text, container.start + 1, container.end - 1, `\n${indent}${render(indent)}\n${closing}`);
+    return splice(
+      text,
+      container.start + 1,
+      container.end - 1,
+      `\n${indent}${render(indent)}\n${closing}`,
+    );
   }
   return splice(text, container.start + 1, container.start + 1, `\n${indent}${render(indent)}`);
 }
 
-export function insertProperty(text: string, obj: JsonObjectNode, key: string, value: unknown): string {
+export function insertProperty(
+  text: string,
+  obj: JsonObjectNode,
+  key: string,
+  value: unknown,
+): string {
   const last = obj.props[obj.props.length - 1];
-  return insertChild(text, obj, obj.props.map((p) => p.start), last?.end, (indent) => `${JSON.stringify(key)}: ${renderJson(value, indent)}`);
+  return insertChild(
+    text,
+    obj,
+    obj.props.map((p) => p.start),
+    last?.end,
+    (indent) => `${JSON.stringify(key)}: ${renderJson(value, indent)}`,
+  );
 }
 
 export function appendItem(text: string, arr: JsonArrayNode, value: unknown): string {
   const last = arr.items[arr.items.length - 1];
-  return insertChild(text, arr, arr.items.map((p) => p.start), last?.end, (indent) => renderJson(value, indent));
+  return insertChild(
+    text,
+    arr,
+    arr.items.map((p) => p.start),
+    last?.end,
+    (indent) => renderJson(value, indent),
+  );
 }
 
-function removeChild(text: string, container: JsonNode, spans: Array<{ start: number; end: number }>, index: number): string {
+function removeChild(
+  text: string,
+  container: JsonNode,
+  spans: Array<{ start: number; end: number }>,
+  index: number,
+): string {
   const span = spans[index];
   if (!span) return text;
   if (spans.length === 1) {

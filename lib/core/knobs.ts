@@ -10,13 +10,37 @@ const count = coercedNumber({ int: true, min: 0, max: 1_000_000 });
 const hours = coercedNumber({ min: 0, max: 24 * 365 });
 
 const KNOB_SPECS = {
-  QUOIN_STOP_BPS: { parse: bps, fallback: 7000, expected: "an integer of basis points, 0-100000 (7000 = 70%)" },
-  QUOIN_COMPACT_FIRST_BPS: { parse: bps, fallback: 9000, expected: "an integer of basis points, 0-100000" },
+  QUOIN_STOP_BPS: {
+    parse: bps,
+    fallback: 7000,
+    expected: "an integer of basis points, 0-100000 (7000 = 70%)",
+  },
+  QUOIN_COMPACT_FIRST_BPS: {
+    parse: bps,
+    fallback: 9000,
+    expected: "an integer of basis points, 0-100000",
+  },
   QUOIN_BLOCK_BPS: { parse: bps, fallback: 9500, expected: "an integer of basis points, 0-100000" },
-  QUOIN_PANIC_BPS: { parse: bps, fallback: 10000, expected: "an integer of basis points, 0-100000" },
-  QUOIN_BLOCK_MODE: { parse: oneOf(["block", "advise"]), fallback: "block", expected: "'block' or 'advise'" },
-  QUOIN_CONTEXT_WINDOW: { parse: tokens, fallback: undefined, expected: "a whole number of tokens, e.g. 200000" },
-  QUOIN_EFFECTIVE_CONTEXT_LIMIT: { parse: tokens, fallback: undefined, expected: "a whole number of tokens" },
+  QUOIN_PANIC_BPS: {
+    parse: bps,
+    fallback: 10000,
+    expected: "an integer of basis points, 0-100000",
+  },
+  QUOIN_BLOCK_MODE: {
+    parse: oneOf(["block", "advise"]),
+    fallback: "block",
+    expected: "'block' or 'advise'",
+  },
+  QUOIN_CONTEXT_WINDOW: {
+    parse: tokens,
+    fallback: undefined,
+    expected: "a whole number of tokens, e.g. 200000",
+  },
+  QUOIN_EFFECTIVE_CONTEXT_LIMIT: {
+    parse: tokens,
+    fallback: undefined,
+    expected: "a whole number of tokens",
+  },
   QUOIN_AUTOCOMPACT_BUFFER: {
     parse: coercedNumber({ int: true, min: 0, max: 10_000_000 }),
     fallback: 33000,
@@ -33,9 +57,17 @@ const KNOB_SPECS = {
   QUOIN_PICKER_DEDUP_WINDOW: { parse: days, fallback: 7, expected: "a number of days, e.g. 7" },
   QUOIN_CLEANUP_SENTINEL_WINDOW: { parse: days, fallback: 1, expected: "a number of days, e.g. 1" },
   QUOIN_CLEANUP_CKPT_WINDOW: { parse: days, fallback: 30, expected: "a number of days, e.g. 30" },
-  QUOIN_ROTATE_OBSERVATIONS: { parse: count, fallback: 0, expected: "a whole number of prompts, 0 = off" },
+  QUOIN_ROTATE_OBSERVATIONS: {
+    parse: count,
+    fallback: 0,
+    expected: "a whole number of prompts, 0 = off",
+  },
   QUOIN_ROTATE_HOURS: { parse: hours, fallback: 0, expected: "a number of hours, 0 = off" },
-  QUOIN_TRASH_DAYS: { parse: days, fallback: 30, expected: "a number of days, e.g. 30; 0 keeps everything" },
+  QUOIN_TRASH_DAYS: {
+    parse: days,
+    fallback: 30,
+    expected: "a number of days, e.g. 30; 0 keeps everything",
+  },
   QUOIN_SESSIONEND_DEADLINE_MS: {
     parse: coercedNumber({ int: true, min: 0, max: 600_000 }),
     fallback: 1200,
@@ -62,7 +94,10 @@ export function knobDefault(name: KnobName): Knobs[KnobName] {
 }
 
 /** Read every knob from the environment once. Unset or empty: the default. Invalid: warn, default. */
-export function readKnobs(env: Readonly<Record<string, string | undefined>>, warn: (line: string) => void): Knobs {
+export function readKnobs(
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (line: string) => void,
+): Knobs {
   const out: Record<string, unknown> = {};
   for (const name of KNOB_NAMES) {
     const spec = KNOB_SPECS[name];
@@ -76,7 +111,9 @@ export function readKnobs(env: Readonly<Record<string, string | undefined>>, war
       out[name] = parsed;
     } else {
       const fallback = spec.fallback === undefined ? "none (auto-detect)" : String(spec.fallback);
-      warn(`[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${spec.expected}; using the default ${fallback}`);
+      warn(
+        `[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${spec.expected}; using the default ${fallback}`,
+      );
       out[name] = spec.fallback;
     }
   }

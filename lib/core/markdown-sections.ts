@@ -67,7 +67,15 @@ export function exactLine(value: string): string {
 
 export function readExactLine(line: string): string {
   return line.replace(/\\(\\|n|r|t|x[0-9a-fA-F]{2})/g, (_m, e: string) =>
-    e === "\\" ? "\\" : e === "n" ? "\n" : e === "r" ? "\r" : e === "t" ? "\t" : String.fromCharCode(parseInt(e.slice(1), 16)),
+    e === "\\"
+      ? "\\"
+      : e === "n"
+        ? "\n"
+        : e === "r"
+          ? "\r"
+          : e === "t"
+            ? "\t"
+            : String.fromCharCode(parseInt(e.slice(1), 16)),
   );
 }
 
@@ -95,5 +103,7 @@ function bodyText(body: string): string {
 }
 
 export function renderSections(sections: readonly Section[]): string {
-  return sections.map((s) => `## ${s.title}\n${bodyText(s.body) === "" ? "(none)" : bodyText(s.body)}\n`).join("\n");
+  return sections
+    .map((s) => `## ${s.title}\n${bodyText(s.body) === "" ? "(none)" : bodyText(s.body)}\n`)
+    .join("\n");
 }

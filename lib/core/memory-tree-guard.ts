@@ -21,6 +21,9 @@ export function refuseSymlinkedTree(fs: FsApi, target: string): void {
     } catch {
       return; // not there yet: mkdir makes a real folder from here down
     }
-    if (isLink) throw new Error(`${dir} is a symlink; quoin-checkpoint does not write through it (replace it with a folder)`);
+    if (isLink)
+      throw new Error(
+        `${dir} is a symlink; quoin-checkpoint does not write through it (replace it with a folder)`,
+      );
   }
 }

@@ -37,7 +37,12 @@ export function trashMove(fs: FsApi, file: string, memoryDir: string, now: Date)
 }
 
 /** Best effort: move if present, report what happened instead of throwing. */
-export function trashIfPresent(fs: FsApi, file: string, memoryDir: string, now: Date): string | null {
+export function trashIfPresent(
+  fs: FsApi,
+  file: string,
+  memoryDir: string,
+  now: Date,
+): string | null {
   if (!fs.existsSync(file)) return null;
   try {
     return trashMove(fs, file, memoryDir, now);

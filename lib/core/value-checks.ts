@@ -38,7 +38,7 @@ export function coercedNumber(rule: NumberRule): TextParse<number> {
 
 /** One of a fixed set of strings, exactly (z.enum): no case folding. */
 export function oneOf<const V extends string>(values: readonly V[]): TextParse<V> {
-  return (text) => (values as readonly string[]).includes(text) ? (text as V) : undefined;
+  return (text) => ((values as readonly string[]).includes(text) ? (text as V) : undefined);
 }
 
 /** The text lower-cased, when it then matches `pattern` (z.string().check(z.toLowerCase(), z.regex(pattern))). */
@@ -73,7 +73,11 @@ export interface FieldCheck {
 
 export const requiredString: FieldCheck = { test: isString, optional: false, expected: "string" };
 export const optionalString: FieldCheck = { test: isString, optional: true, expected: "string" };
-export const optionalNullableString: FieldCheck = { test: (v) => v === null || isString(v), optional: true, expected: "string or null" };
+export const optionalNullableString: FieldCheck = {
+  test: (v) => v === null || isString(v),
+  optional: true,
+  expected: "string or null",
+};
 
 /** Exactly this string (z.literal). */
 export function literal(value: string): FieldCheck {
@@ -81,7 +85,10 @@ export function literal(value: string): FieldCheck {
 }
 
 /** The first field, in the order given, whose value does not pass; undefined when all do. */
-export function firstBadField(record: Record<string, unknown>, fields: Record<string, FieldCheck>): { name: string; expected: string } | undefined {
+export function firstBadField(
+  record: Record<string, unknown>,
+  fields: Record<string, FieldCheck>,
+): { name: string; expected: string } | undefined {
   for (const [name, field] of Object.entries(fields)) {
     const value = record[name];
     if (value === undefined && field.optional) continue;

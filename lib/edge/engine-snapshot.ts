@@ -12,13 +12,28 @@ const SNAPSHOT_TIMEOUT_MS = 5000;
 export function engineForcedSave(deps: Deps, enginePath: string): ForcedSave {
   return (req) => {
     if (!req.sessionId || !deps.fs.existsSync(enginePath)) return null;
-    const args = [enginePath, "snapshot", "--kind", "forced", "--json", "--session", req.sessionId, "--cwd", req.launchCwd];
+    const args = [
+      enginePath,
+      "snapshot",
+      "--kind",
+      "forced",
+      "--json",
+      "--session",
+      req.sessionId,
+      "--cwd",
+      req.launchCwd,
+    ];
     if (req.transcriptPath) args.push("--transcript", req.transcriptPath);
-    const res = deps.run(process.execPath, args, { timeoutMs: SNAPSHOT_TIMEOUT_MS, cwd: req.launchCwd });
+    const res = deps.run(process.execPath, args, {
+      timeoutMs: SNAPSHOT_TIMEOUT_MS,
+      cwd: req.launchCwd,
+    });
     if (res.status !== 0) return null;
     try {
       const answer = JSON.parse(res.stdout) as { ok?: unknown; checkpoint?: unknown };
-      return answer.ok === true && typeof answer.checkpoint === "string" ? { checkpoint: answer.checkpoint } : null;
+      return answer.ok === true && typeof answer.checkpoint === "string"
+        ? { checkpoint: answer.checkpoint }
+        : null;
     } catch {
       return null;
     }

@@ -1,5 +1,10 @@
 import type { Deps } from "../core/deps.ts";
-import { HookInputError, parseHookInput, type HookAnswer, type PayloadSpec } from "../hooks/hook-io.ts";
+import {
+  HookInputError,
+  parseHookInput,
+  type HookAnswer,
+  type PayloadSpec,
+} from "../hooks/hook-io.ts";
 import { appendHookLog } from "../hooks/hook-log.ts";
 import { readStdin } from "./stdin.ts";
 import { projectMemory } from "../store/project-root.ts";
@@ -33,7 +38,13 @@ function logFailure(ctx: HookContext, event: string, message: string): void {
     const paths = projectMemory(ctx.deps.fs, ctx.logCwd ?? ctx.deps.cwd, ctx.deps.home);
     // Only log into a project that already uses quoin; never create folders in a stray cwd.
     if (!paths || !ctx.deps.fs.existsSync(paths.artifacts)) return;
-    appendHookLog(ctx.deps.fs, paths.hooksLog, paths.memory, ctx.deps.now(), `${event}: ${message}`);
+    appendHookLog(
+      ctx.deps.fs,
+      paths.hooksLog,
+      paths.memory,
+      ctx.deps.now(),
+      `${event}: ${message}`,
+    );
   } catch {
     // fail open, silently
   }
@@ -43,16 +54,27 @@ function logFailure(ctx: HookContext, event: string, message: string): void {
  * The only place a hook turns into a process outcome: read stdin once, run the handler,
  * print at most one JSON object, exit 0 whatever happens (fail open, one log line).
  */
-export async function runHook(event: string, handler: HookHandler, deps: Deps, opts: HookOptions = {}): Promise<void> {
+export async function runHook(
+  event: string,
+  handler: HookHandler,
+  deps: Deps,
+  opts: HookOptions = {},
+): Promise<void> {
   const budget = opts.deadlineMs ?? HOOK_DEADLINE_MS;
   // NOTE: counted from the process start, not from here: node's own start-up is part of the budget.
   const startedAt = Date.now() - process.uptime() * 1000;
   const ctx: HookContext = { deps, deadlineAt: startedAt + budget };
-  if (opts.finishOnSigterm) process.on("SIGTERM", () => logFailure(ctx, event, "SIGTERM received; finishing the current step"));
-  const deadline = setTimeout(() => {
-    logFailure(ctx, event, `deadline of ${budget} ms passed; exiting without an answer`);
-    process.exit(0);
-  }, Math.max(0, ctx.deadlineAt - Date.now()));
+  if (opts.finishOnSigterm)
+    process.on("SIGTERM", () =>
+      logFailure(ctx, event, "SIGTERM received; finishing the current step"),
+    );
+  const deadline = setTimeout(
+    () => {
+      logFailure(ctx, event, `deadline of ${budget} ms passed; exiting without an answer`);
+      process.exit(0);
+    },
+    Math.max(0, ctx.deadlineAt - Date.now()),
+  );
   deadline.unref();
   let out = "";
   try {
@@ -77,7 +99,9 @@ export async function runHook(event: string, handler: HookHandler, deps: Deps, o
  * A whole hook entry point: validate stdin with `schema`, remember its cwd for the log, and hand
  * the payload to `handle`. Bad input is logged as one line and answered with nothing.
  */
-export function runValidatedHook<T extends { session_id: string; hook_event_name: string; cwd?: string }>(
+export function runValidatedHook<
+  T extends { session_id: string; hook_event_name: string; cwd?: string },
+>(
   event: string,
   schema: () => PayloadSpec<T>,
   handle: (input: T, ctx: HookContext) => HookAnswer | null,

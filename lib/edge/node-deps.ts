@@ -32,7 +32,11 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
     stdio: ["pipe", "pipe", "pipe"],
     maxBuffer: 16 * 1024 * 1024,
   });
-  return { status: res.error ? null : res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "" };
+  return {
+    status: res.error ? null : res.status,
+    stdout: res.stdout ?? "",
+    stderr: res.stderr ?? "",
+  };
 }
 
 /**
@@ -44,7 +48,9 @@ function engineScript(): string | undefined {
   const self = process.argv[1];
   if (!self) return undefined;
   const dir = path.dirname(self);
-  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), "quoin-checkpoint.cjs") : self;
+  return path.basename(dir) === "hooks"
+    ? path.join(path.dirname(dir), "quoin-checkpoint.cjs")
+    : self;
 }
 
 // A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.

@@ -28,7 +28,13 @@ export async function runStatusLine(deps: Deps, argv: readonly string[]): Promis
   deadline.unref();
   try {
     const raw = (await readStdin(STATUSLINE_STDIN_CAP)) ?? "";
-    const line = renderStatusLine(deps, raw, readKnobs(deps.env, () => {}), claudeConfigDir(deps.env, deps.home), wrapArg(argv));
+    const line = renderStatusLine(
+      deps,
+      raw,
+      readKnobs(deps.env, () => {}),
+      claudeConfigDir(deps.env, deps.home),
+      wrapArg(argv),
+    );
     if (line) writeStdout(`${line}\n`);
   } catch {
     // a status line never fails loudly

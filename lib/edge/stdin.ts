@@ -10,7 +10,14 @@ import { nodeFs } from "./node-deps.ts";
  */
 function stdinFd(): number {
   try {
-    const binding = (process as unknown as { binding: (name: string) => { Pipe: new (type: number) => { open: (fd: number) => number }; constants: { SOCKET: number } } }).binding("pipe_wrap");
+    const binding = (
+      process as unknown as {
+        binding: (name: string) => {
+          Pipe: new (type: number) => { open: (fd: number) => number };
+          constants: { SOCKET: number };
+        };
+      }
+    ).binding("pipe_wrap");
     new binding.Pipe(binding.constants.SOCKET).open(0);
   } catch {
     // a regular file or /dev/null: reads end by themselves

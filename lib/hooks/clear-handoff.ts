@@ -1,6 +1,11 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
-import { deleteRegistry, listRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
+import {
+  deleteRegistry,
+  listRegistry,
+  readRegistry,
+  writeRegistry,
+} from "../store/session-registry.ts";
 import { reduceTaskName } from "../core/ids.ts";
 import { isInsideCheckpoints, memoryPaths } from "../store/memory-paths.ts";
 
@@ -22,23 +27,41 @@ export type ClearMarker =
   | { state: "saved"; root: string; at: string; checkpoint: string; task: string }
   | { state: "skipped"; root: string; at: string; why: string; checkpoint?: string };
 
-type Outcome = { saved: true; checkpoint: string; task: string } | { saved: false; skip: string; detail: string; previous?: string };
+type Outcome =
+  | { saved: true; checkpoint: string; task: string }
+  | { saved: false; skip: string; detail: string; previous?: string };
 
 /** SessionEnd(clear), first thing: say a save is under way. Never throws. */
 export function markClearStart(deps: Deps, configDir: string, sid: string, root: string): void {
   try {
-    writeRegistry(deps, configDir, "ended", sid, { state: "writing", root, at: deps.now().toISOString() });
+    writeRegistry(deps, configDir, "ended", sid, {
+      state: "writing",
+      root,
+      at: deps.now().toISOString(),
+    });
   } catch {
     // the marker is a courtesy for the next SessionStart; the save goes on without it
   }
 }
 
 /** SessionEnd(clear), last thing: what became of the save. Never throws. */
-export function markClearDone(deps: Deps, configDir: string, sid: string, root: string, outcome: Outcome): void {
+export function markClearDone(
+  deps: Deps,
+  configDir: string,
+  sid: string,
+  root: string,
+  outcome: Outcome,
+): void {
   const at = deps.now().toISOString();
   const value: ClearMarker = outcome.saved
     ? { state: "saved", root, at, checkpoint: outcome.checkpoint, task: outcome.task }
-    : { state: "skipped", root, at, why: outcome.skip, ...(outcome.previous ? { checkpoint: outcome.previous } : {}) };
+    : {
+        state: "skipped",
+        root,
+        at,
+        why: outcome.skip,
+        ...(outcome.previous ? { checkpoint: outcome.previous } : {}),
+      };
   try {
     writeRegistry(deps, configDir, "ended", sid, value);
   } catch {
@@ -49,24 +72,51 @@ export function markClearDone(deps: Deps, configDir: string, sid: string, root: 
 function asMarker(raw: Record<string, unknown> | null): ClearMarker | null {
   if (!raw || typeof raw["root"] !== "string" || typeof raw["at"] !== "string") return null;
   if (raw["state"] === "writing") return { state: "writing", root: raw["root"], at: raw["at"] };
-  if (raw["state"] === "saved" && typeof raw["checkpoint"] === "string" && typeof raw["task"] === "string") {
-    return { state: "saved", root: raw["root"], at: raw["at"], checkpoint: raw["checkpoint"], task: raw["task"] };
+  if (
+    raw["state"] === "saved" &&
+    typeof raw["checkpoint"] === "string" &&
+    typeof raw["task"] === "string"
+  ) {
+    return {
+      state: "saved",
+      root: raw["root"],
+      at: raw["at"],
+      checkpoint: raw["checkpoint"],
+      task: raw["task"],
+    };
   }
   if (raw["state"] === "skipped" && typeof raw["why"] === "string") {
-    return { state: "skipped", root: raw["root"], at: raw["at"], why: raw["why"], ...(typeof raw["checkpoint"] === "string" ? { checkpoint: raw["checkpoint"] } : {}) };
+    return {
+      state: "skipped",
+      root: raw["root"],
+      at: raw["at"],
+      why: raw["why"],
+      ...(typeof raw["checkpoint"] === "string" ? { checkpoint: raw["checkpoint"] } : {}),
+    };
   }
   return null;
 }
 
 /** The newest fresh marker for this project root, other than the new session's own. */
-function freshMarker(deps: Deps, configDir: string, root: string, newSid: string | null): { sid: string; marker: ClearMarker } | null {
+function freshMarker(
+  deps: Deps,
+  configDir: string,
+  root: string,
+  newSid: string | null,
+): { sid: string; marker: ClearMarker } | null {
   const nowMs = deps.now().getTime();
   let best: { sid: string; marker: ClearMarker; ms: number } | null = null;
   for (const sid of listRegistry(deps, configDir, "ended")) {
     if (sid === newSid) continue;
     const marker = asMarker(readRegistry(deps, configDir, "ended", sid));
     const ms = marker ? Date.parse(marker.at) : NaN;
-    if (!marker || marker.root !== root || !Number.isFinite(ms) || nowMs - ms > CLEAR_MARKER_MAX_AGE_MS) continue;
+    if (
+      !marker ||
+      marker.root !== root ||
+      !Number.isFinite(ms) ||
+      nowMs - ms > CLEAR_MARKER_MAX_AGE_MS
+    )
+      continue;
     if (!best || ms > best.ms) best = { sid, marker, ms };
   }
   return best;
@@ -76,7 +126,12 @@ function freshMarker(deps: Deps, configDir: string, root: string, newSid: string
  * SessionStart(clear): the cleared session's marker, once it says "saved" or "skipped", waiting
  * boundedly (deps.sleep) for it to appear and for "writing" to end. Null when there is none.
  */
-export function awaitClearMarker(deps: Deps, configDir: string, root: string, newSid: string | null): { sid: string; marker: ClearMarker } | null {
+export function awaitClearMarker(
+  deps: Deps,
+  configDir: string,
+  root: string,
+  newSid: string | null,
+): { sid: string; marker: ClearMarker } | null {
   const start = deps.now().getTime();
   for (;;) {
     const found = freshMarker(deps, configDir, root, newSid);
@@ -94,14 +149,20 @@ export interface ClearNotice {
 }
 
 /** What SessionStart(clear) says about the cleared session, and the marker removed; null: nothing to say. */
-export function clearNotice(deps: Deps, configDir: string, root: string, newSid: string | null): ClearNotice | null {
+export function clearNotice(
+  deps: Deps,
+  configDir: string,
+  root: string,
+  newSid: string | null,
+): ClearNotice | null {
   const found = awaitClearMarker(deps, configDir, root, newSid);
   if (!found) return null;
   const { sid, marker } = found;
   deleteRegistry(deps, configDir, "ended", sid);
   const paths = memoryPaths(root);
   // Only a path inside this project's checkpoints/ is ever named (the marker is a file on disk).
-  const trusted = (file: string | undefined) => (file && isInsideCheckpoints(paths, file) && deps.fs.existsSync(file) ? file : null);
+  const trusted = (file: string | undefined) =>
+    file && isInsideCheckpoints(paths, file) && deps.fs.existsSync(file) ? file : null;
   const short = sid.slice(0, 8);
   if (marker.state === "saved" && trusted(marker.checkpoint)) {
     const task = reduceTaskName(marker.task);
@@ -118,8 +179,10 @@ export function clearNotice(deps: Deps, configDir: string, root: string, newSid:
   }
   if (marker.state === "writing") {
     return {
-      context: "[quoin-checkpoint] The session before /clear was still being saved when this one started; run /checkpoint --restore to look for it.",
-      systemMessage: "[quoin] the cleared session's save had not finished; /checkpoint --restore looks for it",
+      context:
+        "[quoin-checkpoint] The session before /clear was still being saved when this one started; run /checkpoint --restore to look for it.",
+      systemMessage:
+        "[quoin] the cleared session's save had not finished; /checkpoint --restore looks for it",
     };
   }
   return null;

@@ -17,7 +17,12 @@ const REQUEST_CHARS = 160;
 const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 
 /** The digest lines of this session's precompact checkpoint, cut to `max` characters; null when there is none. */
-export function reentryDigest(deps: Deps, paths: MemoryPaths, sid: string, max = REENTRY_DIGEST_CHARS): string | null {
+export function reentryDigest(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  max = REENTRY_DIGEST_CHARS,
+): string | null {
   const own = ownPendingRestore(deps, paths, sid);
   const text = own?.checkpoint ? readTextOrNull(deps.fs, own.checkpoint) : null;
   if (!own?.checkpoint || text === null) return null;
@@ -29,8 +34,22 @@ export function reentryDigest(deps: Deps, paths: MemoryPaths, sid: string, max =
   const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
   for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, REQUEST_CHARS)}`);
   if (newest) lines.push(`Newest request: ${oneLine(newest, REQUEST_CHARS)}`);
-  if (d.todos?.length) lines.push(`Todos: ${d.todos.slice(0, TODOS).map((t) => `${MARK[t.status]} ${oneLine(t.content, 80)}`).join("; ")}${d.todos.length > TODOS ? `; +${d.todos.length - TODOS} more` : ""}`);
-  if (d.changed.length) lines.push(`Newest changed files: ${d.changed.slice(0, CHANGED_FILES).map((f) => f.path).join(", ")}${d.changed.length > CHANGED_FILES ? `, +${d.changed.length - CHANGED_FILES} more` : ""}`);
+  if (d.todos?.length)
+    lines.push(
+      `Todos: ${d.todos
+        .slice(0, TODOS)
+        .map((t) => `${MARK[t.status]} ${oneLine(t.content, 80)}`)
+        .join("; ")}${d.todos.length > TODOS ? `; +${d.todos.length - TODOS} more` : ""}`,
+    );
+  if (d.changed.length)
+    lines.push(
+      `Newest changed files: ${d.changed
+        .slice(0, CHANGED_FILES)
+        .map((f) => f.path)
+        .join(
+          ", ",
+        )}${d.changed.length > CHANGED_FILES ? `, +${d.changed.length - CHANGED_FILES} more` : ""}`,
+    );
   if (lines.length === 1) return null;
   let out = "";
   for (const l of lines) {

@@ -1,4 +1,11 @@
-import { firstBadField, literal, optionalNullableString, optionalString, requiredString, type FieldCheck } from "../core/value-checks.ts";
+import {
+  firstBadField,
+  literal,
+  optionalNullableString,
+  optionalString,
+  requiredString,
+  type FieldCheck,
+} from "../core/value-checks.ts";
 
 /**
  * A hook payload: the fields the hooks read, each checked; every other field (permission_mode,
@@ -16,7 +23,13 @@ export interface PayloadSpec<T = unknown> {
 function spec<T>(event: string, extra: PayloadSpec["fields"]): () => PayloadSpec<T> {
   const payload: PayloadSpec<T> = {
     event,
-    fields: { session_id: requiredString, hook_event_name: literal(event), transcript_path: optionalString, cwd: optionalString, ...extra },
+    fields: {
+      session_id: requiredString,
+      hook_event_name: literal(event),
+      transcript_path: optionalString,
+      cwd: optionalString,
+      ...extra,
+    },
   };
   return () => payload;
 }
@@ -32,19 +45,27 @@ interface CommonInput {
 export interface UserPromptSubmitInput extends CommonInput {
   prompt: string;
 }
-export const userPromptSubmitSchema = spec<UserPromptSubmitInput>("UserPromptSubmit", { prompt: requiredString });
+export const userPromptSubmitSchema = spec<UserPromptSubmitInput>("UserPromptSubmit", {
+  prompt: requiredString,
+});
 
 export interface SessionStartInput extends CommonInput {
   source?: string;
   model?: string;
 }
-export const sessionStartSchema = spec<SessionStartInput>("SessionStart", { source: optionalString, model: optionalString });
+export const sessionStartSchema = spec<SessionStartInput>("SessionStart", {
+  source: optionalString,
+  model: optionalString,
+});
 
 export interface PreCompactInput extends CommonInput {
   trigger?: string;
   custom_instructions?: string | null;
 }
-export const preCompactSchema = spec<PreCompactInput>("PreCompact", { trigger: optionalString, custom_instructions: optionalNullableString });
+export const preCompactSchema = spec<PreCompactInput>("PreCompact", {
+  trigger: optionalString,
+  custom_instructions: optionalNullableString,
+});
 
 export interface SessionEndInput extends CommonInput {
   /** clear, resume, logout, prompt_input_exit, other; newer clients send others */
@@ -60,13 +81,20 @@ export class HookInputError extends Error {
 }
 
 /** stdin text -> a validated payload, or one line saying what was wrong. */
-export function parseHookInput<T extends CommonInput>(payload: PayloadSpec<T>, raw: string, event: string): ParseResult<T> {
+export function parseHookInput<T extends CommonInput>(
+  payload: PayloadSpec<T>,
+  raw: string,
+  event: string,
+): ParseResult<T> {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
     const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
-    return { ok: false, reason: `${event} stdin is not JSON (got ${JSON.stringify(shown)}); expected the hook payload object` };
+    return {
+      ok: false,
+      reason: `${event} stdin is not JSON (got ${JSON.stringify(shown)}); expected the hook payload object`,
+    };
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     return { ok: false, reason: `${event} stdin: payload: expected an object` };
@@ -92,7 +120,11 @@ export function capText(text: string, max = MAX_CONTEXT_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 15)}\n[...truncated]`;
 }
 
-export function contextAnswer(event: string, additionalContext: string, systemMessage?: string): HookAnswer {
+export function contextAnswer(
+  event: string,
+  additionalContext: string,
+  systemMessage?: string,
+): HookAnswer {
   return {
     ...(systemMessage ? { systemMessage: capText(systemMessage) } : {}),
     hookSpecificOutput: { hookEventName: event, additionalContext: capText(additionalContext) },

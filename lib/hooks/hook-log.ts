@@ -10,7 +10,13 @@ export const HOOK_LOG_CAP_BYTES = 256 * 1024;
  * One line in memory/logs/hooks.log. Past the cap the old log moves to trash/ (nothing is
  * deleted). Never throws: logging must not turn a fail-open into a crash.
  */
-export function appendHookLog(fs: FsApi, logFile: string, memoryDir: string, now: Date, line: string): void {
+export function appendHookLog(
+  fs: FsApi,
+  logFile: string,
+  memoryDir: string,
+  now: Date,
+  line: string,
+): void {
   try {
     ensureDir(fs, path.dirname(logFile));
     try {

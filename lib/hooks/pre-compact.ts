@@ -13,7 +13,11 @@ export type PreCompactOutcome =
 
 /** "auto" and "manual" both save: either way the detail is about to be thrown away. */
 export function triggerLabel(trigger: string | undefined): string {
-  return trigger === "manual" ? "manual" : trigger === "auto" ? "auto" : `auto (trigger ${JSON.stringify(trigger ?? "")})`;
+  return trigger === "manual"
+    ? "manual"
+    : trigger === "auto"
+      ? "auto"
+      : `auto (trigger ${JSON.stringify(trigger ?? "")})`;
 }
 
 /**
@@ -26,16 +30,27 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
   const paths = projectMemory(deps.fs, cwd, deps.home);
   if (!paths) return { saved: false, reason: `${notAProject(cwd)}: nothing is written there` };
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
-  const { held, trashed } = sid ? settleOwnPendingRestore(deps, paths, sid, deps.now()) : { held: null, trashed: null };
-  if (held) return { saved: false, reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is` };
+  const { held, trashed } = sid
+    ? settleOwnPendingRestore(deps, paths, sid, deps.now())
+    : { held: null, trashed: null };
+  if (held)
+    return {
+      saved: false,
+      reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is`,
+    };
   const trigger = triggerLabel(input.trigger);
   const skills = otherActiveSkills(deps, paths, sid);
   const notes = [`compaction trigger: ${trigger}`];
   if (trashed) {
-    notes.push("the earlier pending-restore sentinel named a checkpoint that is missing or outside checkpoints/; moved to trash/");
+    notes.push(
+      "the earlier pending-restore sentinel named a checkpoint that is missing or outside checkpoints/; moved to trash/",
+    );
   }
   // Still save while other skills run, but say so: their own state may be mid-write.
-  if (skills.length) notes.push(`skills active at compaction: ${describeSkills(skills)}; their output may be incomplete`);
+  if (skills.length)
+    notes.push(
+      `skills active at compaction: ${describeSkills(skills)}; their output may be incomplete`,
+    );
   const result = writeSnapshotCheckpoint(deps, {
     paths,
     transcriptPath: input.transcript_path,

@@ -1,16 +1,28 @@
 import type { Knobs } from "../core/knobs.ts";
-import { describeThreshold, describeUsage, formatTokens, MAKE_WINDOW_KNOWN } from "../context/context-window.ts";
+import {
+  describeThreshold,
+  describeUsage,
+  formatTokens,
+  MAKE_WINDOW_KNOWN,
+} from "../context/context-window.ts";
 import type { Utilization } from "../context/context-utilization.ts";
 
 // Commands that must always get through: they are how a user gets out of a full context.
-const EXEMPT_COMMANDS = ["/compact", "/clear", "/help", "/checkpoint", "/quoin-checkpoint:checkpoint"];
+const EXEMPT_COMMANDS = [
+  "/compact",
+  "/clear",
+  "/help",
+  "/checkpoint",
+  "/quoin-checkpoint:checkpoint",
+];
 
 /** `/compact`, `/clear`, `/help` and `/checkpoint` pass untouched; `/checkpoint --purge` does not. */
 export function isExemptPrompt(prompt: string): boolean {
   const trimmed = prompt.trim();
   for (const cmd of EXEMPT_COMMANDS) {
     if (trimmed === cmd || trimmed.startsWith(`${cmd} `) || trimmed.startsWith(`${cmd}\n`)) {
-      if (cmd.endsWith("checkpoint") && /(^|\s)--purge(\s|$)/.test(trimmed.slice(cmd.length))) return false;
+      if (cmd.endsWith("checkpoint") && /(^|\s)--purge(\s|$)/.test(trimmed.slice(cmd.length)))
+        return false;
       return true;
     }
   }
@@ -58,7 +70,12 @@ export interface BlockFiles {
   sentinelExisted: boolean;
 }
 
-export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode: BlockMode): string {
+export function blockText(
+  u: Utilization,
+  knobs: Knobs,
+  files: BlockFiles,
+  mode: BlockMode,
+): string {
   const usage = `${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}`;
   const tier = `the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)})`;
   const head =
@@ -77,7 +94,12 @@ export function blockText(u: Utilization, knobs: Knobs, files: BlockFiles, mode:
   return `${head} ${saved} ${next}`;
 }
 
-export function idleText(gapMs: number, previousIso: string, u: Utilization | null, formatGap: (ms: number) => string): string {
+export function idleText(
+  gapMs: number,
+  previousIso: string,
+  u: Utilization | null,
+  formatGap: (ms: number) => string,
+): string {
   const usage = u ? ` Now at ${describeUsage(u.tokens, u.limit, u.bps)}.` : "";
   return (
     `[quoin-checkpoint] This session was idle ${formatGap(gapMs)} (previous prompt ${previousIso}).${usage} ` +
@@ -94,13 +116,19 @@ export interface RotationState {
 /** Seed 001's rotation budget: once per session, when prompts or hours reach the knob. */
 export function rotationDue(state: RotationState, now: Date, knobs: Knobs): boolean {
   if (state.advised) return false;
-  const byCount = knobs.QUOIN_ROTATE_OBSERVATIONS > 0 && state.prompts >= knobs.QUOIN_ROTATE_OBSERVATIONS;
+  const byCount =
+    knobs.QUOIN_ROTATE_OBSERVATIONS > 0 && state.prompts >= knobs.QUOIN_ROTATE_OBSERVATIONS;
   const hours = (now.getTime() - Date.parse(state.startedAt)) / 3_600_000;
   const byAge = knobs.QUOIN_ROTATE_HOURS > 0 && hours >= knobs.QUOIN_ROTATE_HOURS;
   return byCount || byAge;
 }
 
-export function rotationText(state: RotationState, now: Date, knobs: Knobs, engine: string): string {
+export function rotationText(
+  state: RotationState,
+  now: Date,
+  knobs: Knobs,
+  engine: string,
+): string {
   const hours = ((now.getTime() - Date.parse(state.startedAt)) / 3_600_000).toFixed(1);
   const limits = [
     knobs.QUOIN_ROTATE_OBSERVATIONS > 0 ? `${knobs.QUOIN_ROTATE_OBSERVATIONS} prompts` : null,

@@ -33,7 +33,10 @@ function taskOf(deps: Deps, checkpoint: string): string {
   return reduceTaskName(shape?.rest ?? "unknown");
 }
 
-function sentinelsOf(listing: readonly SentinelFile[], family: SentinelFamily): Array<{ file: string; sid: string }> {
+function sentinelsOf(
+  listing: readonly SentinelFile[],
+  family: SentinelFamily,
+): Array<{ file: string; sid: string }> {
   return listing.filter((s) => s.family === family).map((s) => ({ file: s.path, sid: s.sid }));
 }
 
@@ -51,9 +54,15 @@ export function chooseBanner(
   refTakenBy: (s: SentinelFile) => string | null = () => null,
 ): Banner | null {
   const restores = sentinelsOf(listing, "pending-restore").filter((s) => s.sid !== "");
-  const ordered = sid ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)] : restores;
+  const ordered = sid
+    ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)]
+    : restores;
   for (const s of ordered) {
-    const checkpoint = trustedCheckpoint(deps, paths, readSentinelHead(deps, s.file)?.split("\n")[0]);
+    const checkpoint = trustedCheckpoint(
+      deps,
+      paths,
+      readSentinelHead(deps, s.file)?.split("\n")[0],
+    );
     if (!checkpoint) continue;
     const task = taskOf(deps, checkpoint);
     if (s.sid === sid) {

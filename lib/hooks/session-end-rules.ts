@@ -17,7 +17,13 @@ export interface PreviousCheckpoint {
 
 /** The reason as it goes into a status line and a log: [a-z0-9_-], at most 40 characters, "unknown" when absent. */
 export function reasonLabel(reason: unknown): string {
-  const raw = typeof reason === "string" ? reason.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") : "";
+  const raw =
+    typeof reason === "string"
+      ? reason
+          .toLowerCase()
+          .replace(/[^a-z0-9_-]+/g, "-")
+          .replace(/^-+|-+$/g, "")
+      : "";
   return raw.slice(0, 40) || "unknown";
 }
 
@@ -69,14 +75,26 @@ export interface SkipFacts {
 
 /** The first skip rule that applies, or null: write the snapshot. */
 export function sessionEndSkip(f: SkipFacts): SessionEndSkip | null {
-  if (f.rootIsHomeOrSlash) return { skip: "outside-project", detail: `${f.root} is $HOME or /, never a project` };
-  if (!f.digest) return { skip: "no-transcript", detail: `transcript ${f.transcriptPath ?? "(not given)"} is missing or unreadable` };
+  if (f.rootIsHomeOrSlash)
+    return { skip: "outside-project", detail: `${f.root} is $HOME or /, never a project` };
+  if (!f.digest)
+    return {
+      skip: "no-transcript",
+      detail: `transcript ${f.transcriptPath ?? "(not given)"} is missing or unreadable`,
+    };
   if (isTrivialSession(f.digest)) {
-    return { skip: "trivial", detail: `no file changed, no todo list, ${f.digest.requestCount} request(s)` };
+    return {
+      skip: "trivial",
+      detail: `no file changed, no todo list, ${f.digest.requestCount} request(s)`,
+    };
   }
   if (!f.previous) return null;
   if (activitySince(f.digest, f.previous.savedAt).length) return null;
   const commits = f.commitsSincePrevious();
   if (commits > 0) return null;
-  return { skip: "unchanged", detail: `nothing new since ${f.previous.file} (saved ${f.previous.savedAt})`, previous: f.previous.file };
+  return {
+    skip: "unchanged",
+    detail: `nothing new since ${f.previous.file} (saved ${f.previous.savedAt})`,
+    previous: f.previous.file,
+  };
 }

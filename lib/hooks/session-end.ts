@@ -34,7 +34,10 @@ export const SESSIONEND_BUDGET_MS = 1500;
 
 export type SessionEndOutcome =
   | { saved: true; checkpoint: string; task: string; reason: string }
-  | ({ saved: false; reason: string } & (SessionEndSkip | { skip: "deadline" | "no-session-id"; detail: string }));
+  | ({ saved: false; reason: string } & (
+      | SessionEndSkip
+      | { skip: "deadline" | "no-session-id"; detail: string }
+    ));
 
 export interface SessionEndOptions {
   /** epoch ms after which the hook stops before its next expensive step and writes nothing */
@@ -49,11 +52,21 @@ function commitsSince(deps: Deps, root: string, savedAt: string): number {
 function sessionCommits(deps: Deps, root: string, digest: TranscriptDigest): CommitRef[] {
   const since = digest.firstRequest?.at;
   if (!since) return [];
-  return recentCommits(deps, root, { max: 50, since }).map((c) => ({ hash: c.hash, subject: c.subject }));
+  return recentCommits(deps, root, { max: 50, since }).map((c) => ({
+    hash: c.hash,
+    subject: c.subject,
+  }));
 }
 
 /** Write the snapshot through the one mechanical writer: the voluntary name shape, mode 0600, no sentinel, never over another file. */
-function writeSnapshot(deps: Deps, paths: MemoryPaths, input: SessionEndInput, sid: string, digest: TranscriptDigest, reason: string): { checkpoint: string; task: string } {
+function writeSnapshot(
+  deps: Deps,
+  paths: MemoryPaths,
+  input: SessionEndInput,
+  sid: string,
+  digest: TranscriptDigest,
+  reason: string,
+): { checkpoint: string; task: string } {
   const written = writeSkeletonCheckpoint(deps, {
     paths,
     sessionId: sid,
@@ -73,17 +86,32 @@ function writeSnapshot(deps: Deps, paths: MemoryPaths, input: SessionEndInput, s
  * it on disk. A `clear` leaves a marker in <config>/quoin-checkpoint/state/ for the SessionStart
  * that follows.
  */
-export function runSessionEnd(deps: Deps, input: SessionEndInput, opts: SessionEndOptions): SessionEndOutcome {
+export function runSessionEnd(
+  deps: Deps,
+  input: SessionEndInput,
+  opts: SessionEndOptions,
+): SessionEndOutcome {
   const reason = reasonLabel(input.reason);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
-  if (!sid) return { saved: false, reason, skip: "no-session-id", detail: "the payload's session_id is not usable in a file name" };
+  if (!sid)
+    return {
+      saved: false,
+      reason,
+      skip: "no-session-id",
+      detail: "the payload's session_id is not usable in a file name",
+    };
   const start = path.resolve(input.cwd ?? deps.cwd);
   // Null for $HOME, its ancestors and /: never a project, nothing is written there.
   const paths = projectMemory(deps.fs, start, deps.home);
   const configDir = claudeConfigDir(deps.env, deps.home);
   const clearRoot = reason === "clear" ? paths?.root : undefined;
   if (clearRoot) markClearStart(deps, configDir, sid, clearRoot);
-  const outcome = decideAndWrite(deps, input, opts, { sid, reason, root: paths?.root ?? start, paths });
+  const outcome = decideAndWrite(deps, input, opts, {
+    sid,
+    reason,
+    root: paths?.root ?? start,
+    paths,
+  });
   if (clearRoot) markClearDone(deps, configDir, sid, clearRoot, outcome);
   return outcome;
 }
@@ -96,16 +124,36 @@ interface Where {
   paths: MemoryPaths | null;
 }
 
-function decideAndWrite(deps: Deps, input: SessionEndInput, opts: SessionEndOptions, w: Where): SessionEndOutcome {
+function decideAndWrite(
+  deps: Deps,
+  input: SessionEndInput,
+  opts: SessionEndOptions,
+  w: Where,
+): SessionEndOutcome {
   const late = (): SessionEndOutcome | null =>
-    deps.now().getTime() > opts.deadlineMs ? { saved: false, reason: w.reason, skip: "deadline", detail: "the hook's own deadline passed; nothing written" } : null;
+    deps.now().getTime() > opts.deadlineMs
+      ? {
+          saved: false,
+          reason: w.reason,
+          skip: "deadline",
+          detail: "the hook's own deadline passed; nothing written",
+        }
+      : null;
   const paths = w.paths;
   const rootIsHomeOrSlash = paths === null;
   const digest =
     !paths || !input.transcript_path
       ? null
-      : readTranscriptDigest(deps.fs, input.transcript_path, { projectRoot: w.root, sessionId: w.sid, budgetBytes: SESSIONEND_DIGEST_BUDGET, headBytes: SESSIONEND_HEAD_BYTES });
-  const previous = digest && paths ? newestCheckpointOf(deps, paths, w.sid, digest.firstRequest?.at ?? null) : null;
+      : readTranscriptDigest(deps.fs, input.transcript_path, {
+          projectRoot: w.root,
+          sessionId: w.sid,
+          budgetBytes: SESSIONEND_DIGEST_BUDGET,
+          headBytes: SESSIONEND_HEAD_BYTES,
+        });
+  const previous =
+    digest && paths
+      ? newestCheckpointOf(deps, paths, w.sid, digest.firstRequest?.at ?? null)
+      : null;
   const skip = sessionEndSkip({
     rootIsHomeOrSlash,
     root: w.root,
@@ -116,15 +164,28 @@ function decideAndWrite(deps: Deps, input: SessionEndInput, opts: SessionEndOpti
   });
   if (skip) return { saved: false, reason: w.reason, ...skip };
   const cut = late();
-  if (cut || !digest || !paths) return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
+  if (cut || !digest || !paths)
+    return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
   const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason);
   return { saved: true, reason: w.reason, ...written };
 }
 
 /** One line in memory/logs/hooks.log, only where the memory folder already exists (a skip leaves no trace). */
-export function logSessionEnd(deps: Deps, input: SessionEndInput, outcome: SessionEndOutcome): void {
+export function logSessionEnd(
+  deps: Deps,
+  input: SessionEndInput,
+  outcome: SessionEndOutcome,
+): void {
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   if (!paths || !deps.fs.existsSync(paths.memory)) return;
-  const what = outcome.saved ? `saved ${outcome.checkpoint}` : `skipped (${outcome.skip}): ${outcome.detail}`;
-  appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `SessionEnd ${outcome.reason}: ${what}`);
+  const what = outcome.saved
+    ? `saved ${outcome.checkpoint}`
+    : `skipped (${outcome.skip}): ${outcome.detail}`;
+  appendHookLog(
+    deps.fs,
+    paths.hooksLog,
+    paths.memory,
+    deps.now(),
+    `SessionEnd ${outcome.reason}: ${what}`,
+  );
 }

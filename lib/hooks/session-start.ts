@@ -50,10 +50,18 @@ function noteSessionProcess(deps: Deps, sid: string, cwd: string): void {
 /** The session a load-as-reference sentinel (this version of it) was already shown to, else null. */
 function referenceTakenBy(deps: Deps, config: string, s: SentinelFile): string | null {
   const rec = s.sid ? readRegistry(deps, config, "ref-acted", s.sid) : null;
-  return rec && rec["mtimeMs"] === Math.floor(s.mtimeMs) && typeof rec["by"] === "string" ? rec["by"] : null;
+  return rec && rec["mtimeMs"] === Math.floor(s.mtimeMs) && typeof rec["by"] === "string"
+    ? rec["by"]
+    : null;
 }
 
-function markReferenceTaken(deps: Deps, config: string, sentinel: string, sid: string, listing: readonly SentinelFile[]): void {
+function markReferenceTaken(
+  deps: Deps,
+  config: string,
+  sentinel: string,
+  sid: string,
+  listing: readonly SentinelFile[],
+): void {
   const s = listing.find((l) => l.path === sentinel);
   if (!s?.sid || referenceTakenBy(deps, config, s) === sid) return;
   try {
@@ -87,7 +95,11 @@ export function bannerLine(banner: Banner): string {
  * the restore picker looks that far back, so a shorter window would hide its candidates), then
  * at most one banner.
  */
-export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
+export function handleSessionStart(
+  deps: Deps,
+  input: SessionStartInput,
+  knobs: Knobs,
+): HookAnswer | null {
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
@@ -112,10 +124,18 @@ export function handleSessionStart(deps: Deps, input: SessionStartInput, knobs: 
   const moved = new Set(swept.sentinels);
   if (sid) noteSessionProcess(deps, sid, input.cwd ?? deps.cwd);
   const config = claudeConfigDir(deps.env, deps.home);
-  const banner = chooseBanner(deps, paths, sid, sentinels.filter((s) => !moved.has(s.path)), (s) => referenceTakenBy(deps, config, s));
-  if (banner?.kind === "reference" && sid) markReferenceTaken(deps, config, banner.sentinel, sid, sentinels);
+  const banner = chooseBanner(
+    deps,
+    paths,
+    sid,
+    sentinels.filter((s) => !moved.has(s.path)),
+    (s) => referenceTakenBy(deps, config, s),
+  );
+  if (banner?.kind === "reference" && sid)
+    markReferenceTaken(deps, config, banner.sentinel, sid, sentinels);
   if (banner) notes.push(banner.text);
-  const line = banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
+  const line =
+    banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
   if (line) notes.push(line.context);
   // One line for the person: the cleared session's fate or the last session's, else the banner's.
   const message = line?.systemMessage ?? (banner ? bannerLine(banner) : undefined);
@@ -129,8 +149,14 @@ export const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
  * After /clear, what became of the cleared session (clear-handoff.ts); at startup when no banner
  * applies, the newest session-end snapshot of another session under a day old.
  */
-export function sessionEndLine(deps: Deps, paths: MemoryPaths, sid: string | null, source: string | undefined): { context: string; systemMessage: string } | null {
-  if (source === "clear") return clearNotice(deps, claudeConfigDir(deps.env, deps.home), paths.root, sid);
+export function sessionEndLine(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string | null,
+  source: string | undefined,
+): { context: string; systemMessage: string } | null {
+  if (source === "clear")
+    return clearNotice(deps, claudeConfigDir(deps.env, deps.home), paths.root, sid);
   if (source !== "startup") return null;
   const snap = newestSessionEndSnapshot(deps, paths, sid, LAST_SESSION_LINE_MAX_AGE_MS);
   if (!snap?.savedMs) return null;

@@ -9,10 +9,26 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { appendBlockedPrompt } from "../store/pending-prompts.ts";
 import { projectMemory } from "../store/project-root.ts";
-import { advisoryLine, advisoryText, blockMode, blockText, idleText, isExemptPrompt, rotationDue, rotationText, utilizationTier, type BlockFiles, type RotationState } from "./prompt-gate.ts";
+import {
+  advisoryLine,
+  advisoryText,
+  blockMode,
+  blockText,
+  idleText,
+  isExemptPrompt,
+  rotationDue,
+  rotationText,
+  utilizationTier,
+  type BlockFiles,
+  type RotationState,
+} from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
-import { FORCED_SAVE_STATUS, writeSkeletonCheckpoint, type SkeletonRequest } from "../save/skeleton-save.ts";
+import {
+  FORCED_SAVE_STATUS,
+  writeSkeletonCheckpoint,
+  type SkeletonRequest,
+} from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
@@ -48,11 +64,22 @@ function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): I
 }
 
 /** A prompt that gets no note (exempt, or held) leaves the idle advisory for the session's next prompt. */
-function persistIdleGap(deps: Deps, paths: MemoryPaths, sid: string, now: Date, gap: IdleGap | null): void {
+function persistIdleGap(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  now: Date,
+  gap: IdleGap | null,
+): void {
   if (!gap) return;
-  writeAtomic(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`, {
-    pid: deps.pid,
-  });
+  writeAtomic(
+    deps.fs,
+    sentinelPath(paths.memory, "idle-advisory-pending", sid),
+    `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
+    {
+      pid: deps.pid,
+    },
+  );
 }
 
 /** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
@@ -60,8 +87,20 @@ function pendingIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string): strin
   return readTextOrNull(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid));
 }
 
-function consumeIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string, now: Date, text: string, u: Utilization | null): string | null {
-  trashIfPresent(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid), paths.memory, now);
+function consumeIdleAdvisory(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  now: Date,
+  text: string,
+  u: Utilization | null,
+): string | null {
+  trashIfPresent(
+    deps.fs,
+    sentinelPath(paths.memory, "idle-advisory-pending", sid),
+    paths.memory,
+    now,
+  );
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -77,10 +116,21 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
   if (knobs.QUOIN_ROTATE_OBSERVATIONS <= 0 && knobs.QUOIN_ROTATE_HOURS <= 0) return null;
   const config = claudeConfigDir(deps.env, deps.home);
   const kv = readRegistry(deps, config, "rotation", sid) ?? {};
-  const started = typeof kv["started_at"] === "string" && Number.isFinite(Date.parse(kv["started_at"])) ? kv["started_at"] : utcIso(now);
-  const state: RotationState = { startedAt: started, prompts: (Number(kv["prompts"]) || 0) + 1, advised: kv["advised"] === true };
+  const started =
+    typeof kv["started_at"] === "string" && Number.isFinite(Date.parse(kv["started_at"]))
+      ? kv["started_at"]
+      : utcIso(now);
+  const state: RotationState = {
+    startedAt: started,
+    prompts: (Number(kv["prompts"]) || 0) + 1,
+    advised: kv["advised"] === true,
+  };
   const due = rotationDue(state, now, knobs);
-  writeRegistry(deps, config, "rotation", sid, { started_at: state.startedAt, prompts: state.prompts, advised: due || state.advised });
+  writeRegistry(deps, config, "rotation", sid, {
+    started_at: state.startedAt,
+    prompts: state.prompts,
+    advised: due || state.advised,
+  });
   return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
 }
 
@@ -88,7 +138,9 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
  * The forced save with the transcript digest, done elsewhere (the engine's `snapshot`, run by the
  * hook's entry point) so that this hook's bundle never loads the digest; null when it failed.
  */
-export type ForcedSave = (req: SkeletonRequest & { transcriptPath: string | null }) => { checkpoint: string } | null;
+export type ForcedSave = (
+  req: SkeletonRequest & { transcriptPath: string | null },
+) => { checkpoint: string } | null;
 
 export interface PromptHookOptions {
   forcedSave?: ForcedSave;
@@ -98,29 +150,58 @@ export interface PromptHookOptions {
  * The block tier: a held prompt is saved for replay (a prompt that goes through was delivered and
  * is never offered again), then the forced save (step C2), before any answer is printed.
  */
-function holdPrompt(deps: Deps, paths: MemoryPaths, sid: string, input: UserPromptSubmitInput, now: Date, held: boolean, opts: PromptHookOptions): BlockFiles {
+function holdPrompt(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  input: UserPromptSubmitInput,
+  now: Date,
+  held: boolean,
+  opts: PromptHookOptions,
+): BlockFiles {
   let pendingPrompt: string | null = null;
   if (held) {
     pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-    const next = appendBlockedPrompt(readTextOrNull(deps.fs, pendingPrompt), input.prompt, utcIso(now));
+    const next = appendBlockedPrompt(
+      readTextOrNull(deps.fs, pendingPrompt),
+      input.prompt,
+      utcIso(now),
+    );
     writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
   }
 
   // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
   // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
   const { held: sentinelHeld } = settleOwnPendingRestore(deps, paths, sid, now);
-  if (sentinelHeld) return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
-  const req: SkeletonRequest = { paths, sessionId: sid, launchCwd: input.cwd ?? deps.cwd, status: FORCED_SAVE_STATUS, shape: "voluntary", writeSentinel: true };
-  const withDigest = opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
-  if (withDigest) return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
+  if (sentinelHeld)
+    return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
+  const req: SkeletonRequest = {
+    paths,
+    sessionId: sid,
+    launchCwd: input.cwd ?? deps.cwd,
+    status: FORCED_SAVE_STATUS,
+    shape: "voluntary",
+    writeSentinel: true,
+  };
+  const withDigest =
+    opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
+  if (withDigest)
+    return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
   // The digest could not be written: the skeleton still holds the place, and says what it lacks.
-  const notes = opts.forcedSave ? ["transcript digest not written (the engine's snapshot failed); see the transcript"] : undefined;
+  const notes = opts.forcedSave
+    ? ["transcript digest not written (the engine's snapshot failed); see the transcript"]
+    : undefined;
   const saved = writeSkeletonCheckpoint(deps, { ...req, notes });
   return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
 }
 
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
-export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput, knobs: Knobs, opts: PromptHookOptions = {}): HookAnswer | null {
+export function handleUserPromptSubmit(
+  deps: Deps,
+  input: UserPromptSubmitInput,
+  knobs: Knobs,
+  opts: PromptHookOptions = {},
+): HookAnswer | null {
   const now = deps.now();
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
@@ -166,12 +247,16 @@ export function handleUserPromptSubmit(deps: Deps, input: UserPromptSubmitInput,
   let line: string | undefined;
   if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.
-    const pending = pendingIdle === null ? null : consumeIdleAdvisory(deps, paths, sid, now, pendingIdle, u);
+    const pending =
+      pendingIdle === null ? null : consumeIdleAdvisory(deps, paths, sid, now, pendingIdle, u);
     const idle = gap ? idleText(gap.gapMs, gap.previousIso, u, formatDuration) : pending;
     if (idle) notes.push(idle);
   }
   if (u && tier !== "quiet") {
-    const deferred = paths !== null && sid !== null && deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
+    const deferred =
+      paths !== null &&
+      sid !== null &&
+      deps.fs.existsSync(sentinelPath(paths.memory, "checkpoint-defer", sid));
     if (!deferred) {
       notes.push(advisoryText(u, knobs));
       line = advisoryLine(u);

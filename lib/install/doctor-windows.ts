@@ -22,7 +22,11 @@ export interface WindowCheck {
 const RECENT_SESSIONS_SHOWN = 5;
 
 /** The newest distinct sessions in recent-sessions.md, newest first, with their last prompt time. */
-export function recentSessionIds(deps: Pick<Deps, "fs">, file: string, max: number): Array<{ sid: string; at: string }> {
+export function recentSessionIds(
+  deps: Pick<Deps, "fs">,
+  file: string,
+  max: number,
+): Array<{ sid: string; at: string }> {
   const lines = (readTail(deps.fs, file, 32 * 1024) ?? "").split("\n").reverse();
   const seen = new Map<string, string>();
   for (const line of lines) {
@@ -42,14 +46,32 @@ export function windowSourceChecks(deps: Deps, knobs: Knobs): WindowCheck[] {
   const out: WindowCheck[] = [];
   for (const { sid, at } of recentSessionIds(deps, paths.recentSessions, RECENT_SESSIONS_SHOWN)) {
     const name = `window of session ${sid.slice(0, 8)} (last prompt ${at})`;
-    const u = measureUtilization({ deps, transcriptPath: transcriptPathFor(deps, root, sid), knobs, configDir, projectRoot: root, sessionId: sid });
+    const u = measureUtilization({
+      deps,
+      transcriptPath: transcriptPathFor(deps, root, sid),
+      knobs,
+      configDir,
+      projectRoot: root,
+      sessionId: sid,
+    });
     if (!u) {
-      out.push({ name, ok: true, detail: "transcript not found (started in another folder, or removed)" });
+      out.push({
+        name,
+        ok: true,
+        detail: "transcript not found (started in another folder, or removed)",
+      });
       continue;
     }
     const detail = `${formatTokens(u.window)} from ${u.windowSource} (${u.windowFrom}); 100% = ${formatTokens(u.limit)}`;
     if (u.windowKnown) out.push({ name, ok: true, detail });
-    else out.push({ name, ok: true, warn: true, detail: `${detail}: a guess, so the block tier only advises`, fix: MAKE_WINDOW_KNOWN });
+    else
+      out.push({
+        name,
+        ok: true,
+        warn: true,
+        detail: `${detail}: a guess, so the block tier only advises`,
+        fix: MAKE_WINDOW_KNOWN,
+      });
   }
   return out;
 }

@@ -16,7 +16,12 @@ export type InstallScope = "user" | "project";
  * every SessionEnd hook of the user. The hook keeps its own deadline well inside 1.5 s.
  */
 export const HOOK_SPECS: readonly HookSpec[] = [
-  { bundle: "sessionstart", event: "SessionStart", matcher: "startup|resume|clear|compact", timeout: 15 },
+  {
+    bundle: "sessionstart",
+    event: "SessionStart",
+    matcher: "startup|resume|clear|compact",
+    timeout: 15,
+  },
   { bundle: "userpromptsubmit", event: "UserPromptSubmit", matcher: undefined, timeout: 15 },
   { bundle: "precompact", event: "PreCompact", matcher: "auto|manual", timeout: 30 },
   { bundle: "sessionend", event: "SessionEnd", matcher: undefined, timeout: undefined },
@@ -80,12 +85,17 @@ export function availableScopes(deps: Pick<Deps, "fs" | "home" | "cwd">): Instal
   return projectMemory(deps.fs, deps.cwd, deps.home) ? ["user", "project"] : ["user"];
 }
 
-export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, scope: InstallScope): InstallLayout {
+export function installLayout(
+  deps: Pick<Deps, "fs" | "env" | "home" | "cwd">,
+  scope: InstallScope,
+): InstallLayout {
   const project = scope === "project" ? projectMemory(deps.fs, deps.cwd, deps.home) : null;
   if (scope === "project" && !project) {
     throw new Error(`${notAProject(deps.cwd)}: a project install needs a project folder`);
   }
-  const configDir = project ? path.join(project.root, ".claude") : claudeConfigDir(deps.env, deps.home);
+  const configDir = project
+    ? path.join(project.root, ".claude")
+    : claudeConfigDir(deps.env, deps.home);
   const bundleDir = path.join(configDir, "quoin-checkpoint");
   return {
     scope,
@@ -96,8 +106,10 @@ export function installLayout(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">, s
     backupsDir: path.join(configDir, "quoin-checkpoint-backups"),
     stateFile: path.join(bundleDir, "install-state.json"),
     // NOTE: a project install is committed and shared: Claude Code substitutes ${CLAUDE_PROJECT_DIR}.
-    bundleDirInCommands: scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint",
-    bundleDirInStatusLine: scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR:-.}/.claude/quoin-checkpoint",
+    bundleDirInCommands:
+      scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint",
+    bundleDirInStatusLine:
+      scope === "user" ? bundleDir : "${CLAUDE_PROJECT_DIR:-.}/.claude/quoin-checkpoint",
   };
 }
 
@@ -134,7 +146,10 @@ export function commandTarget(command: string): string | undefined {
 }
 
 /** One command handler; `timeout` only when the spec has one. */
-export function hookHandler(command: string, timeout: number | undefined): { type: "command"; command: string; timeout?: number } {
+export function hookHandler(
+  command: string,
+  timeout: number | undefined,
+): { type: "command"; command: string; timeout?: number } {
   return { type: "command", command, ...(timeout === undefined ? {} : { timeout }) };
 }
 

@@ -1,4 +1,12 @@
-import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, hookCommand, hookHandler, STATUSLINE_BUNDLE } from "./install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  ENGINE_BUNDLE,
+  HOOK_SPECS,
+  hookBundleFile,
+  hookCommand,
+  hookHandler,
+  STATUSLINE_BUNDLE,
+} from "./install-layout.ts";
 import { compareNames } from "../core/dir-listing.ts";
 
 // The Claude Code plugin folder as data: relative path -> content. A plugin installed from git
@@ -45,11 +53,16 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
       },
     ];
   }
-  files["hooks/hooks.json"] = json({ description: "quoin-checkpoint: save before compaction and at session end, watch context use, offer restores", hooks });
+  files["hooks/hooks.json"] = json({
+    description:
+      "quoin-checkpoint: save before compaction and at session end, watch context use, offer restores",
+    hooks,
+  });
   files[ENGINE_BUNDLE] = inp.engine;
   files[ANY_ASCII_BUNDLE] = inp.anyAscii;
   files[STATUSLINE_BUNDLE] = inp.statusLine;
-  for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => compareNames(a, b))) files[`skills/${name}/SKILL.md`] = text;
+  for (const [name, text] of Object.entries(inp.skills).sort(([a], [b]) => compareNames(a, b)))
+    files[`skills/${name}/SKILL.md`] = text;
   return files;
 }
 
@@ -57,8 +70,17 @@ export function pluginFiles(inp: PluginInputs): Record<string, string> {
 export function marketplaceJson(inp: Pick<PluginInputs, "version" | "description">): string {
   return json({
     name: "quoin-checkpoint",
-    description: "Session continuity for Claude Code: checkpoints before the context runs out, restores in a fresh session.",
+    description:
+      "Session continuity for Claude Code: checkpoints before the context runs out, restores in a fresh session.",
     owner: { name: "quoin-checkpoint contributors" },
-    plugins: [{ name: PLUGIN_NAME, source: "./plugin", description: inp.description, version: inp.version, author: { name: "quoin-checkpoint contributors" } }],
+    plugins: [
+      {
+        name: PLUGIN_NAME,
+        source: "./plugin",
+        description: inp.description,
+        version: inp.version,
+        author: { name: "quoin-checkpoint contributors" },
+      },
+    ],
   });
 }

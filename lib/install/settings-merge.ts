@@ -1,6 +1,19 @@
 import { isDeepStrictEqual } from "node:util";
-import { lineColumn, locateJson, propertyOf, type JsonArrayNode, type JsonNode, type JsonObjectNode } from "../core/json-locate.ts";
-import { appendItem, insertProperty, removeItem, removeProperty, replaceValue } from "../core/json-text-edit.ts";
+import {
+  lineColumn,
+  locateJson,
+  propertyOf,
+  type JsonArrayNode,
+  type JsonNode,
+  type JsonObjectNode,
+} from "../core/json-locate.ts";
+import {
+  appendItem,
+  insertProperty,
+  removeItem,
+  removeProperty,
+  replaceValue,
+} from "../core/json-text-edit.ts";
 
 // Merge quoin's hook entries (and optionally its status line) into a Claude Code settings.json,
 // and take them out again. Pure text in, text out: every key and hook quoin does not own keeps
@@ -11,7 +24,9 @@ const OWNED_HOOK_MARKER = "quoin-checkpoint/hooks/";
 /** The status line installs before statusline.cjs wrote: the ES-module engine's subcommand (LEGACY_ENGINE_BUNDLE). */
 const LEGACY_ENGINE_STATUSLINE = /quoin-checkpoint\.mjs["']? statusline( |$)/;
 /** quoin's status line: the bundle (statusline.cjs; .mjs before), or the engine's subcommand older installs wrote. */
-const OWNED_STATUSLINE = new RegExp(`quoin-checkpoint\\/statusline\\.[mc]js["']?( |$)|${LEGACY_ENGINE_STATUSLINE.source}`);
+const OWNED_STATUSLINE = new RegExp(
+  `quoin-checkpoint\\/statusline\\.[mc]js["']?( |$)|${LEGACY_ENGINE_STATUSLINE.source}`,
+);
 
 export interface HookGroup {
   matcher?: string;
@@ -22,16 +37,30 @@ export interface OwnedHook {
   group: HookGroup;
 }
 
-export type MergeResult = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+export type MergeResult =
+  | { ok: true; text: string; changed: boolean }
+  | { ok: false; reason: string };
 
 type Parsed = { ok: true; root: JsonObjectNode } | { ok: false; reason: string };
 
 function parseRoot(text: string, file: string): Parsed {
   const located = locateJson(text);
-  if (!located.ok) return { ok: false, reason: `${file} is not valid JSON (${located.reason}); fix it by hand, nothing was changed` };
-  if (located.root.kind !== "object") return { ok: false, reason: `${file}: expected a JSON object at the top level; nothing was changed` };
+  if (!located.ok)
+    return {
+      ok: false,
+      reason: `${file} is not valid JSON (${located.reason}); fix it by hand, nothing was changed`,
+    };
+  if (located.root.kind !== "object")
+    return {
+      ok: false,
+      reason: `${file}: expected a JSON object at the top level; nothing was changed`,
+    };
   const twice = repeatedKey(text, located.root);
-  if (twice) return { ok: false, reason: `${file}: ${twice}; JSON.parse keeps only the last, so an edit could land on the one that is ignored. Fix it by hand, nothing was changed` };
+  if (twice)
+    return {
+      ok: false,
+      reason: `${file}: ${twice}; JSON.parse keeps only the last, so an edit could land on the one that is ignored. Fix it by hand, nothing was changed`,
+    };
   return { ok: true, root: located.root };
 }
 
@@ -39,7 +68,11 @@ function parseRoot(text: string, file: string): Parsed {
 function repeatedKey(text: string, root: JsonObjectNode): string | null {
   const hooks = propertyOf(root, "hooks")?.value;
   const statusLine = propertyOf(root, "statusLine")?.value;
-  for (const [where, node] of [["the top level", root], ['"hooks"', hooks], ['"statusLine"', statusLine]] as const) {
+  for (const [where, node] of [
+    ["the top level", root],
+    ['"hooks"', hooks],
+    ['"statusLine"', statusLine],
+  ] as const) {
     if (node?.kind !== "object") continue;
     const seen = new Set<string>();
     for (const p of node.props) {
@@ -73,7 +106,10 @@ export function isOwnedGroup(value: unknown): boolean {
  * The group with quoin's handlers replaced by `ours` (where the first of them was), the user's
  * handlers and keys kept; `ours` null takes quoin's out. Null when nothing would be left.
  */
-function withOurHooks(existing: Record<string, unknown>, ours: HookGroup | null): Record<string, unknown> | null {
+function withOurHooks(
+  existing: Record<string, unknown>,
+  ours: HookGroup | null,
+): Record<string, unknown> | null {
   const hooks = existing["hooks"] as unknown[];
   const at = hooks.findIndex(isOwnedHook);
   const theirs = hooks.filter((h) => !isOwnedHook(h));
@@ -89,7 +125,11 @@ function ownedIndexes(text: string, arr: JsonArrayNode): number[] {
 }
 
 /** One edit step: re-locate after every change so offsets are always fresh. */
-function step(text: string, file: string, edit: (root: JsonObjectNode) => string | { reason: string } | null): { ok: true; text: string } | { ok: false; reason: string } {
+function step(
+  text: string,
+  file: string,
+  edit: (root: JsonObjectNode) => string | { reason: string } | null,
+): { ok: true; text: string } | { ok: false; reason: string } {
   const parsed = parseRoot(text, file);
   if (!parsed.ok) return parsed;
   const out = edit(parsed.root);
@@ -98,19 +138,27 @@ function step(text: string, file: string, edit: (root: JsonObjectNode) => string
   return { ok: true, text: out };
 }
 
-function hookArray(root: JsonObjectNode, event: string, file: string): { hooks?: JsonObjectNode; arr?: JsonArrayNode } | { reason: string } {
+function hookArray(
+  root: JsonObjectNode,
+  event: string,
+  file: string,
+): { hooks?: JsonObjectNode; arr?: JsonArrayNode } | { reason: string } {
   const hooks = propertyOf(root, "hooks");
   if (!hooks) return {};
-  if (hooks.value.kind !== "object") return { reason: `${file}: "hooks" is not an object; nothing was changed` };
+  if (hooks.value.kind !== "object")
+    return { reason: `${file}: "hooks" is not an object; nothing was changed` };
   const ev = propertyOf(hooks.value, event);
   if (!ev) return { hooks: hooks.value };
-  if (ev.value.kind !== "array") return { reason: `${file}: "hooks.${event}" is not an array; nothing was changed` };
+  if (ev.value.kind !== "array")
+    return { reason: `${file}: "hooks.${event}" is not an array; nothing was changed` };
   return { hooks: hooks.value, arr: ev.value };
 }
 
 function _statusLineCommandOf(text: string): string | undefined {
   try {
-    const command = (JSON.parse(text.replace(/^\ufeff/, "")) as { statusLine?: { command?: unknown } }).statusLine?.command;
+    const command = (
+      JSON.parse(text.replace(/^\ufeff/, "")) as { statusLine?: { command?: unknown } }
+    ).statusLine?.command;
     return typeof command === "string" ? command : undefined;
   } catch {
     return undefined;
@@ -147,7 +195,11 @@ export interface InstallRequest {
 }
 
 /** Add or refresh quoin's entries. `text` null: the file does not exist yet. Running it twice changes nothing. */
-export function mergeInstall(text: string | null, req: InstallRequest, file = "settings.json"): MergeResult {
+export function mergeInstall(
+  text: string | null,
+  req: InstallRequest,
+  file = "settings.json",
+): MergeResult {
   let current = text ?? "{}\n";
   for (const { event, group } of req.hooks) {
     const res = step(current, file, (root) => {
@@ -181,16 +233,29 @@ export function mergeInstall(text: string | null, req: InstallRequest, file = "s
     const engine = req.statusLine;
     const res = step(current, file, (root) => {
       const sl = propertyOf(root, "statusLine");
-      if (!sl) return insertProperty(current, root, "statusLine", { type: "command", command: statusLineCommand(engine, undefined), padding: 0 });
-      if (sl.value.kind !== "object") return { reason: `${file}: "statusLine" is not an object; nothing was changed` };
+      if (!sl)
+        return insertProperty(current, root, "statusLine", {
+          type: "command",
+          command: statusLineCommand(engine, undefined),
+          padding: 0,
+        });
+      if (sl.value.kind !== "object")
+        return { reason: `${file}: "statusLine" is not an object; nothing was changed` };
       const cmd = propertyOf(sl.value, "command");
       const theirs = cmd ? valueOf(current, cmd.value) : undefined;
-      if (typeof theirs !== "string") return { reason: `${file}: "statusLine.command" is not a string; nothing was changed` };
+      if (typeof theirs !== "string")
+        return { reason: `${file}: "statusLine.command" is not a string; nothing was changed` };
       if (OWNED_STATUSLINE.test(theirs)) {
         const want = statusLineCommand(engine, unwrapStatusLine(theirs));
-        return want === theirs ? null : replaceValue(current, (cmd as { value: JsonNode }).value, want);
+        return want === theirs
+          ? null
+          : replaceValue(current, (cmd as { value: JsonNode }).value, want);
       }
-      return replaceValue(current, (cmd as { value: JsonNode }).value, statusLineCommand(engine, theirs));
+      return replaceValue(
+        current,
+        (cmd as { value: JsonNode }).value,
+        statusLineCommand(engine, theirs),
+      );
     });
     if (!res.ok) return res;
     current = res.text;
@@ -211,14 +276,21 @@ export function existingHookContainers(text: string | null): string[] {
   const parsed = parseRoot(text, "settings.json");
   const hooks = parsed.ok ? propertyOf(parsed.root, "hooks") : undefined;
   if (hooks?.value.kind !== "object") return [];
-  return ["hooks", ...hooks.value.props.filter((p) => p.value.kind === "array").map((p) => `hooks.${p.key}`)];
+  return [
+    "hooks",
+    ...hooks.value.props.filter((p) => p.value.kind === "array").map((p) => `hooks.${p.key}`),
+  ];
 }
 
 /**
  * Take out exactly what mergeInstall put in: our hook groups, our status line, and the containers
  * that held only ours, except those in `keep` (from existingHookContainers before the install).
  */
-export function mergeUninstall(text: string, file = "settings.json", keep: readonly string[] = []): MergeResult {
+export function mergeUninstall(
+  text: string,
+  file = "settings.json",
+  keep: readonly string[] = [],
+): MergeResult {
   let current = text;
   for (let guard = 0; guard < 1000; guard += 1) {
     const res = step(current, file, (root) => {
@@ -230,10 +302,15 @@ export function mergeUninstall(text: string, file = "settings.json", keep: reado
           const last = owned[owned.length - 1];
           if (last === undefined) continue;
           // A group where the user added a handler beside ours: only ours comes out.
-          const rest = withOurHooks(valueOf(current, ev.value.items[last] as JsonNode) as Record<string, unknown>, null);
+          const rest = withOurHooks(
+            valueOf(current, ev.value.items[last] as JsonNode) as Record<string, unknown>,
+            null,
+          );
           if (rest) return replaceValue(current, ev.value.items[last] as JsonNode, rest);
           if (ev.value.items.length === 1 && !keep.includes(`hooks.${ev.key}`)) {
-            return hooks.value.props.length === 1 && !keep.includes("hooks") ? removeProperty(current, root, "hooks") : removeProperty(current, hooks.value, ev.key);
+            return hooks.value.props.length === 1 && !keep.includes("hooks")
+              ? removeProperty(current, root, "hooks")
+              : removeProperty(current, hooks.value, ev.key);
           }
           return removeItem(current, ev.value, last);
         }
@@ -243,7 +320,9 @@ export function mergeUninstall(text: string, file = "settings.json", keep: reado
       const value = cmd ? valueOf(current, cmd.value) : undefined;
       if (typeof value === "string" && OWNED_STATUSLINE.test(value)) {
         const theirs = unwrapStatusLine(value);
-        return theirs === undefined ? removeProperty(current, root, "statusLine") : replaceValue(current, (cmd as { value: JsonNode }).value, theirs);
+        return theirs === undefined
+          ? removeProperty(current, root, "statusLine")
+          : replaceValue(current, (cmd as { value: JsonNode }).value, theirs);
       }
       return null;
     });
@@ -265,7 +344,10 @@ export function ownedHookCommands(text: string): Record<string, string[]> | { re
     if (ev.value.kind !== "array") continue;
     for (const item of ev.value.items) {
       const v = valueOf(text, item);
-      if (isOwnedGroup(v)) (out[ev.key] ??= []).push(...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command));
+      if (isOwnedGroup(v))
+        (out[ev.key] ??= []).push(
+          ...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command),
+        );
     }
   }
   return out;

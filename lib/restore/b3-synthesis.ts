@@ -36,7 +36,10 @@ export function synthesizeFromSessionState(s: SessionStateFile): B3Synthesis {
     task: taskFromSessionFileName(s.name),
     currentStage: firstContentLine(sectionBody(sections, "Current stage")) ?? "(stage unknown)",
     branch: B3_BRANCH,
-    intent: intentFromUnfinished(sectionBody(sections, "Unfinished work")) ?? firstLineOf(sectionBody(sections, "Current stage")) ?? "(none)",
+    intent:
+      intentFromUnfinished(sectionBody(sections, "Unfinished work")) ??
+      firstLineOf(sectionBody(sections, "Current stage")) ??
+      "(none)",
     openQuestions: open && open !== "(none)" ? open : undefined,
   };
 }

@@ -30,7 +30,10 @@ const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session
  * the whole file only when a section the picker needs is not in the prefix. `file` was just
  * lstatted as a regular file (regularFileStat).
  */
-export function readCheckpointHead(fs: FsApi, file: { path: string; size: number }): string | undefined {
+export function readCheckpointHead(
+  fs: FsApi,
+  file: { path: string; size: number },
+): string | undefined {
   const prefix = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
   if (prefix === null) return undefined;
   if (file.size <= HEAD_BYTES) return prefix;
@@ -97,7 +100,8 @@ export function headFields(head: string): HeadFields {
     }
     // `## Last user intent` follows the session link; past `## In-flight artifacts` it is not there.
     const pastIntent = intentSeen || /^## In-flight artifacts\s*$/.test(line);
-    if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0) break;
+    if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0)
+      break;
   }
   if (want === 1) branch = null;
   if (want === 2) sid = null;
@@ -129,7 +133,16 @@ const MAX_FIELD = 2048;
  * One entry: the file's stat key, then its fields. sessionId: a string, null (recorded unknown),
  * or false (no `## Session ID` section); the other fields: a string, or null when absent.
  */
-type Entry = [mtimeMs: number, size: number, ino: number, status: string | null, task: string | null, branch: string | null, sessionId: string | null | false, intent: string | null];
+type Entry = [
+  mtimeMs: number,
+  size: number,
+  ino: number,
+  status: string | null,
+  task: string | null,
+  branch: string | null,
+  sessionId: string | null | false,
+  intent: string | null,
+];
 
 /** The stat key a cache entry must match: a rewrite (new inode by rename, new mtime or size) misses. */
 export interface HeadKey {
@@ -147,7 +160,8 @@ export interface HeadCache {
   misses: number;
 }
 
-const optString = (v: unknown): v is string | null => v === null || (typeof v === "string" && v.length <= MAX_FIELD);
+const optString = (v: unknown): v is string | null =>
+  v === null || (typeof v === "string" && v.length <= MAX_FIELD);
 
 function validEntry(v: unknown): v is Entry {
   return (
@@ -166,7 +180,12 @@ function validEntry(v: unknown): v is Entry {
 
 /** A cache with no entries (a read of one or two heads does not pay for parsing the file). */
 export function emptyHeadCache(memoryDir: string): HeadCache {
-  return { file: path.join(memoryDir, HEAD_CACHE_FILE), entries: new Map(), next: new Map(), misses: 0 };
+  return {
+    file: path.join(memoryDir, HEAD_CACHE_FILE),
+    entries: new Map(),
+    next: new Map(),
+    misses: 0,
+  };
 }
 
 /** The cache of `memoryDir`; an empty one when it is missing, not a regular file, too large or not this version. Never throws. */
@@ -181,8 +200,10 @@ export function openHeadCache(fs: FsApi, memoryDir: string): HeadCache {
   } catch {
     return cache;
   }
-  if (!isRecord(doc) || doc["version"] !== HEAD_CACHE_VERSION || !isRecord(doc["entries"])) return cache;
-  for (const [name, entry] of Object.entries(doc["entries"])) if (validEntry(entry)) cache.entries.set(name, entry);
+  if (!isRecord(doc) || doc["version"] !== HEAD_CACHE_VERSION || !isRecord(doc["entries"]))
+    return cache;
+  for (const [name, entry] of Object.entries(doc["entries"]))
+    if (validEntry(entry)) cache.entries.set(name, entry);
   return cache;
 }
 
@@ -200,19 +221,34 @@ function toFields(e: Entry): HeadFields {
 }
 
 function toEntry(key: HeadKey, ino: number, f: HeadFields): Entry {
-  return [key.mtimeMs, key.size, ino, orNull(f.status), orNull(f.task), orNull(f.branch), f.sessionId === undefined ? false : f.sessionId, orNull(f.intent)];
+  return [
+    key.mtimeMs,
+    key.size,
+    ino,
+    orNull(f.status),
+    orNull(f.task),
+    orNull(f.branch),
+    f.sessionId === undefined ? false : f.sessionId,
+    orNull(f.intent),
+  ];
 }
 
 /** The cached fields of a checkpoint whose size, mtime and inode match its entry; undefined otherwise. */
 export function cachedFields(cache: HeadCache, key: HeadKey): HeadFields | undefined {
   const e = cache.entries.get(key.name);
-  if (!e || key.ino === undefined || e[0] !== key.mtimeMs || e[1] !== key.size || e[2] !== key.ino) return undefined;
+  if (!e || key.ino === undefined || e[0] !== key.mtimeMs || e[1] !== key.size || e[2] !== key.ino)
+    return undefined;
   cache.next.set(key.name, e);
   return toFields(e);
 }
 
 /** Remember fields just read from a head, unless the file is too young to be trusted by its stat (HEAD_CACHE_SETTLE_MS). */
-export function rememberFields(cache: HeadCache, key: HeadKey, fields: HeadFields, nowMs: number): void {
+export function rememberFields(
+  cache: HeadCache,
+  key: HeadKey,
+  fields: HeadFields,
+  nowMs: number,
+): void {
   if (key.ino === undefined || nowMs - key.mtimeMs < HEAD_CACHE_SETTLE_MS) return;
   const entry = toEntry(key, key.ino, fields);
   if (!entry.every((v) => typeof v !== "string" || v.length <= MAX_FIELD)) return;
@@ -240,12 +276,16 @@ export function saveHeadCache(fs: FsApi, cache: HeadCache, w: HeadCacheWrite): b
   const worth = cache.misses >= batch || (gone >= batch && gone * 4 >= cache.entries.size);
   if (!worth) return false;
   // Entries still valid but not looked at this run (a list of a narrower window) are kept.
-  for (const [name, e] of cache.entries) if (w.listed.has(name) && !cache.next.has(name)) cache.next.set(name, e);
+  for (const [name, e] of cache.entries)
+    if (w.listed.has(name) && !cache.next.has(name)) cache.next.set(name, e);
   const entries: Record<string, Entry> = {};
   for (const [name, e] of [...cache.next].sort((a, b) => (a[0] < b[0] ? -1 : 1))) entries[name] = e;
   try {
     refuseSymlinkedTree(fs, cache.file);
-    writeAtomic(fs, cache.file, `${JSON.stringify({ version: HEAD_CACHE_VERSION, entries })}\n`, { mode: 0o600, pid: w.pid });
+    writeAtomic(fs, cache.file, `${JSON.stringify({ version: HEAD_CACHE_VERSION, entries })}\n`, {
+      mode: 0o600,
+      pid: w.pid,
+    });
     return true;
   } catch {
     return false;

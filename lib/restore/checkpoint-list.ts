@@ -29,7 +29,11 @@ export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
   const backed = new Map<string, string[]>();
   for (const s of snap.pendingRestores) {
     const target = sentinelTarget(snap, index, s);
-    if (target) backed.set(path.resolve(target.path), [...(backed.get(path.resolve(target.path)) ?? []), s.path]);
+    if (target)
+      backed.set(path.resolve(target.path), [
+        ...(backed.get(path.resolve(target.path)) ?? []),
+        s.path,
+      ]);
   }
   return [...snap.checkpoints]
     .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name))
@@ -62,14 +66,27 @@ export function checkpointRowText(r: CheckpointRow): string {
  * `show <file>`: a number from `list`, a file name, or a path; only files directly inside this
  * project's checkpoints/ folder are shown.
  */
-export function resolveShowTarget(snap: RestoreSnapshot, arg: string): { ok: true; file: string } | { ok: false; reason: string } {
+export function resolveShowTarget(
+  snap: RestoreSnapshot,
+  arg: string,
+): { ok: true; file: string } | { ok: false; reason: string } {
   const rows = listCheckpoints(snap);
   if (/^\d+$/.test(arg)) {
     const row = rows[Number(arg) - 1];
-    return row ? { ok: true, file: row.file } : { ok: false, reason: `no checkpoint number ${arg}; expected 1 to ${rows.length} (see list)` };
+    return row
+      ? { ok: true, file: row.file }
+      : {
+          ok: false,
+          reason: `no checkpoint number ${arg}; expected 1 to ${rows.length} (see list)`,
+        };
   }
-  const candidate = path.isAbsolute(arg) ? arg : path.join(snap.paths.checkpoints, path.basename(arg));
-  if (!isInsideCheckpoints(snap.paths, candidate)) return { ok: false, reason: `${arg}: expected a checkpoint inside ${snap.paths.checkpoints}` };
+  const candidate = path.isAbsolute(arg)
+    ? arg
+    : path.join(snap.paths.checkpoints, path.basename(arg));
+  if (!isInsideCheckpoints(snap.paths, candidate))
+    return { ok: false, reason: `${arg}: expected a checkpoint inside ${snap.paths.checkpoints}` };
   const found = rows.find((r) => path.resolve(r.file) === path.resolve(candidate));
-  return found ? { ok: true, file: found.file } : { ok: false, reason: `${arg}: no such checkpoint in ${snap.paths.checkpoints}` };
+  return found
+    ? { ok: true, file: found.file }
+    : { ok: false, reason: `${arg}: no such checkpoint in ${snap.paths.checkpoints}` };
 }

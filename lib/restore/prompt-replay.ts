@@ -38,26 +38,31 @@ export type ReplaySelection =
   | { kind: "none" }
   | { kind: "delete" };
 
-export type ParsedSelection = { ok: true; selection: ReplaySelection } | { ok: false; reason: string };
+export type ParsedSelection =
+  | { ok: true; selection: ReplaySelection }
+  | { ok: false; reason: string };
 
 const SELECTION_HELP = "expected all, none, delete, a number, numbers like 1,3, or 'edit N'";
 
 /** The user's answer to "Replay which?": all / 2 / 1,3 / edit 1 / none (y, n and edit are the legacy [y / n / edit]). */
 export function parseReplaySelection(raw: string): ParsedSelection {
   const answer = raw.trim().toLowerCase().replace(/\s+/g, " ");
-  if (answer === "all" || answer === "y" || answer === "yes") return { ok: true, selection: { kind: "all" } };
-  if (answer === "none" || answer === "n" || answer === "no") return { ok: true, selection: { kind: "none" } };
+  if (answer === "all" || answer === "y" || answer === "yes")
+    return { ok: true, selection: { kind: "all" } };
+  if (answer === "none" || answer === "n" || answer === "no")
+    return { ok: true, selection: { kind: "none" } };
   if (answer === "delete") return { ok: true, selection: { kind: "delete" } };
   if (answer === "edit") return { ok: true, selection: { kind: "edit", n: 1 } };
   const edit = /^edit ?(\d+)$/.exec(answer);
   if (edit) return { ok: true, selection: { kind: "edit", n: Number(edit[1]) } };
   if (/^\d+( ?, ?\d+)*$/.test(answer)) {
-    const numbers = [...new Set(answer.split(",").map((n) => Number(n.trim())))].sort((a, b) => a - b);
+    const numbers = [...new Set(answer.split(",").map((n) => Number(n.trim())))].sort(
+      (a, b) => a - b,
+    );
     return { ok: true, selection: { kind: "numbers", numbers } };
   }
   return { ok: false, reason: `--replay ${JSON.stringify(raw)}: ${SELECTION_HELP}` };
 }
-
 
 function numbered(text: string): NumberedPrompt[] {
   return parseBlockedPrompts(text)
@@ -84,17 +89,36 @@ export function classifyPendingPrompts(
 ): ReplayCase {
   const usable = files.filter((f) => f.text.trim() !== "");
   if (usable.length === 0) return { case: "A" };
-  const own = currentSid !== "" && currentSid !== "unknown" ? usable.find((f) => f.sid === currentSid) : undefined;
-  if (own) return { case: "B", source: own, legacy: !hasHeader(own.text), entries: numbered(own.text), others: 0 };
+  const own =
+    currentSid !== "" && currentSid !== "unknown"
+      ? usable.find((f) => f.sid === currentSid)
+      : undefined;
+  if (own)
+    return {
+      case: "B",
+      source: own,
+      legacy: !hasHeader(own.text),
+      entries: numbered(own.text),
+      others: 0,
+    };
   const fresh = usable
     .map((f) => {
       const done = replayed(f.sid);
-      return { f, entries: numbered(f.text).filter((e) => !done.has(promptKey(e))).map((e, i) => ({ ...e, n: i + 1 })) };
+      return {
+        f,
+        entries: numbered(f.text)
+          .filter((e) => !done.has(promptKey(e)))
+          .map((e, i) => ({ ...e, n: i + 1 })),
+      };
     })
     // a file left with only non-replayable entries (kept for audit) is not offered again
-    .filter((x) => x.entries.some((e) => !e.nonReplayable) && (!preferSid || x.f.sid === preferSid));
+    .filter(
+      (x) => x.entries.some((e) => !e.nonReplayable) && (!preferSid || x.f.sid === preferSid),
+    );
   if (fresh.length === 0) return { case: "A" };
-  const sorted = [...fresh].sort((a, b) => b.f.mtimeMs - a.f.mtimeMs || compareNames(b.f.file, a.f.file));
+  const sorted = [...fresh].sort(
+    (a, b) => b.f.mtimeMs - a.f.mtimeMs || compareNames(b.f.file, a.f.file),
+  );
   const { f: source, entries } = sorted[0]!;
   return {
     case: "C",
@@ -122,7 +146,10 @@ export type ReplayResult =
  * Apply the user's choice. `all` skips non-replayable entries; an explicit number replays them.
  * CASE B consumes the file on any answer; CASE C leaves it unless the answer is `delete`.
  */
-export function applyReplaySelection(c: Exclude<ReplayCase, { case: "A" }>, selection: ReplaySelection): ReplayResult {
+export function applyReplaySelection(
+  c: Exclude<ReplayCase, { case: "A" }>,
+  selection: ReplaySelection,
+): ReplayResult {
   const byNumber = (n: number) => c.entries.find((e) => e.n === n);
   const trash = c.case === "B" || selection.kind === "delete";
   switch (selection.kind) {
@@ -133,12 +160,20 @@ export function applyReplaySelection(c: Exclude<ReplayCase, { case: "A" }>, sele
       return { ok: true, replay: [], edit: null, trash };
     case "edit": {
       const entry = byNumber(selection.n);
-      if (!entry) return { ok: false, reason: `edit ${selection.n}: expected a number from 1 to ${c.entries.length}` };
+      if (!entry)
+        return {
+          ok: false,
+          reason: `edit ${selection.n}: expected a number from 1 to ${c.entries.length}`,
+        };
       return { ok: true, replay: [], edit: entry, trash };
     }
     case "numbers": {
       const missing = selection.numbers.filter((n) => !byNumber(n));
-      if (missing.length > 0) return { ok: false, reason: `${missing.join(",")}: expected numbers from 1 to ${c.entries.length}` };
+      if (missing.length > 0)
+        return {
+          ok: false,
+          reason: `${missing.join(",")}: expected numbers from 1 to ${c.entries.length}`,
+        };
       return { ok: true, replay: selection.numbers.map((n) => byNumber(n)!), edit: null, trash };
     }
   }
@@ -160,8 +195,14 @@ export function replayMenu(c: Exclude<ReplayCase, { case: "A" }>): string[] {
     return lines;
   }
   lines.push(`${c.entries.length} blocked prompt(s) were saved while context was overloaded:`);
-  for (const e of c.entries) lines.push(`  ${e.n}. [${e.timestamp}]${e.nonReplayable ? " [non-replayable]" : ""} ${promptPreview(e.text)}`);
+  for (const e of c.entries)
+    lines.push(
+      `  ${e.n}. [${e.timestamp}]${e.nonReplayable ? " [non-replayable]" : ""} ${promptPreview(e.text)}`,
+    );
   lines.push(`Replay which? [all / 1 / 1,3 / edit 1 / none${c.case === "C" ? " / delete" : ""}]`);
-  if (c.entries.some((e) => e.nonReplayable)) lines.push("(Note: 'all' skips non-replayable entries; select by number to replay them individually.)");
+  if (c.entries.some((e) => e.nonReplayable))
+    lines.push(
+      "(Note: 'all' skips non-replayable entries; select by number to replay them individually.)",
+    );
   return lines;
 }

@@ -1,7 +1,13 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import type { CommitRef, NextUp, ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import { commitExists, diffStat, recentCommits, statusPorcelain, type LogEntry } from "../core/git.ts";
+import {
+  commitExists,
+  diffStat,
+  recentCommits,
+  statusPorcelain,
+  type LogEntry,
+} from "../core/git.ts";
 
 /**
  * Seed 001's reconciliation: trust Completed / Next up / Blockers after checking the commit
@@ -48,17 +54,27 @@ export function planTaskStates(plan: string): { done: Set<string>; open: Set<str
 }
 
 /** Drift between the checkpoint and its plan, one short line per finding. Pure. */
-export function planDrift(plan: string, cp: ParsedCheckpoint, confirmed: readonly CommitRef[], dropped: readonly CommitRef[]): string[] {
+export function planDrift(
+  plan: string,
+  cp: ParsedCheckpoint,
+  confirmed: readonly CommitRef[],
+  dropped: readonly CommitRef[],
+): string[] {
   const { done, open } = planTaskStates(plan);
   const out: string[] = [];
   for (const c of confirmed) {
-    for (const id of taskIds(c.subject)) if (open.has(id) && !done.has(id)) out.push(`${id}: done in the checkpoint (${c.hash}), open in the plan`);
+    for (const id of taskIds(c.subject))
+      if (open.has(id) && !done.has(id))
+        out.push(`${id}: done in the checkpoint (${c.hash}), open in the plan`);
   }
   for (const c of dropped) {
-    for (const id of taskIds(c.subject)) if (done.has(id)) out.push(`${id}: done in the plan, but commit ${c.hash} is not in git`);
+    for (const id of taskIds(c.subject))
+      if (done.has(id)) out.push(`${id}: done in the plan, but commit ${c.hash} is not in git`);
   }
   const pending = [...cp.nextUp.map((n) => n.item), cp.inProgress ?? ""].join("\n");
-  for (const id of taskIds(pending)) if (done.has(id)) out.push(`${id}: still in progress or next up in the checkpoint, done in the plan`);
+  for (const id of taskIds(pending))
+    if (done.has(id))
+      out.push(`${id}: still in progress or next up in the checkpoint, done in the plan`);
   return [...new Set(out)];
 }
 
@@ -67,7 +83,11 @@ function isInside(root: string, full: string): boolean {
   return !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
-function readInside(deps: Deps, root: string, file: string): { path: string; text: string; mtimeMs: number } | null {
+function readInside(
+  deps: Deps,
+  root: string,
+  file: string,
+): { path: string; text: string; mtimeMs: number } | null {
   const full = path.resolve(root, file);
   // A plan path comes from a file on disk: read it only inside the project, symlinks resolved.
   if (!isInside(root, full)) return null;
@@ -90,12 +110,15 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
   const git = status !== null;
   const confirmedCommits: CommitRef[] = [];
   const droppedCommits: CommitRef[] = [];
-  for (const c of cp.commits) (git && commitExists(deps, root, c.hash) ? confirmedCommits : droppedCommits).push(c);
+  for (const c of cp.commits)
+    (git && commitExists(deps, root, c.hash) ? confirmedCommits : droppedCommits).push(c);
 
   const savedMs = cp.savedAt ? Date.parse(cp.savedAt) : Number.NaN;
   const commitsSinceSave =
     git && Number.isFinite(savedMs)
-      ? recentCommits(deps, root, { max: 20, since: cp.savedAt }).filter((e) => Date.parse(e.isoTime) > savedMs)
+      ? recentCommits(deps, root, { max: 20, since: cp.savedAt }).filter(
+          (e) => Date.parse(e.isoTime) > savedMs,
+        )
       : [];
 
   const drift: string[] = [];
@@ -105,11 +128,13 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
     const plan = readInside(deps, root, planPath);
     if (!plan) drift.push(`plan file ${planPath} not found (or outside the project)`);
     else {
-      if (Number.isFinite(savedMs) && plan.mtimeMs > savedMs) drift.push(`plan file ${planPath} changed after the checkpoint was saved`);
+      if (Number.isFinite(savedMs) && plan.mtimeMs > savedMs)
+        drift.push(`plan file ${planPath} changed after the checkpoint was saved`);
       drift.push(...planDrift(plan.text, cp, confirmedCommits, droppedCommits));
     }
   }
-  if (commitsSinceSave.length > 0) drift.push(`${commitsSinceSave.length} commit(s) since the checkpoint was saved`);
+  if (commitsSinceSave.length > 0)
+    drift.push(`${commitsSinceSave.length} commit(s) since the checkpoint was saved`);
 
   return {
     git,
@@ -130,12 +155,26 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
 export function reconcileLines(r: Reconciliation): string[] {
   const lines: string[] = [];
   if (!r.git) lines.push("git: not a repository here; commits not checked");
-  if (r.confirmedCommits.length) lines.push(`Completed (confirmed in git): ${r.confirmedCommits.map((c) => c.hash).join(", ")}`);
-  if (r.droppedCommits.length) lines.push(`Dropped as noise (not in git): ${r.droppedCommits.map((c) => c.hash).join(", ")}`);
-  if (r.git) lines.push(r.status.length ? `Working tree now: ${r.status.length} changed path(s)` : "Working tree now: clean");
-  if (r.diffStat) lines.push(...r.diffStat.split("\n").slice(-1).map((l) => `  ${l.trim()}`));
+  if (r.confirmedCommits.length)
+    lines.push(`Completed (confirmed in git): ${r.confirmedCommits.map((c) => c.hash).join(", ")}`);
+  if (r.droppedCommits.length)
+    lines.push(`Dropped as noise (not in git): ${r.droppedCommits.map((c) => c.hash).join(", ")}`);
+  if (r.git)
+    lines.push(
+      r.status.length
+        ? `Working tree now: ${r.status.length} changed path(s)`
+        : "Working tree now: clean",
+    );
+  if (r.diffStat)
+    lines.push(
+      ...r.diffStat
+        .split("\n")
+        .slice(-1)
+        .map((l) => `  ${l.trim()}`),
+    );
   for (const d of r.drift) lines.push(`Drift: ${d}`);
-  for (const n of r.nextUp) lines.push(`Next up: ${n.item} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`);
+  for (const n of r.nextUp)
+    lines.push(`Next up: ${n.item} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`);
   for (const b of r.blockers) lines.push(`Blocker (re-check): ${b}`);
   return lines;
 }

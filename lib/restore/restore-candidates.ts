@@ -2,7 +2,13 @@ import * as path from "node:path";
 import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { isCuratedStatus, isSessionEndStatus } from "../store/checkpoint-status.ts";
-import { MIN_CHECKPOINT_BYTES, SEED001_CHECKPOINT, type CheckpointFile, type RestoreSnapshot, type SentinelFile } from "./restore-snapshot.ts";
+import {
+  MIN_CHECKPOINT_BYTES,
+  SEED001_CHECKPOINT,
+  type CheckpointFile,
+  type RestoreSnapshot,
+  type SentinelFile,
+} from "./restore-snapshot.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 import type { HeadFields } from "./checkpoint-heads.ts";
 import { compareNames } from "../core/dir-listing.ts";
@@ -44,7 +50,9 @@ export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFi
   let index = indexes.get(snap);
   if (!index) {
     // Snapshot paths are absolute and normal already (path.join of an absolute folder).
-    index = new Map(snap.checkpoints.map((c) => [path.isAbsolute(c.path) ? c.path : path.resolve(c.path), c]));
+    index = new Map(
+      snap.checkpoints.map((c) => [path.isAbsolute(c.path) ? c.path : path.resolve(c.path), c]),
+    );
     indexes.set(snap, index);
   }
   return index;
@@ -54,7 +62,11 @@ export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFi
  * The checkpoint a pending-restore sentinel names, or null. A path read from a sentinel is
  * trusted only if it resolves to a file directly inside this project's checkpoints/ folder.
  */
-export function sentinelTarget(snap: RestoreSnapshot, index: Map<string, CheckpointFile>, sentinel: SentinelFile): CheckpointFile | null {
+export function sentinelTarget(
+  snap: RestoreSnapshot,
+  index: Map<string, CheckpointFile>,
+  sentinel: SentinelFile,
+): CheckpointFile | null {
   const target = sentinel.firstLine;
   if (target === "" || !isInsideCheckpoints(snap.paths, target)) return null;
   return index.get(path.resolve(target)) ?? null;
@@ -71,7 +83,8 @@ function seed001Task(name: string): string | undefined {
 /** A candidate from a checkpoint file; null when `## Active task` cannot be parsed (dropped silently). */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
   if (file.fields === undefined) return null;
-  const fields: HeadFields = file.fields.task === undefined ? { ...file.fields, task: seed001Task(file.name) } : file.fields;
+  const fields: HeadFields =
+    file.fields.task === undefined ? { ...file.fields, task: seed001Task(file.name) } : file.fields;
   if (!fields.task) return null;
   return {
     file: file.path,
@@ -120,10 +133,18 @@ function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[]
  * the curated one, the snapshot is dropped (the session was saved by hand after it); newer, it
  * stays (it holds the work done since) but is listed right after the curated one, never before.
  */
-export function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number): Candidate[] {
+export function rankSessionEndSnapshots(
+  list: readonly Candidate[],
+  windowDays: number,
+): Candidate[] {
   const curated = list.filter((c) => c.sessionId && isCuratedStatus(c.status));
   const outranking = (c: Candidate) =>
-    isSessionEndStatus(c.status) && c.sessionId ? curated.find((k) => k.sessionId === c.sessionId && Math.abs(k.mtimeMs - c.mtimeMs) <= windowDays * DAY_MS) : undefined;
+    isSessionEndStatus(c.status) && c.sessionId
+      ? curated.find(
+          (k) =>
+            k.sessionId === c.sessionId && Math.abs(k.mtimeMs - c.mtimeMs) <= windowDays * DAY_MS,
+        )
+      : undefined;
   const held = new Map<Candidate, Candidate[]>();
   const out: Candidate[] = [];
   for (const c of list) {
@@ -141,10 +162,14 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   const byPath = new Map<string, Candidate>();
 
   // B1: sentinels within the window, newest first so the newest sentinel backs a shared checkpoint.
-  const sentinels = snap.pendingRestores.filter((s) => snap.nowMs - s.mtimeMs < w.sentinelWindowDays * DAY_MS);
+  const sentinels = snap.pendingRestores.filter(
+    (s) => snap.nowMs - s.mtimeMs < w.sentinelWindowDays * DAY_MS,
+  );
   const stale = snap.pendingRestores.length - sentinels.length;
   if (stale > 0) {
-    messages.push(`[checkpoint] ${stale} stale pending-restore-*.txt sentinels older than ${w.sentinelWindowDays}d skipped`);
+    messages.push(
+      `[checkpoint] ${stale} stale pending-restore-*.txt sentinels older than ${w.sentinelWindowDays}d skipped`,
+    );
   }
   for (const s of [...sentinels].sort((a, b) => b.mtimeMs - a.mtimeMs)) {
     const target = sentinelTarget(snap, index, s);
@@ -166,6 +191,15 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
     if (c) byPath.set(file.path, c);
   }
 
-  const sorted = [...byPath.values()].sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
-  return { candidates: rankSessionEndSnapshots(dropPrecompactTwins(sorted, w.dedupWindowDays), w.dedupWindowDays), staleSentinels: stale, messages };
+  const sorted = [...byPath.values()].sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name),
+  );
+  return {
+    candidates: rankSessionEndSnapshots(
+      dropPrecompactTwins(sorted, w.dedupWindowDays),
+      w.dedupWindowDays,
+    ),
+    staleSentinels: stale,
+    messages,
+  };
 }

@@ -23,9 +23,16 @@ export interface CleanupReport {
 }
 
 /** Only sentinels of the expected family, directly inside the memory folder, are ever moved. */
-function isOwnSentinel(paths: MemoryPaths, file: string, family: "pending-restore" | "pending-prompt"): boolean {
+function isOwnSentinel(
+  paths: MemoryPaths,
+  file: string,
+  family: "pending-restore" | "pending-prompt",
+): boolean {
   const resolved = path.resolve(file);
-  return path.dirname(resolved) === path.resolve(paths.memory) && parseSentinelName(path.basename(resolved))?.family === family;
+  return (
+    path.dirname(resolved) === path.resolve(paths.memory) &&
+    parseSentinelName(path.basename(resolved))?.family === family
+  );
 }
 
 /**
@@ -33,7 +40,11 @@ function isOwnSentinel(paths: MemoryPaths, file: string, family: "pending-restor
  * when set and different; the pending-prompt file when the replay step consumed it. Into trash/,
  * fail-open: a file that cannot move is reported and left in place.
  */
-export function cleanupAfterRestore(deps: Deps, paths: MemoryPaths, req: CleanupRequest): CleanupReport {
+export function cleanupAfterRestore(
+  deps: Deps,
+  paths: MemoryPaths,
+  req: CleanupRequest,
+): CleanupReport {
   const report: CleanupReport = { trashed: [], failed: [] };
   const now = deps.now();
   const move = (file: string) => {
@@ -46,13 +57,20 @@ export function cleanupAfterRestore(deps: Deps, paths: MemoryPaths, req: Cleanup
     }
   };
   // 1. Current-session cleanup: keys off the session id, not consumed_sentinel_path.
-  const own = isUsableSessionId(req.sessionId) ? sentinelPath(paths.memory, "pending-restore", req.sessionId) : null;
+  const own = isUsableSessionId(req.sessionId)
+    ? sentinelPath(paths.memory, "pending-restore", req.sessionId)
+    : null;
   if (own && !req.keepOwn) move(own);
   // 2. The actually-consumed orphan sentinel of another session (B2), if different.
   const consumed = req.consumedSentinelPath;
-  if (consumed !== "" && (own === null || path.resolve(consumed) !== path.resolve(own)) && isOwnSentinel(paths, consumed, "pending-restore")) {
+  if (
+    consumed !== "" &&
+    (own === null || path.resolve(consumed) !== path.resolve(own)) &&
+    isOwnSentinel(paths, consumed, "pending-restore")
+  ) {
     move(consumed);
   }
-  if (req.pendingPromptFile && isOwnSentinel(paths, req.pendingPromptFile, "pending-prompt")) move(req.pendingPromptFile);
+  if (req.pendingPromptFile && isOwnSentinel(paths, req.pendingPromptFile, "pending-prompt"))
+    move(req.pendingPromptFile);
   return report;
 }

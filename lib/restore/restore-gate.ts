@@ -5,11 +5,15 @@ import { taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** Newest session-state file (`ls -t sessions/*.md | head -1`), optionally only within `windowDays`. */
-export function freshestSessionState(snap: RestoreSnapshot, windowDays?: number): SessionStateFile | null {
+export function freshestSessionState(
+  snap: RestoreSnapshot,
+  windowDays?: number,
+): SessionStateFile | null {
   let best: SessionStateFile | null = null;
   for (const s of snap.sessionStates) {
     if (windowDays !== undefined && snap.nowMs - s.mtimeMs >= windowDays * DAY_MS) continue;
-    if (!best || s.mtimeMs > best.mtimeMs || (s.mtimeMs === best.mtimeMs && s.name > best.name)) best = s;
+    if (!best || s.mtimeMs > best.mtimeMs || (s.mtimeMs === best.mtimeMs && s.name > best.name))
+      best = s;
   }
   return best;
 }
@@ -36,7 +40,11 @@ export interface GateResult {
 }
 
 /** The gate with its inputs resolved once, for a whole list of candidates. */
-export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: number): (c: Candidate) => GateResult {
+export function gateFor(
+  snap: RestoreSnapshot,
+  anchorTask: string,
+  staleDays: number,
+): (c: Candidate) => GateResult {
   const task = freshestTask(snap, anchorTask);
   const reduced = task === "" ? "" : reduceTaskName(task);
   const hasSessionState = freshestSessionState(snap) !== null;
@@ -59,8 +67,13 @@ export function gateFor(snap: RestoreSnapshot, anchorTask: string, staleDays: nu
 export function gateWarning(c: Candidate, g: GateResult, staleDays: number): string[] {
   const lines = ["[checkpoint] WARNING: auto-pick suppressed."];
   if (g.stale) lines.push(`  Stale: candidate is ${g.ageDays}d old (threshold: ${staleDays}d).`);
-  if (g.crossTask) lines.push(`  Cross-task: candidate task='${c.task}' vs freshest session task='${g.freshestTask}'.`);
-  lines.push("  Routing to session-state synthesis (B3). Choose 'y' to synthesize from the freshest session-state.");
+  if (g.crossTask)
+    lines.push(
+      `  Cross-task: candidate task='${c.task}' vs freshest session task='${g.freshestTask}'.`,
+    );
+  lines.push(
+    "  Routing to session-state synthesis (B3). Choose 'y' to synthesize from the freshest session-state.",
+  );
   return lines;
 }
 
@@ -78,7 +91,11 @@ export type B3Trigger = { fires: false } | { fires: true; clause: "A" | "B" };
  * B3 trigger, evaluated before the normal picker. Clause A: no candidate. Clause B: every
  * candidate is older than the freshest session-state file within the fallback window.
  */
-export function b3Trigger(snap: RestoreSnapshot, candidates: readonly Candidate[], fallbackWindowDays: number): B3Trigger {
+export function b3Trigger(
+  snap: RestoreSnapshot,
+  candidates: readonly Candidate[],
+  fallbackWindowDays: number,
+): B3Trigger {
   if (candidates.length === 0) return { fires: true, clause: "A" };
   const fresh = freshestSessionState(snap, fallbackWindowDays);
   if (!fresh) return { fires: false };

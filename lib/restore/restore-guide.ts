@@ -4,13 +4,15 @@ import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
 // what the model does with this answer (ask, run, read, restate), so the SKILL.md stays small.
 
 const MARK: Record<string, string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
-const files = (list: readonly { path: string; count: number }[]) => list.map((f) => `${f.path}${f.count > 1 ? ` (x${f.count})` : ""}`).join(", ");
+const files = (list: readonly { path: string; count: number }[]) =>
+  list.map((f) => `${f.path}${f.count > 1 ? ` (x${f.count})` : ""}`).join(", ");
 
 /** What the session was doing, for the text form: requests, todos, working set, failures, the model's state. */
 export function sessionLines(s: ResumeSummary): string[] {
   const x = s.session;
   const lines: string[] = [];
-  if (x.firstRequest && x.firstRequest !== x.newestRequest) lines.push(`First request: ${x.firstRequest}`);
+  if (x.firstRequest && x.firstRequest !== x.newestRequest)
+    lines.push(`First request: ${x.firstRequest}`);
   if (x.newestRequest) lines.push(`Newest request: ${x.newestRequest}`);
   if (x.todos) {
     lines.push(`Todos: ${x.todos.length ? "" : "(empty list)"}`.trimEnd());
@@ -22,11 +24,18 @@ export function sessionLines(s: ResumeSummary): string[] {
   for (const f of x.failures) lines.push(`Failed: \`${f.command}\`: ${f.error}`);
   if (x.done.length) lines.push(`Done: ${x.done.join("; ")}`);
   if (x.inProgress) lines.push(`In progress: ${x.inProgress}`);
-  for (const n of x.nextUp) lines.push(`Next up: ${n.item} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`);
+  for (const n of x.nextUp)
+    lines.push(`Next up: ${n.item} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`);
   for (const b of x.blockers) lines.push(`Blocker: ${b}`);
   for (const d of x.decisions) lines.push(`Decision: ${d}`);
-  if (x.compactionSummary) lines.push(`Compaction summary: line ${x.compactionSummary.uuid} of ${x.compactionSummary.transcript}`);
-  if (x.historyCutShort) lines.push("(the transcript digest was cut short by its read budget: older history is not listed)");
+  if (x.compactionSummary)
+    lines.push(
+      `Compaction summary: line ${x.compactionSummary.uuid} of ${x.compactionSummary.transcript}`,
+    );
+  if (x.historyCutShort)
+    lines.push(
+      "(the transcript digest was cut short by its read budget: older history is not listed)",
+    );
   if (s.reread.length) lines.push(`Re-read now: ${s.reread.join(" ")}`);
   return lines;
 }
@@ -47,8 +56,16 @@ function restoredNext(r: Restored): string[] {
   const s = r.summary;
   const steps: string[] = [];
   if (s?.reread.length) steps.push(`Read each file in \`reread\` now (${s.reread.length}).`);
-  if (r.replay?.replay.length) steps.push("Submit each replay.prompts text as if the user typed it (edit N: show it in full, use the edited text).");
-  const restate = [s?.session.todos ? "the todos" : "", s?.session.newestRequest ? "the newest request" : ""].filter(Boolean).join(" and ");
+  if (r.replay?.replay.length)
+    steps.push(
+      "Submit each replay.prompts text as if the user typed it (edit N: show it in full, use the edited text).",
+    );
+  const restate = [
+    s?.session.todos ? "the todos" : "",
+    s?.session.newestRequest ? "the newest request" : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
   steps.push(`${restate ? `Restate ${restate}, then ask` : "Ask"} the user what to do next.`);
   return steps;
 }
@@ -59,7 +76,9 @@ export function restoreNext(o: RestoreOutcome): string[] {
     case "restore":
       return restoredNext(o);
     case "choose":
-      return ["AskUserQuestion which checkpoint to restore (the newest few as options; the user may type a number or skip); run `E restore --json --pick N`, or stop on skip."];
+      return [
+        "AskUserQuestion which checkpoint to restore (the newest few as options; the user may type a number or skip); run `E restore --json --pick N`, or stop on skip.",
+      ];
     case "synthesize":
       return [
         'AskUserQuestion "Synthesize a minimal restore from session-state only?"; yes: run `E restore --json --synthesize` (or `--pick N` for a listed checkpoint); no: run `E restore --json --decline-synthesis` (not offered again for this file) and relay its answer.',

@@ -40,7 +40,8 @@ export function candidateRow(c: ListedCandidate): string {
 
 function pickerLines(list: readonly ListedCandidate[]): string[] {
   const lines = list.slice(0, PICKER_LIST_CAP).map(candidateRow);
-  if (list.length > PICKER_LIST_CAP) lines.push(`  ... and ${list.length - PICKER_LIST_CAP} older.`);
+  if (list.length > PICKER_LIST_CAP)
+    lines.push(`  ... and ${list.length - PICKER_LIST_CAP} older.`);
   return lines;
 }
 
@@ -55,7 +56,12 @@ function restoredJson(r: Restored) {
           legacy: r.prompts.legacy,
           warning: r.prompts.warning ?? null,
           others: r.prompts.others,
-          entries: r.prompts.entries.map((e) => ({ n: e.n, timestamp: e.timestamp, nonReplayable: e.nonReplayable, preview: promptPreview(e.text) })),
+          entries: r.prompts.entries.map((e) => ({
+            n: e.n,
+            timestamp: e.timestamp,
+            nonReplayable: e.nonReplayable,
+            preview: promptPreview(e.text),
+          })),
           menu: replayMenu(r.prompts),
         };
   return {
@@ -141,7 +147,9 @@ const sameSessionLines = (sid: string) => [
 function restoredText(r: Restored, engine: string): string[] {
   const lines = [...r.warnings];
   if (r.corrupt) {
-    lines.push(`[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`);
+    lines.push(
+      `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+    );
     lines.push("----- raw content -----", r.corrupt.raw, "-----------------------", r.corrupt.hint);
     return lines;
   }
@@ -149,7 +157,11 @@ function restoredText(r: Restored, engine: string): string[] {
   lines.push(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${s.intent}.`);
   lines.push(`Session: ${s.resume}`);
   lines.push(`From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}`);
-  lines.push(s.artifacts.length ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):` : "In-flight artifacts: none to re-read.");
+  lines.push(
+    s.artifacts.length
+      ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
+      : "In-flight artifacts: none to re-read.",
+  );
   for (const a of s.artifacts) lines.push(`  ${a}`);
   lines.push(`Open questions: ${s.openQuestions.length} items.`);
   for (const q of s.openQuestions) lines.push(`  - ${q}`);
@@ -159,18 +171,29 @@ function restoredText(r: Restored, engine: string): string[] {
   if (r.prompts.case !== "A") {
     if (!r.replay) lines.push(...replayMenu(r.prompts));
     else {
-      for (const p of r.replay.replay) lines.push(`----- replay ${p.n} [${p.timestamp}] -----`, p.text);
-      if (r.replay.edit) lines.push(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`, r.replay.edit.text, "Paste the edited prompt to submit it.");
+      for (const p of r.replay.replay)
+        lines.push(`----- replay ${p.n} [${p.timestamp}] -----`, p.text);
+      if (r.replay.edit)
+        lines.push(
+          `----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`,
+          r.replay.edit.text,
+          "Paste the edited prompt to submit it.",
+        );
     }
   }
-  if (r.cleanup) for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
-  if (!r.done && !r.corrupt) lines.push(`Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`);
+  if (r.cleanup)
+    for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
+  if (!r.done && !r.corrupt)
+    lines.push(
+      `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,
+    );
   return lines;
 }
 
 function needFlag(r: Restored, n: Restored["needs"][number]): string {
   if (n === "same-session") return "--proceed";
-  if (n === "replay") return `--replay all|N,M|none|edit N${r.prompts.case === "C" ? "|delete" : ""}`;
+  if (n === "replay")
+    return `--replay all|N,M|none|edit N${r.prompts.case === "C" ? "|delete" : ""}`;
   return "";
 }
 
@@ -182,13 +205,19 @@ function chooseLines(o: Choose): string[] {
     o.reason === "multiple"
       ? "Multiple recent checkpoints found. Which session do you want to restore?"
       : "Auto-pick suppressed and no recent session-state to synthesize from. Pick one explicitly, or skip:";
-  return [head, ...pickerLines(o.list), "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice."];
+  return [
+    head,
+    ...pickerLines(o.list),
+    "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice.",
+  ];
 }
 
 function synthesizeLines(o: Synthesize): string[] {
   return [
     "Synthesize from the session-state: rerun with --synthesize.",
-    ...(o.list.length ? ["Or restore a checkpoint explicitly (rerun with --pick N):", ...pickerLines(o.list)] : []),
+    ...(o.list.length
+      ? ["Or restore a checkpoint explicitly (rerun with --pick N):", ...pickerLines(o.list)]
+      : []),
   ];
 }
 

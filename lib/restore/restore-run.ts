@@ -1,6 +1,12 @@
 import * as path from "node:path";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import { EMPTY_SESSION, listLines, rereadList, resumeSession, type ResumeSession } from "./resume-session.ts";
+import {
+  EMPTY_SESSION,
+  listLines,
+  rereadList,
+  resumeSession,
+  type ResumeSession,
+} from "./resume-session.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
@@ -9,10 +15,30 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { listRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import { freshestSessionState } from "./restore-gate.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
-import { applyReplaySelection, classifyPendingPrompts, promptKey, parseReplaySelection, type PendingPromptSource, type ReplayCase, type ReplayResult } from "./prompt-replay.ts";
+import {
+  applyReplaySelection,
+  classifyPendingPrompts,
+  promptKey,
+  parseReplaySelection,
+  type PendingPromptSource,
+  type ReplayCase,
+  type ReplayResult,
+} from "./prompt-replay.ts";
 import { reconcile, type Reconciliation } from "./reconcile.ts";
-import { CHECKPOINT_WINDOW_DAYS, checkpointIndex, sentinelTarget, toCandidate } from "./restore-candidates.ts";
-import { b3Key, isSameSession, pickFastPath, pickRestore, type PickerDecision, type PickerSettings } from "./restore-picker.ts";
+import {
+  CHECKPOINT_WINDOW_DAYS,
+  checkpointIndex,
+  sentinelTarget,
+  toCandidate,
+} from "./restore-candidates.ts";
+import {
+  b3Key,
+  isSameSession,
+  pickFastPath,
+  pickRestore,
+  type PickerDecision,
+  type PickerSettings,
+} from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
@@ -84,14 +110,20 @@ export interface Restored {
 
 export type RestoreOutcome =
   | Restored
-  | Exclude<PickerDecision, { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }>
+  | Exclude<
+      PickerDecision,
+      { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }
+    >
   | { action: "invalid"; reason: string };
 
-const MANUAL_RECOVERY_HINT = "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
+const MANUAL_RECOVERY_HINT =
+  "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
 const RAW_CAP = 16_000;
 
 /** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
-function checkCheckpointText(text: string): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
+function checkCheckpointText(
+  text: string,
+): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
   if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
   const parsed = parseCheckpoint(text);
   if (!parsed.task) return { ok: false, reason: "no ## Active task" };
@@ -105,8 +137,12 @@ function resumeLine(sid: string | null | undefined): string {
   return `claude --resume ${sid}`;
 }
 
-
-function checkpointSummary(deps: Deps, root: string, file: string, p: ParsedCheckpoint): ResumeSummary {
+function checkpointSummary(
+  deps: Deps,
+  root: string,
+  file: string,
+  p: ParsedCheckpoint,
+): ResumeSummary {
   return {
     session: resumeSession(p),
     reread: rereadList(deps, root, p),
@@ -143,7 +179,12 @@ function readPendingPrompts(deps: Deps, snap: RestoreSnapshot): PendingPromptSou
   const out: PendingPromptSource[] = [];
   for (const p of snap.pendingPrompts) {
     try {
-      out.push({ file: p.path, sid: p.sid, mtimeMs: p.mtimeMs, text: deps.fs.readFileSync(p.path, "utf8") });
+      out.push({
+        file: p.path,
+        sid: p.sid,
+        mtimeMs: p.mtimeMs,
+        text: deps.fs.readFileSync(p.path, "utf8"),
+      });
     } catch {
       // vanished or unreadable: nothing to replay from it
     }
@@ -186,7 +227,12 @@ function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
  * B3 offers the user declined, from every session (registry kind "b3-declined"); with
  * `declineSynthesis` this answer is recorded first, for the file the offer was about.
  */
-function declinedSyntheses(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, s: PickerSettings): Set<string> {
+function declinedSyntheses(
+  deps: Deps,
+  req: RestoreRequest,
+  snap: RestoreSnapshot,
+  s: PickerSettings,
+): Set<string> {
   const config = claudeConfigDir(deps.env, deps.home);
   const keys = new Set<string>();
   for (const sid of listRegistry(deps, config, "b3-declined")) {
@@ -199,7 +245,12 @@ function declinedSyntheses(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
     keys.add(key);
     const owner = isUsableSessionId(req.sessionId) ? req.sessionId : "unknown-session";
     const mine = readRegistry(deps, config, "b3-declined", owner)?.["files"];
-    const files = [...new Set([...(Array.isArray(mine) ? mine.filter((k): k is string => typeof k === "string") : []), key])].slice(-50);
+    const files = [
+      ...new Set([
+        ...(Array.isArray(mine) ? mine.filter((k): k is string => typeof k === "string") : []),
+        key,
+      ]),
+    ].slice(-50);
     try {
       writeRegistry(deps, config, "b3-declined", owner, { files });
     } catch {
@@ -210,14 +261,23 @@ function declinedSyntheses(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
 }
 
 /** Restore step 1 (the picker): Tier 1 on a first snapshot of this session's own sentinel, else the full picker. */
-function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: PickerDecision; snap: RestoreSnapshot } {
+function pick(
+  deps: Deps,
+  knobs: Knobs,
+  req: RestoreRequest,
+): { decision: PickerDecision; snap: RestoreSnapshot } {
   const now = deps.now();
   const answered = req.pick !== undefined || req.synthesize === true;
   // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
   // a first snapshot reads only the checkpoint it names; the full one is built only if Tier 1 fails.
-  const ownSentinel = isUsableSessionId(req.sessionId) && deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
+  const ownSentinel =
+    isUsableSessionId(req.sessionId) &&
+    deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
   if (ownSentinel && !answered) {
-    const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, { checkpointWindowDays: 0, ownSentinelOnly: true });
+    const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, {
+      checkpointWindowDays: 0,
+      ownSentinelOnly: true,
+    });
     const decision = pickFastPath(snap);
     if (decision) return { decision, snap };
   }
@@ -228,11 +288,23 @@ function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): { decision: Picker
     headCachePid: deps.pid,
   });
   const declinedB3 = declinedSyntheses(deps, req, snap, settings);
-  return { decision: pickRestore(snap, settings, { pick: req.pick, synthesize: req.synthesize, declinedB3 }), snap };
+  return {
+    decision: pickRestore(snap, settings, {
+      pick: req.pick,
+      synthesize: req.synthesize,
+      declinedB3,
+    }),
+    snap,
+  };
 }
 
 /** Restore steps 1.5 and 2 for a picked checkpoint: read, check, summarize, reconcile; path 6 when corrupt. */
-function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, decision: Extract<PickerDecision, { action: "restore" }>): { out: Restored; preferSid: string | null } {
+function restoreCheckpoint(
+  deps: Deps,
+  req: RestoreRequest,
+  snap: RestoreSnapshot,
+  decision: Extract<PickerDecision, { action: "restore" }>,
+): { out: Restored; preferSid: string | null } {
   const out = base(decision.path, decision.warnings, { case: "A" });
   out.consumedSentinel = decision.consumedSentinelPath;
   const file = decision.candidate.file;
@@ -242,13 +314,19 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
-  const checked = text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
+  const checked =
+    text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
   if (!checked.ok) {
     // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
     out.path = "6";
     out.consumedSentinel = "";
     out.needs = ["manual-recovery"];
-    out.corrupt = { file, reason: checked.reason, raw: (text ?? "").slice(0, RAW_CAP), hint: MANUAL_RECOVERY_HINT };
+    out.corrupt = {
+      file,
+      reason: checked.reason,
+      raw: (text ?? "").slice(0, RAW_CAP),
+      hint: MANUAL_RECOVERY_HINT,
+    };
     return { out, preferSid: null };
   }
   out.summary = checkpointSummary(deps, req.paths.root, file, checked.parsed);
@@ -256,7 +334,9 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
   out.sameSession = isSameSession(snap, checked.parsed.sessionId);
   out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
   const sentinel = decision.candidate.sentinel;
-  const preferSid = checked.parsed.sessionId ?? ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
+  const preferSid =
+    checked.parsed.sessionId ??
+    ((sentinel && parseSentinelName(path.basename(sentinel))?.sid) || null);
   return { out, preferSid };
 }
 
@@ -264,7 +344,11 @@ function restoreCheckpoint(deps: Deps, req: RestoreRequest, snap: RestoreSnapsho
 function replayedPrompts(deps: Deps, sid: string): Set<string> {
   if (!isUsableSessionId(sid)) return new Set();
   const rec = readRegistry(deps, claudeConfigDir(deps.env, deps.home), "replayed", sid);
-  return new Set(Array.isArray(rec?.["prompts"]) ? (rec["prompts"] as unknown[]).filter((k): k is string => typeof k === "string") : []);
+  return new Set(
+    Array.isArray(rec?.["prompts"])
+      ? (rec["prompts"] as unknown[]).filter((k): k is string => typeof k === "string")
+      : [],
+  );
 }
 
 /**
@@ -280,13 +364,26 @@ function recordReplayed(deps: Deps, out: Restored): void {
     const prompts = [...new Set([...replayedPrompts(deps, sid), ...done])].slice(-200);
     writeRegistry(deps, claudeConfigDir(deps.env, deps.home), "replayed", sid, { prompts });
   } catch (err) {
-    out.warnings.push(`[checkpoint] could not record the replayed prompts: ${(err as Error).message}`);
+    out.warnings.push(
+      `[checkpoint] could not record the replayed prompts: ${(err as Error).message}`,
+    );
   }
 }
 
 /** Restore step 4: pending-prompt rehydration; an answer that does not parse makes the whole call invalid. */
-function replayStep(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out: Restored, preferSid: string | null): { action: "invalid"; reason: string } | null {
-  out.prompts = classifyPendingPrompts(readPendingPrompts(deps, snap), req.sessionId, preferSid, (sid) => replayedPrompts(deps, sid));
+function replayStep(
+  deps: Deps,
+  req: RestoreRequest,
+  snap: RestoreSnapshot,
+  out: Restored,
+  preferSid: string | null,
+): { action: "invalid"; reason: string } | null {
+  out.prompts = classifyPendingPrompts(
+    readPendingPrompts(deps, snap),
+    req.sessionId,
+    preferSid,
+    (sid) => replayedPrompts(deps, sid),
+  );
   if (out.prompts.case === "A") return null;
   if (req.replay === undefined) {
     out.needs.push("replay");
@@ -301,20 +398,34 @@ function replayStep(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out:
 }
 
 /** Restore step 5: sentinel cleanup (six-path contract), then restore step 6: the ledger row. */
-function finishRestore(deps: Deps, req: RestoreRequest, snap: RestoreSnapshot, out: Restored): Restored {
+function finishRestore(
+  deps: Deps,
+  req: RestoreRequest,
+  snap: RestoreSnapshot,
+  out: Restored,
+): Restored {
   out.done = true;
   const unparsed = ownSentinelUnparsed(snap);
-  if (unparsed) out.warnings.push(`[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`);
+  if (unparsed)
+    out.warnings.push(
+      `[checkpoint] this session's pending-restore names ${unparsed}, which could not be parsed; the sentinel is kept`,
+    );
   out.cleanup = cleanupAfterRestore(deps, req.paths, {
     sessionId: req.sessionId,
     keepOwn: unparsed !== null,
     consumedSentinelPath: out.consumedSentinel,
-    pendingPromptFile: out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
+    pendingPromptFile:
+      out.prompts.case !== "A" && out.replay?.trash ? out.prompts.source.file : null,
   });
   recordReplayed(deps, out);
   const task = reduceTaskName(out.summary?.task);
   try {
-    out.ledger = appendLedgerRow(deps.fs, req.paths.root, task, ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, deps.now(), "restore"));
+    out.ledger = appendLedgerRow(
+      deps.fs,
+      req.paths.root,
+      task,
+      ledgerRow(isUsableSessionId(req.sessionId) ? req.sessionId : null, deps.now(), "restore"),
+    );
   } catch (err) {
     out.warnings.push(`[checkpoint] ledger row not written: ${(err as Error).message}`);
   }
@@ -326,7 +437,8 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   // The clock is read once per restore (see withFrozenClock).
   const deps = withFrozenClock(rawDeps);
   const { decision, snap } = pick(deps, knobs, req);
-  if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none") return decision;
+  if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none")
+    return decision;
   if (decision.action === "synthesize" && !decision.confirmed) return decision;
 
   let out: Restored;
@@ -340,7 +452,11 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
     ({ out, preferSid } = restoreCheckpoint(deps, req, snap, decision));
     if (out.corrupt) return out;
   }
-  out.rerun = req.synthesize ? ["--synthesize"] : req.pick !== undefined ? ["--pick", String(req.pick)] : [];
+  out.rerun = req.synthesize
+    ? ["--synthesize"]
+    : req.pick !== undefined
+      ? ["--pick", String(req.pick)]
+      : [];
   if (out.sameSession && !req.proceed) out.needs.push("same-session");
   const invalid = replayStep(deps, req, snap, out, preferSid);
   if (invalid) return invalid;

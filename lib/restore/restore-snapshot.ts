@@ -1,7 +1,17 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, readTextOrNull } from "../core/file-range.ts";
-import { cachedFields, emptyHeadCache, headFields, openHeadCache, readCheckpointHead, rememberFields, saveHeadCache, type HeadCache, type HeadFields } from "./checkpoint-heads.ts";
+import {
+  cachedFields,
+  emptyHeadCache,
+  headFields,
+  openHeadCache,
+  readCheckpointHead,
+  rememberFields,
+  saveHeadCache,
+  type HeadCache,
+  type HeadFields,
+} from "./checkpoint-heads.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
 import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/sentinels.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -88,12 +98,19 @@ function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
 }
 
 /** pending-restore and pending-prompt sentinels; line 1 of a pending-restore only where a tier may use it. */
-function readSentinels(fs: FsApi, paths: MemoryPaths, sessionId: string, nowMs: number, opts: SnapshotOptions): Pick<RestoreSnapshot, "pendingRestores" | "pendingPrompts"> {
+function readSentinels(
+  fs: FsApi,
+  paths: MemoryPaths,
+  sessionId: string,
+  nowMs: number,
+  opts: SnapshotOptions,
+): Pick<RestoreSnapshot, "pendingRestores" | "pendingPrompts"> {
   const restores: Array<{ file: SnapFile; sid: string }> = [];
   const pendingPrompts: SentinelFile[] = [];
   for (const name of sortedNames(fs, paths.memory)) {
     const parsed = parseSentinelName(name);
-    if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt")) continue;
+    if (!parsed || (parsed.family !== "pending-restore" && parsed.family !== "pending-prompt"))
+      continue;
     const file = statFile(fs, paths.memory, name);
     if (!file) continue;
     if (parsed.family === "pending-restore") restores.push({ file, sid: parsed.sid });
@@ -103,13 +120,22 @@ function readSentinels(fs: FsApi, paths: MemoryPaths, sessionId: string, nowMs: 
   const held = new Set(pendingPrompts.map((p) => p.sid));
   // A stale sentinel is only counted (enumerateCandidates): its line 1 is not read.
   const needed = (r: { file: SnapFile; sid: string }) =>
-    r.sid === sessionId || (!opts.ownSentinelOnly && (window === undefined || nowMs - r.file.mtimeMs < window * DAY_MS || held.has(r.sid)));
-  const pendingRestores = restores.map((r) => (needed(r) ? readSentinel(fs, r.file, r.sid) : { ...r.file, sid: r.sid, firstLine: "" }));
+    r.sid === sessionId ||
+    (!opts.ownSentinelOnly &&
+      (window === undefined || nowMs - r.file.mtimeMs < window * DAY_MS || held.has(r.sid)));
+  const pendingRestores = restores.map((r) =>
+    needed(r) ? readSentinel(fs, r.file, r.sid) : { ...r.file, sid: r.sid, firstLine: "" },
+  );
   return { pendingRestores, pendingPrompts };
 }
 
 /** A checkpoint's head fields: from the cache when its stat matches, else read (and remembered). */
-function fieldsOf(fs: FsApi, cache: HeadCache, file: SnapFile, nowMs: number): HeadFields | undefined {
+function fieldsOf(
+  fs: FsApi,
+  cache: HeadCache,
+  file: SnapFile,
+  nowMs: number,
+): HeadFields | undefined {
   const hit = cachedFields(cache, file);
   if (hit) return hit;
   const head = readCheckpointHead(fs, file);
@@ -120,26 +146,42 @@ function fieldsOf(fs: FsApi, cache: HeadCache, file: SnapFile, nowMs: number): H
 }
 
 /** checkpoints/*.md (temp files excluded), with head fields where a tier needs them. */
-function readCheckpoints(fs: FsApi, paths: MemoryPaths, nowMs: number, wanted: ReadonlySet<string>, opts: SnapshotOptions): CheckpointFile[] {
+function readCheckpoints(
+  fs: FsApi,
+  paths: MemoryPaths,
+  nowMs: number,
+  wanted: ReadonlySet<string>,
+  opts: SnapshotOptions,
+): CheckpointFile[] {
   // Tier 1 alone reads one head: parsing the cache of 1,000 would cost more.
-  const cache = opts.ownSentinelOnly ? emptyHeadCache(paths.memory) : openHeadCache(fs, paths.memory);
+  const cache = opts.ownSentinelOnly
+    ? emptyHeadCache(paths.memory)
+    : openHeadCache(fs, paths.memory);
   const checkpoints: CheckpointFile[] = [];
   // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
   // to the full snapshot does not stat every checkpoint twice.
-  const names = opts.ownSentinelOnly ? [...wanted].map((file) => path.basename(file)) : sortedNames(fs, paths.checkpoints);
+  const names = opts.ownSentinelOnly
+    ? [...wanted].map((file) => path.basename(file))
+    : sortedNames(fs, paths.checkpoints);
   const listed = new Set<string>();
   for (const name of names) {
     if (!name.endsWith(".md") || name.startsWith(".")) continue;
     const file = statFile(fs, paths.checkpoints, name);
     if (!file) continue;
     listed.add(name);
-    const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS && file.size >= MIN_CHECKPOINT_BYTES;
+    const inWindow =
+      nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS &&
+      file.size >= MIN_CHECKPOINT_BYTES;
     const fields = inWindow || wanted.has(file.path) ? fieldsOf(fs, cache, file, nowMs) : undefined;
     if (fields) (file as CheckpointFile).fields = fields;
     checkpoints.push(file);
   }
   if (opts.headCachePid !== undefined && !opts.ownSentinelOnly) {
-    saveHeadCache(fs, cache, { pid: opts.headCachePid, listed, ...(opts.headCacheBatch === undefined ? {} : { batch: opts.headCacheBatch }) });
+    saveHeadCache(fs, cache, {
+      pid: opts.headCachePid,
+      listed,
+      ...(opts.headCacheBatch === undefined ? {} : { batch: opts.headCacheBatch }),
+    });
   }
   return checkpoints;
 }
@@ -157,7 +199,8 @@ export function buildRestoreSnapshot(
   const wanted = new Set<string>();
   for (const s of pendingRestores) {
     if (opts.ownSentinelOnly && s.sid !== sessionId) continue;
-    if (s.firstLine !== "" && isInsideCheckpoints(paths, s.firstLine)) wanted.add(path.resolve(s.firstLine));
+    if (s.firstLine !== "" && isInsideCheckpoints(paths, s.firstLine))
+      wanted.add(path.resolve(s.firstLine));
   }
   const checkpoints = readCheckpoints(fs, paths, nowMs, wanted, opts);
 
@@ -166,7 +209,12 @@ export function buildRestoreSnapshot(
     for (const name of sortedNames(fs, paths.root)) {
       if (!SEED001_CHECKPOINT.test(name)) continue;
       const file = statFile(fs, paths.root, name);
-      if (!file || nowMs - file.mtimeMs >= opts.checkpointWindowDays * DAY_MS || file.size < MIN_CHECKPOINT_BYTES) continue;
+      if (
+        !file ||
+        nowMs - file.mtimeMs >= opts.checkpointWindowDays * DAY_MS ||
+        file.size < MIN_CHECKPOINT_BYTES
+      )
+        continue;
       const head = readCheckpointHead(fs, file);
       rootCheckpoints.push(head === undefined ? file : { ...file, fields: headFields(head) });
     }
@@ -179,7 +227,9 @@ export function buildRestoreSnapshot(
     sessionStates.push({ ...file, text: readTextOrNull(fs, file.path) ?? "" });
   }
 
-  const compactHappened = isUsableSessionId(sessionId) && fs.existsSync(sentinelPath(paths.memory, "compact-happened", sessionId));
+  const compactHappened =
+    isUsableSessionId(sessionId) &&
+    fs.existsSync(sentinelPath(paths.memory, "compact-happened", sessionId));
   return {
     nowMs,
     sessionId,

@@ -38,8 +38,21 @@ export interface ResumeSession {
 export const REREAD_CHANGED_FILES = 5;
 
 export const EMPTY_SESSION: ResumeSession = {
-  firstRequest: null, newestRequest: null, requests: [], todos: null, changed: [], read: [], failures: [], omitted: [],
-  compactionSummary: null, historyCutShort: false, done: [], inProgress: null, nextUp: [], blockers: [], decisions: [],
+  firstRequest: null,
+  newestRequest: null,
+  requests: [],
+  todos: null,
+  changed: [],
+  read: [],
+  failures: [],
+  omitted: [],
+  compactionSummary: null,
+  historyCutShort: false,
+  done: [],
+  inProgress: null,
+  nextUp: [],
+  blockers: [],
+  decisions: [],
 };
 
 export function resumeSession(p: ParsedCheckpoint): ResumeSession {

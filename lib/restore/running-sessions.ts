@@ -7,7 +7,11 @@ import { runningNote } from "../store/session-liveness.ts";
  * picker list (the note in [ ], which does not stop an explicit pick) and, for a restored
  * checkpoint, as a warning. The restore itself goes ahead. `running` asks the session registry.
  */
-export function markRunningSessions(outcome: RestoreOutcome, currentSid: string, running: (sid: string) => boolean): RestoreOutcome {
+export function markRunningSessions(
+  outcome: RestoreOutcome,
+  currentSid: string,
+  running: (sid: string) => boolean,
+): RestoreOutcome {
   const asked = new Map<string, boolean>();
   const isOther = (sid: string | null | undefined): sid is string => {
     if (!sid || sid === currentSid) return false;
@@ -16,7 +20,9 @@ export function markRunningSessions(outcome: RestoreOutcome, currentSid: string,
   };
   if ("list" in outcome && Array.isArray(outcome.list)) {
     outcome.list = outcome.list.map((c: ListedCandidate) =>
-      isOther(c.sessionId) ? { ...c, note: [c.note, runningNote(c.sessionId)].filter(Boolean).join("; ") } : c,
+      isOther(c.sessionId)
+        ? { ...c, note: [c.note, runningNote(c.sessionId)].filter(Boolean).join("; ") }
+        : c,
     );
   }
   if (outcome.action === "restore" && outcome.summary && isOther(outcome.summary.sessionId)) {

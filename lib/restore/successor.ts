@@ -16,7 +16,9 @@ export function permissionNote(mode: string | null): string {
 /** The pending-restore sentinels whose line 1 names this checkpoint. */
 export function sentinelsNaming(snap: RestoreSnapshot, checkpoint: string): string[] {
   const target = path.resolve(checkpoint);
-  return snap.pendingRestores.filter((s) => s.firstLine !== "" && path.resolve(s.firstLine) === target).map((s) => s.path);
+  return snap.pendingRestores
+    .filter((s) => s.firstLine !== "" && path.resolve(s.firstLine) === target)
+    .map((s) => s.path);
 }
 
 /** Seed 001 save-and-spawn-successor: the predecessor is the most recently modified checkpoint. */
@@ -24,7 +26,8 @@ export function newestCheckpoint(snap: RestoreSnapshot): CheckpointFile | null {
   let best: CheckpointFile | null = null;
   for (const c of snap.checkpoints) {
     if (c.size < MIN_CHECKPOINT_BYTES) continue;
-    if (!best || c.mtimeMs > best.mtimeMs || (c.mtimeMs === best.mtimeMs && c.name > best.name)) best = c;
+    if (!best || c.mtimeMs > best.mtimeMs || (c.mtimeMs === best.mtimeMs && c.name > best.name))
+      best = c;
   }
   return best;
 }
@@ -43,7 +46,9 @@ const SUCCESSOR_INSTRUCTIONS = [
 
 /** The prompt handed to `claude -p`: the instructions, what the engine already checked, and the checkpoint inline. */
 export function successorPrompt(file: string, content: string, checked: readonly string[]): string {
-  const engine = checked.length ? `\nChecked by quoin-checkpoint just now:\n${checked.map((l) => `- ${l}`).join("\n")}\n` : "";
+  const engine = checked.length
+    ? `\nChecked by quoin-checkpoint just now:\n${checked.map((l) => `- ${l}`).join("\n")}\n`
+    : "";
   return `${SUCCESSOR_INSTRUCTIONS}\n${engine}\n--- ${file} ---\n${content.trimEnd()}\n`;
 }
 

@@ -23,7 +23,12 @@ function newer(a: FoundFile | null, b: FoundFile): FoundFile {
  * Paths only; nothing is read.
  */
 export function scanInFlightArtifacts(fs: FsApi, artifactsDir: string): InFlightScan {
-  const out: InFlightScan = { currentPlan: null, architecture: null, criticResponse: null, review: null };
+  const out: InFlightScan = {
+    currentPlan: null,
+    architecture: null,
+    criticResponse: null,
+    review: null,
+  };
   let criticN = -1;
   let reviewN = -1;
   let seen = 0;
@@ -46,7 +51,13 @@ export function scanInFlightArtifacts(fs: FsApi, artifactsDir: string): InFlight
       if (!entry.isFile()) continue;
       const critic = /^critic-response-(\d+)\.md$/.exec(entry.name);
       const review = /^review-(\d+)\.md$/.exec(entry.name);
-      if (entry.name !== "current-plan.md" && entry.name !== "architecture.md" && !critic && !review) continue;
+      if (
+        entry.name !== "current-plan.md" &&
+        entry.name !== "architecture.md" &&
+        !critic &&
+        !review
+      )
+        continue;
       let mtimeMs = 0;
       try {
         mtimeMs = fs.statSync(full).mtimeMs;

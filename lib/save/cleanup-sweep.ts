@@ -7,7 +7,6 @@ import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 import { parseCheckpointName } from "../store/checkpoint-names.ts";
 
-
 export interface CleanupOptions {
   /** this session's sentinels are never swept, whatever their age; null skips the sentinel sweep (cleanup step 3: fail safe) */
   currentSessionId: string | null;
@@ -78,23 +77,30 @@ function staleTemps(fs: FsApi, paths: MemoryPaths, nowMs: number): string[] {
 /** trash/<YYYY-MM-DD>/ folders whose day ended more than `days` days ago (0: none). Symlinks are not followed. */
 function expiredTrashDays(fs: FsApi, paths: MemoryPaths, nowMs: number, days: number): string[] {
   if (days <= 0) return [];
-  return sortedNames(fs, paths.trash).filter((name) => {
-    const day = TRASH_DAY.exec(name);
-    const start = day ? Date.parse(`${day[1]}T00:00:00Z`) : NaN;
-    if (!Number.isFinite(start) || nowMs - (start + DAY_MS) <= days * DAY_MS) return false;
-    try {
-      return fs.lstatSync(path.join(paths.trash, name)).isDirectory();
-    } catch {
-      return false;
-    }
-  }).map((name) => path.join(paths.trash, name));
+  return sortedNames(fs, paths.trash)
+    .filter((name) => {
+      const day = TRASH_DAY.exec(name);
+      const start = day ? Date.parse(`${day[1]}T00:00:00Z`) : NaN;
+      if (!Number.isFinite(start) || nowMs - (start + DAY_MS) <= days * DAY_MS) return false;
+      try {
+        return fs.lstatSync(path.join(paths.trash, name)).isDirectory();
+      } catch {
+        return false;
+      }
+    })
+    .map((name) => path.join(paths.trash, name));
 }
 
 /**
  * The /cleanup core, steps 4 and 5: which sentinels (every family in the registry, the current
  * session protected by id before any age check) and which checkpoints are stale. Reads only.
  */
-export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: CleanupOptions): CleanupPlan {
+export function planCleanup(
+  fs: FsApi,
+  paths: MemoryPaths,
+  now: Date,
+  opts: CleanupOptions,
+): CleanupPlan {
   const nowMs = now.getTime();
   const sentinels: string[] = [];
   if (opts.currentSessionId !== null) {
@@ -116,14 +122,29 @@ export function planCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clea
     }
   }
   if (opts.trashDays === null) return { sentinels, checkpoints, temps: [], purged: [] };
-  return { sentinels, checkpoints, temps: staleTemps(fs, paths, nowMs), purged: expiredTrashDays(fs, paths, nowMs, opts.trashDays) };
+  return {
+    sentinels,
+    checkpoints,
+    temps: staleTemps(fs, paths, nowMs),
+    purged: expiredTrashDays(fs, paths, nowMs, opts.trashDays),
+  };
 }
 
 /** Plan, then move each stale file to trash/ (unless a dry run). A file another process moved first is reported, not fatal. */
-export function runCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: CleanupOptions): CleanupResult {
+export function runCleanup(
+  fs: FsApi,
+  paths: MemoryPaths,
+  now: Date,
+  opts: CleanupOptions,
+): CleanupResult {
   const plan = planCleanup(fs, paths, now, opts);
   if (opts.dryRun) return { ...plan, failed: [], dryRun: true };
-  const moved = { sentinels: [] as string[], checkpoints: [] as string[], temps: [] as string[], purged: [] as string[] };
+  const moved = {
+    sentinels: [] as string[],
+    checkpoints: [] as string[],
+    temps: [] as string[],
+    purged: [] as string[],
+  };
   const failed: string[] = [];
   // Deliberate deviation from the seed's "nothing is deleted": unbounded trash is a top complaint
   // about tools of this kind. Only whole day folders past QUOIN_TRASH_DAYS go, and first, so
@@ -150,7 +171,12 @@ export function runCleanup(fs: FsApi, paths: MemoryPaths, now: Date, opts: Clean
 }
 
 /** Cleanup step 6: the one summary line, with the recover command. */
-export function cleanupSummary(paths: MemoryPaths, result: CleanupResult, trashDate: string, prefix = "[checkpoint]"): string {
+export function cleanupSummary(
+  paths: MemoryPaths,
+  result: CleanupResult,
+  trashDate: string,
+  prefix = "[checkpoint]",
+): string {
   const s = result.sentinels.length;
   const c = result.checkpoints.length;
   const t = result.temps.length;

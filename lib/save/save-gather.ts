@@ -9,7 +9,11 @@ import { findPlanFile } from "./plan-file.ts";
 import { newestRequestIntent } from "./skeleton-save.ts";
 import { readSessionDigest } from "./snapshot-save.ts";
 import { projectHash } from "../core/project-hash.ts";
-import { intentFromUnfinished, parseSessionState, type SessionState } from "../store/session-state.ts";
+import {
+  intentFromUnfinished,
+  parseSessionState,
+  type SessionState,
+} from "../store/session-state.ts";
 import { locateSessionState } from "../store/session-state-locate.ts";
 import { sessionStartTime } from "../store/session-start-time.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -47,14 +51,22 @@ export interface Gathered {
 const MAX_COMMITS = 50;
 
 /** A task name for a file name (the task rule of lib/store/task-name.ts); says so when --task was reduced. */
-export function resolveTask(given: string | undefined, fromSessionState: string | undefined): { task: string; warning?: string } {
+export function resolveTask(
+  given: string | undefined,
+  fromSessionState: string | undefined,
+): { task: string; warning?: string } {
   const { task, warning } = chooseTask({ given, sessionState: fromSessionState });
   return warning ? { task, warning } : { task };
 }
 
 /** The model's items first, then the session-state file's text; undefined when neither has any. */
-function mergeList(fromModel: readonly string[] | undefined, fromState: string | undefined): string | undefined {
-  const lines = (fromModel ?? []).map((i) => `- ${i.replace(/\s*\n\s*/g, " ").trim()}`).filter((l) => l !== "- ");
+function mergeList(
+  fromModel: readonly string[] | undefined,
+  fromState: string | undefined,
+): string | undefined {
+  const lines = (fromModel ?? [])
+    .map((i) => `- ${i.replace(/\s*\n\s*/g, " ").trim()}`)
+    .filter((l) => l !== "- ");
   const text = [...lines, ...(fromState?.trim() ? [fromState.trim()] : [])].join("\n");
   return text === "" ? undefined : text;
 }
@@ -78,7 +90,10 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const state = readState(deps, located.file);
   // NOTE: .git/HEAD read instead of `git rev-parse --abbrev-ref HEAD`: the same answer without a process.
   const branch = readBranchCheap(deps.fs, paths.root);
-  const digest = input.digest !== undefined ? input.digest : readSessionDigest(deps, paths.root, input.transcriptPath, input.sessionId);
+  const digest =
+    input.digest !== undefined
+      ? input.digest
+      : readSessionDigest(deps, paths.root, input.transcriptPath, input.sessionId);
   const { task, warning } = chooseTask({
     given: input.task,
     sessionState: state?.task,
@@ -89,13 +104,23 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
 
   const commits = new Map<string, CommitRef>();
-  const since = sessionStartTime(deps.fs, input.transcriptPath, paths.recentSessions, input.sessionId);
+  const since = sessionStartTime(
+    deps.fs,
+    input.transcriptPath,
+    paths.recentSessions,
+    input.sessionId,
+  );
   if (since && branch !== "unknown") {
-    for (const c of recentCommits(deps, paths.root, { max: MAX_COMMITS, since: utcIso(since) })) commits.set(c.hash, { hash: c.hash, subject: c.subject });
+    for (const c of recentCommits(deps, paths.root, { max: MAX_COMMITS, since: utcIso(since) }))
+      commits.set(c.hash, { hash: c.hash, subject: c.subject });
   } else if (branch !== "unknown") {
-    warnings.push("[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); commits of this session not listed");
+    warnings.push(
+      "[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); commits of this session not listed",
+    );
   }
-  for (const c of input.completed) if (![...commits.keys()].some((h) => h.startsWith(c.hash) || c.hash.startsWith(h))) commits.set(c.hash, c);
+  for (const c of input.completed)
+    if (![...commits.keys()].some((h) => h.startsWith(c.hash) || c.hash.startsWith(h)))
+      commits.set(c.hash, c);
 
   const data: CheckpointData = {
     status,

@@ -32,20 +32,31 @@ export function saveReport(r: ReportInput): string[] {
         "The new session will load this session as background context; the SessionStart hook will show a banner naming the reference checkpoint.",
       );
     } else {
-      lines.push("No reference sentinel (session UUID unknown): open the checkpoint file by path in a new session.");
+      lines.push(
+        "No reference sentinel (session UUID unknown): open the checkpoint file by path in a new session.",
+      );
     }
   } else {
     if (sentinelName) lines.push(`Mid-agent handoff sentinel written: ${sentinelName}`);
     lines.push(`Active skills at save time: ${r.activeSkills || "(none)"}`);
     lines.push("To resume this session:");
-    lines.push("  Option 1: type /clear to reset context in this same session, then run /checkpoint --restore to reload the mid-agent handoff.");
-    lines.push(`  Option 2: start a new terminal session with: claude --resume ${r.sid ?? "<session id>"}, then run /checkpoint --restore there.`);
+    lines.push(
+      "  Option 1: type /clear to reset context in this same session, then run /checkpoint --restore to reload the mid-agent handoff.",
+    );
+    lines.push(
+      `  Option 2: start a new terminal session with: claude --resume ${r.sid ?? "<session id>"}, then run /checkpoint --restore there.`,
+    );
   }
-  if (r.highUtil) lines.push(...highUtilNotice(r.highUtil, r.compactFirstBps, r.precompactSkips === true));
+  if (r.highUtil)
+    lines.push(...highUtilNotice(r.highUtil, r.compactFirstBps, r.precompactSkips === true));
   return lines;
 }
 
-function highUtilNotice(u: Utilization, compactFirstBps: number, precompactSkips = false): string[] {
+function highUtilNotice(
+  u: Utilization,
+  compactFirstBps: number,
+  precompactSkips = false,
+): string[] {
   return [
     `The ${describeUsage(u.tokens, u.limit, u.bps)} is at or past ${describeThreshold(compactFirstBps, u.limit)} (QUOIN_COMPACT_FIRST_BPS). Checkpoint saved. To free context, choose one:`,
     "  1. Start a fresh session (run /checkpoint --restore there).",
@@ -55,7 +66,12 @@ function highUtilNotice(u: Utilization, compactFirstBps: number, precompactSkips
   ];
 }
 
-export function panicReport(u: Utilization, panicBps: number, checkpoint: string, sentinel: string | null): string[] {
+export function panicReport(
+  u: Utilization,
+  panicBps: number,
+  checkpoint: string,
+  sentinel: string | null,
+): string[] {
   return [
     `[checkpoint] PANIC tier (${describeUsage(u.tokens, u.limit, u.bps)}, at or past ${describeThreshold(panicBps, u.limit)}): context too full for a full save. Minimal restore state saved.`,
     `Checkpoint: ${checkpoint}`,

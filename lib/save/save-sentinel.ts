@@ -36,12 +36,23 @@ export interface SentinelFields {
 /** The sentinel's text for its mode: a path on line 1, or the seed's key=value lines. */
 function sentinelText(mode: SaveMode, f: SentinelFields, now: Date): string {
   if (mode === "restore") return `${f.checkpoint ?? ""}\n`;
-  if (mode === "load-as-reference") return renderKeyValues({ prior_session_uuid: f.sid, checkpoint_path: f.checkpoint ?? "" });
-  return renderKeyValues({ prior_session_uuid: f.sid, task_name: f.task, active_skills: f.activeSkills, timestamp: utcIso(now) });
+  if (mode === "load-as-reference")
+    return renderKeyValues({ prior_session_uuid: f.sid, checkpoint_path: f.checkpoint ?? "" });
+  return renderKeyValues({
+    prior_session_uuid: f.sid,
+    task_name: f.task,
+    active_skills: f.activeSkills,
+    timestamp: utcIso(now),
+  });
 }
 
 /** Save steps 3, 4b, 4c: write this mode's sentinel (one per session: a newer save of the same session replaces it whole). */
-export function writeModeSentinel(deps: Deps, paths: MemoryPaths, mode: SaveMode, f: SentinelFields): string {
+export function writeModeSentinel(
+  deps: Deps,
+  paths: MemoryPaths,
+  mode: SaveMode,
+  f: SentinelFields,
+): string {
   const file = sentinelPath(paths.memory, MODE_SENTINEL[mode], f.sid);
   writeAtomic(deps.fs, file, sentinelText(mode, f, deps.now()), { mode: 0o600, pid: deps.pid });
   return file;

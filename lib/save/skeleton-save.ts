@@ -1,7 +1,11 @@
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import { NO_ARTIFACTS, renderSkeletonCheckpoint, type CommitRef } from "../store/checkpoint-format.ts";
+import {
+  NO_ARTIFACTS,
+  renderSkeletonCheckpoint,
+  type CommitRef,
+} from "../store/checkpoint-format.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { readBranchCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -47,11 +51,16 @@ export interface SkeletonResult {
 /** The cheap task name: the task rule over the newest session-state file and the branch (no transcript). */
 export function cheapTaskName(deps: Deps, paths: MemoryPaths): string {
   const file = newestSessionState(deps.fs, paths.sessions);
-  return chooseTask({ sessionState: file ? taskFromSessionFileName(file) : null, branch: readBranchCheap(deps.fs, paths.root) }).task;
+  return chooseTask({
+    sessionState: file ? taskFromSessionFileName(file) : null,
+    branch: readBranchCheap(deps.fs, paths.root),
+  }).task;
 }
 
 /** The newest typed request of a digest, for `Last user intent` (the picker rows show it). */
-export function newestRequestIntent(digest: CheckpointDigest | null | undefined): string | undefined {
+export function newestRequestIntent(
+  digest: CheckpointDigest | null | undefined,
+): string | undefined {
   const newest = digest?.requests.at(-1) ?? digest?.firstRequest;
   return newest ? `(newest request) ${oneLine(newest.text, 200)}` : undefined;
 }
@@ -96,12 +105,25 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     digest: req.digest ?? null,
     ...(req.commits ? { commits: req.commits } : {}),
   });
-  const nameFor = (n: number) => (req.shape === "precompact" ? precompactCheckpointName(now, task, n) : voluntaryCheckpointName(now, task, n));
-  const checkpoint = createUnique(deps.fs, paths.checkpoints, nameFor, body, { mode: 0o600, pid: deps.pid });
+  const nameFor = (n: number) =>
+    req.shape === "precompact"
+      ? precompactCheckpointName(now, task, n)
+      : voluntaryCheckpointName(now, task, n);
+  const checkpoint = createUnique(deps.fs, paths.checkpoints, nameFor, body, {
+    mode: 0o600,
+    pid: deps.pid,
+  });
   let sentinel: string | null = null;
   if (req.writeSentinel && sid) {
     sentinel = sentinelPath(paths.memory, "pending-restore", sid);
     writeAtomic(deps.fs, sentinel, `${checkpoint}\n`, { mode: 0o600, pid: deps.pid });
   }
-  return { checkpoint, sentinel, task, taskSource: choice.source, branch, bytes: Buffer.byteLength(body) };
+  return {
+    checkpoint,
+    sentinel,
+    task,
+    taskSource: choice.source,
+    branch,
+    bytes: Buffer.byteLength(body),
+  };
 }

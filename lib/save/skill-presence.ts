@@ -12,7 +12,11 @@ const CHECKPOINT_SKILL = "checkpoint";
  * is no reason to save this one in mid-agent mode). A quoin pidfile names no session (""): it
  * counts, as every pidfile did in the seed.
  */
-export function otherActiveSkills(deps: Deps, paths: MemoryPaths, sid: string | null): ActivePidfile[] {
+export function otherActiveSkills(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string | null,
+): ActivePidfile[] {
   return activePidfiles(deps, paths.sessions).filter(
     (p) => p.skill !== CHECKPOINT_SKILL && (sid === null || p.session === sid || p.session === ""),
   );
@@ -24,6 +28,10 @@ export function describeSkills(skills: readonly ActivePidfile[]): string {
 }
 
 /** Save step 6: release the checkpoint skill's pidfile (moved to trash: nothing is deleted). */
-export function releaseCheckpointPidfile(deps: Deps, paths: MemoryPaths, sid: string | null): string | null {
+export function releaseCheckpointPidfile(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string | null,
+): string | null {
   return releasePidfile(deps, paths, CHECKPOINT_SKILL, sid);
 }

@@ -1,7 +1,11 @@
 import type { Deps } from "../core/deps.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
-import { writeSkeletonCheckpoint, type SkeletonRequest, type SkeletonResult } from "./skeleton-save.ts";
+import {
+  writeSkeletonCheckpoint,
+  type SkeletonRequest,
+  type SkeletonResult,
+} from "./skeleton-save.ts";
 
 // The one writer of a mechanical checkpoint that carries the session: precompact, the block
 // tier's forced save (through the engine's `snapshot`), the panic tier and session end. It reads
@@ -20,16 +24,37 @@ export interface SnapshotResult extends SkeletonResult {
 }
 
 /** Read the digest of `transcriptPath` for this project and session; null when there is none to read. */
-export function readSessionDigest(deps: Deps, projectRoot: string, transcriptPath: string | null | undefined, sessionId: string | null, budgetBytes?: number): TranscriptDigest | null {
+export function readSessionDigest(
+  deps: Deps,
+  projectRoot: string,
+  transcriptPath: string | null | undefined,
+  sessionId: string | null,
+  budgetBytes?: number,
+): TranscriptDigest | null {
   if (!transcriptPath) return null;
-  return readTranscriptDigest(deps.fs, transcriptPath, { projectRoot, sessionId: sessionId ?? undefined, budgetBytes });
+  return readTranscriptDigest(deps.fs, transcriptPath, {
+    projectRoot,
+    sessionId: sessionId ?? undefined,
+    budgetBytes,
+  });
 }
 
 /** A skeleton checkpoint with the transcript digest (and the task rule over it); the sentinel when asked. */
 export function writeSnapshotCheckpoint(deps: Deps, req: SnapshotRequest): SnapshotResult {
-  const digest = readSessionDigest(deps, req.paths.root, req.transcriptPath, req.sessionId, req.budgetBytes);
+  const digest = readSessionDigest(
+    deps,
+    req.paths.root,
+    req.transcriptPath,
+    req.sessionId,
+    req.budgetBytes,
+  );
   const notes = [...(req.notes ?? [])];
-  if (!digest) notes.push(req.transcriptPath ? `transcript not readable (${req.transcriptPath}); no digest` : "no transcript path given; no digest");
+  if (!digest)
+    notes.push(
+      req.transcriptPath
+        ? `transcript not readable (${req.transcriptPath}); no digest`
+        : "no transcript path given; no digest",
+    );
   const result = writeSkeletonCheckpoint(deps, { ...req, notes, digest });
   return { ...result, digest };
 }

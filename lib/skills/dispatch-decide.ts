@@ -35,8 +35,10 @@ function quoinConfigDir(deps: Pick<Deps, "env" | "home">): string {
   return path.join(claudeConfigDir(deps.env, deps.home), "quoin-checkpoint");
 }
 
-const userConfigPath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "config.json");
-export const dispatchCachePath = (deps: Pick<Deps, "env" | "home">) => path.join(quoinConfigDir(deps), "dispatch-cache.json");
+const userConfigPath = (deps: Pick<Deps, "env" | "home">) =>
+  path.join(quoinConfigDir(deps), "config.json");
+export const dispatchCachePath = (deps: Pick<Deps, "env" | "home">) =>
+  path.join(quoinConfigDir(deps), "dispatch-cache.json");
 
 const UserConfigSchema = z.looseObject({ "1m_dispatch": z.optional(z.string()) });
 export const CacheResultSchema = z.enum(["safe", "unsafe"]);
@@ -62,11 +64,19 @@ function readDispatchCache(deps: Deps): DispatchCache {
  * (undefined when unset or invalid: readKnobs has said so once). Never throws: an unreadable source
  * is skipped (fail-open).
  */
-export function decideDispatch(deps: Deps, tier: Tier, knobSetting: string | undefined): DispatchDecision {
+export function decideDispatch(
+  deps: Deps,
+  tier: Tier,
+  knobSetting: string | undefined,
+): DispatchDecision {
   if (knobSetting !== undefined) {
     const allows = dispatchSettingAllows(knobSetting, tier);
     if (allows !== undefined) {
-      return { verdict: allows ? "dispatch" : "safe-path", reason: "config", detail: `QUOIN_1M_DISPATCH=${knobSetting}` };
+      return {
+        verdict: allows ? "dispatch" : "safe-path",
+        reason: "config",
+        detail: `QUOIN_1M_DISPATCH=${knobSetting}`,
+      };
     }
   }
   const config = UserConfigSchema.safeParse(readJson(deps, userConfigPath(deps)));
@@ -74,7 +84,11 @@ export function decideDispatch(deps: Deps, tier: Tier, knobSetting: string | und
   if (fromFile !== undefined) {
     const allows = dispatchSettingAllows(fromFile, tier);
     if (allows !== undefined) {
-      return { verdict: allows ? "dispatch" : "safe-path", reason: "config", detail: `${userConfigPath(deps)}: 1m_dispatch=${fromFile}` };
+      return {
+        verdict: allows ? "dispatch" : "safe-path",
+        reason: "config",
+        detail: `${userConfigPath(deps)}: 1m_dispatch=${fromFile}`,
+      };
     }
   }
   const entry = readDispatchCache(deps)[tier];
@@ -88,7 +102,11 @@ export function decideDispatch(deps: Deps, tier: Tier, knobSetting: string | und
       };
     }
   }
-  return { verdict: "dispatch", reason: "probe", detail: `no setting and no fresh cache for ${tier}: the dispatch is the probe` };
+  return {
+    verdict: "dispatch",
+    reason: "probe",
+    detail: `no setting and no fresh cache for ${tier}: the dispatch is the probe`,
+  };
 }
 
 /** Record a probe outcome for one tier; other tiers' entries are kept. */

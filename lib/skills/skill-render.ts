@@ -34,12 +34,16 @@ export const RenderedFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),
   description: z.string().check(z.minLength(20), z.maxLength(1024)),
   model: z.enum(MODEL_TIERS),
-  "allowed-tools": z.array(z.string().check(z.regex(/^Bash\(.+ [a-z-]+ \*\)$/))).check(z.minLength(1)),
+  "allowed-tools": z
+    .array(z.string().check(z.regex(/^Bash\(.+ [a-z-]+ \*\)$/)))
+    .check(z.minLength(1)),
   "argument-hint": z.string().check(z.minLength(1)),
 });
 export type RenderedFrontmatter = z.infer<typeof RenderedFrontmatterSchema>;
 
-export type RenderResult = { ok: true; text: string; frontmatter: RenderedFrontmatter } | { ok: false; reason: string };
+export type RenderResult =
+  | { ok: true; text: string; frontmatter: RenderedFrontmatter }
+  | { ok: false; reason: string };
 
 /**
  * The engine subcommands a rendered body runs, in first-use order: the full command (used by `!`
@@ -65,10 +69,16 @@ function fill(text: string, values: Record<string, string>): string {
 const yamlString = (s: string) => JSON.stringify(s);
 
 /** Render one skill for one install target. */
-export function renderSkill(template: string, preamble: string, target: RenderTarget, source = "SKILL.template.md"): RenderResult {
+export function renderSkill(
+  template: string,
+  preamble: string,
+  target: RenderTarget,
+  source = "SKILL.template.md",
+): RenderResult {
   const parsed = matter(template);
   const fm = TemplateFrontmatterSchema.safeParse(parsed.data);
-  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
+  if (!fm.success)
+    return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
   const engine = ENGINE_COMMAND[target];
   const values = { ENGINE: engine, SKILL: fm.data.name, TIER: fm.data.model, SID: SESSION_FLAG };
   const body = fill(fill(parsed.content, { PREAMBLE: preamble.trim() }), values);
@@ -94,19 +104,35 @@ export function renderSkill(template: string, preamble: string, target: RenderTa
 /** Parse a rendered SKILL.md back: frontmatter schema, ASCII, size budget, allowed-tools = commands run. */
 export function validateRendered(text: string, source = "SKILL.md"): RenderResult {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > SKILL_SIZE_BUDGET_BYTES) return { ok: false, reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget` };
+  if (bytes > SKILL_SIZE_BUDGET_BYTES)
+    return {
+      ok: false,
+      reason: `${source}: ${bytes} bytes, over the ${SKILL_SIZE_BUDGET_BYTES}-byte budget`,
+    };
   const nonAscii = /[^\x09\x0a\x0d\x20-\x7e]/.exec(text);
-  if (nonAscii) return { ok: false, reason: `${source}: non-ASCII character ${JSON.stringify(nonAscii[0])} at offset ${nonAscii.index}` };
+  if (nonAscii)
+    return {
+      ok: false,
+      reason: `${source}: non-ASCII character ${JSON.stringify(nonAscii[0])} at offset ${nonAscii.index}`,
+    };
   // NOTE: a fresh copy of the options defeats gray-matter's cache keyed on the input string.
   const parsed = matter(text, {});
   const fm = RenderedFrontmatterSchema.safeParse(parsed.data);
-  if (!fm.success) return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
-  const target = (Object.keys(ENGINE_COMMAND) as RenderTarget[]).find((t) => parsed.content.includes(ENGINE_COMMAND[t]));
+  if (!fm.success)
+    return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
+  const target = (Object.keys(ENGINE_COMMAND) as RenderTarget[]).find((t) =>
+    parsed.content.includes(ENGINE_COMMAND[t]),
+  );
   if (!target) return { ok: false, reason: `${source}: the body never runs the engine` };
-  const expected = engineCommandsIn(parsed.content, ENGINE_COMMAND[target]).map((c) => `Bash(${ENGINE_COMMAND[target]} ${c} *)`);
+  const expected = engineCommandsIn(parsed.content, ENGINE_COMMAND[target]).map(
+    (c) => `Bash(${ENGINE_COMMAND[target]} ${c} *)`,
+  );
   const actual = fm.data["allowed-tools"];
   if (expected.length !== actual.length || expected.some((e, i) => e !== actual[i])) {
-    return { ok: false, reason: `${source}: allowed-tools ${JSON.stringify(actual)} differ from the engine commands the body runs ${JSON.stringify(expected)}` };
+    return {
+      ok: false,
+      reason: `${source}: allowed-tools ${JSON.stringify(actual)} differ from the engine commands the body runs ${JSON.stringify(expected)}`,
+    };
   }
   return { ok: true, text, frontmatter: fm.data };
 }

@@ -72,8 +72,10 @@ function requestLine(r: CheckpointRequest, label: RequestLabel): string {
   return `- ${label}${r.at ? ` (${oneLine(r.at, 40)})` : ""}: ${oneLine(r.text, 240)}`;
 }
 
-const todoLine = (t: CheckpointTodo) => `- ${TODO_MARK[t.status]} ${oneLine(t.content, TODO_CHARS)}`;
-const fileLine = (f: CheckpointFile) => `- ${oneLine(f.path, 300)}${f.count > 1 ? ` (x${f.count})` : ""}`;
+const todoLine = (t: CheckpointTodo) =>
+  `- ${TODO_MARK[t.status]} ${oneLine(t.content, TODO_CHARS)}`;
+const fileLine = (f: CheckpointFile) =>
+  `- ${oneLine(f.path, 300)}${f.count > 1 ? ` (x${f.count})` : ""}`;
 const failureLine = (f: CheckpointFailure) =>
   `- \`${oneLine(f.command, COMMAND_CHARS).replace(/`/g, "'")}\`${f.at ? ` (${oneLine(f.at, 40)})` : ""}: ${oneLine(f.error, ERROR_CHARS)}`;
 
@@ -86,17 +88,25 @@ interface Item {
 }
 
 /** The requests to show: the first, then the newest few (the newest last), without repeats. */
-function requestItems(d: CheckpointDigest): { first: Item | null; newest: Item | null; middle: Item[] } {
+function requestItems(d: CheckpointDigest): {
+  first: Item | null;
+  newest: Item | null;
+  middle: Item[];
+} {
   const seen = new Set<string>();
   const key = (r: CheckpointRequest) => `${r.at ?? ""}\u0000${r.text}`;
   const first = d.firstRequest;
   if (first) seen.add(key(first));
   const rest = d.requests.filter((r) => !seen.has(key(r)));
   const newestReq = rest.at(-1) ?? null;
-  const middle = rest.slice(0, -1).map((r, i) => ({ kind: "requests" as const, order: i + 1, line: requestLine(r, "earlier") }));
+  const middle = rest
+    .slice(0, -1)
+    .map((r, i) => ({ kind: "requests" as const, order: i + 1, line: requestLine(r, "earlier") }));
   return {
     first: first ? { kind: "requests", order: 0, line: requestLine(first, "first") } : null,
-    newest: newestReq ? { kind: "requests", order: 1000, line: requestLine(newestReq, "newest") } : null,
+    newest: newestReq
+      ? { kind: "requests", order: 1000, line: requestLine(newestReq, "newest") }
+      : null,
     middle,
   };
 }
@@ -104,7 +114,11 @@ function requestItems(d: CheckpointDigest): { first: Item | null; newest: Item |
 /** Items in priority order: todos and the newest request, changed files, read files, the rest. */
 function prioritized(d: CheckpointDigest): Item[] {
   const req = requestItems(d);
-  const todos = (d.todos ?? []).map((t, i) => ({ kind: "todos" as const, order: i, line: todoLine(t) }));
+  const todos = (d.todos ?? []).map((t, i) => ({
+    kind: "todos" as const,
+    order: i,
+    line: todoLine(t),
+  }));
   return [
     ...todos,
     ...(req.newest ? [req.newest] : []),
@@ -112,7 +126,11 @@ function prioritized(d: CheckpointDigest): Item[] {
     ...d.read.map((f, i) => ({ kind: "read files" as const, order: i, line: fileLine(f) })),
     ...(req.first ? [req.first] : []),
     ...[...req.middle].reverse(),
-    ...[...d.failures].reverse().map((f, i) => ({ kind: "failures" as const, order: d.failures.length - i, line: failureLine(f) })),
+    ...[...d.failures].reverse().map((f, i) => ({
+      kind: "failures" as const,
+      order: d.failures.length - i,
+      line: failureLine(f),
+    })),
   ];
 }
 
@@ -125,7 +143,10 @@ const OVERHEAD_BYTES = 360;
  * fit; what does not fit is counted ("+12 more read files"), never dropped silently. The newest
  * request and the todos are always kept (they are what a fresh session must see first).
  */
-export function digestSections(d: CheckpointDigest | null | undefined, budgetBytes: number): Section[] {
+export function digestSections(
+  d: CheckpointDigest | null | undefined,
+  budgetBytes: number,
+): Section[] {
   if (!d) return [];
   let room = budgetBytes - OVERHEAD_BYTES;
   const kept: Item[] = [];
@@ -151,10 +172,17 @@ export function digestSections(d: CheckpointDigest | null | undefined, budgetByt
   const shownRequests = lines("requests");
   if (d.requestCount > 0 || shownRequests.length) {
     const notShown = Math.max(omitted.get("requests") ?? 0, d.requestCount - shownRequests.length);
-    const tail = notShown > 0 ? [`+${notShown} more requests (${d.requestCount} typed in the read window)`] : [];
+    const tail =
+      notShown > 0
+        ? [`+${notShown} more requests (${d.requestCount} typed in the read window)`]
+        : [];
     sections.push({ title: "Requests", body: [...shownRequests, ...tail].join("\n") });
   }
-  if (d.todos !== null) sections.push({ title: "Todos", body: [...lines("todos"), ...more("todos")].join("\n") || "(empty list)" });
+  if (d.todos !== null)
+    sections.push({
+      title: "Todos",
+      body: [...lines("todos"), ...more("todos")].join("\n") || "(empty list)",
+    });
   if (d.changed.length || d.read.length) {
     sections.push({
       title: "Working set",
@@ -168,7 +196,11 @@ export function digestSections(d: CheckpointDigest | null | undefined, budgetByt
       ].join("\n"),
     });
   }
-  if (d.failures.length) sections.push({ title: "Recent failures", body: [...lines("failures"), ...more("failures")].join("\n") });
+  if (d.failures.length)
+    sections.push({
+      title: "Recent failures",
+      body: [...lines("failures"), ...more("failures")].join("\n"),
+    });
   if (d.summary) {
     sections.push({
       title: "Compaction summary",
@@ -204,7 +236,10 @@ function parseFile(item: string): CheckpointFile {
   return m ? { path: m[1]!, count: Number(m[2]) } : { path: item, count: 1 };
 }
 
-function parseWorkingSet(body: string | undefined): { changed: CheckpointFile[]; read: CheckpointFile[] } {
+function parseWorkingSet(body: string | undefined): {
+  changed: CheckpointFile[];
+  read: CheckpointFile[];
+} {
   const changed: CheckpointFile[] = [];
   const read: CheckpointFile[] = [];
   let into: CheckpointFile[] | null = null;
@@ -217,13 +252,19 @@ function parseWorkingSet(body: string | undefined): { changed: CheckpointFile[];
   return { changed, read };
 }
 
-const TODO_STATUS: Record<string, CheckpointTodo["status"]> = { "[x]": "completed", "[>]": "in_progress", "[ ]": "pending" };
+const TODO_STATUS: Record<string, CheckpointTodo["status"]> = {
+  "[x]": "completed",
+  "[>]": "in_progress",
+  "[ ]": "pending",
+};
 
 /** The digest sections of a checkpoint, as written by digestSections; absent sections are empty. */
 export function parseDigestSections(get: (title: string) => string | undefined): ParsedDigest {
   const requests = items(get("Requests")).map((item) => {
     const m = /^(first|earlier|newest)(?: \(([^)]*)\))?: (.*)$/.exec(item);
-    return m ? { text: m[3]!, at: m[2] ?? null, label: m[1] as RequestLabel } : { text: item, at: null, label: null };
+    return m
+      ? { text: m[3]!, at: m[2] ?? null, label: m[1] as RequestLabel }
+      : { text: item, at: null, label: null };
   });
   const countMatch = /\((\d+) typed in the read window\)/.exec(get("Requests") ?? "");
   const todosBody = get("Todos");
@@ -236,10 +277,14 @@ export function parseDigestSections(get: (title: string) => string | undefined):
         });
   const failures = items(get("Recent failures")).map((item) => {
     const m = /^`([^`]*)`(?: \(([^)]*)\))?: (.*)$/.exec(item);
-    return m ? { command: m[1]!, at: m[2] ?? null, error: m[3]! } : { command: item, at: null, error: "" };
+    return m
+      ? { command: m[1]!, at: m[2] ?? null, error: m[3]! }
+      : { command: item, at: null, error: "" };
   });
   const summaryItems = items(get("Compaction summary"));
-  const transcript = summaryItems.find((i) => i.startsWith("transcript: "))?.slice("transcript: ".length);
+  const transcript = summaryItems
+    .find((i) => i.startsWith("transcript: "))
+    ?.slice("transcript: ".length);
   const uuid = summaryItems.find((i) => i.startsWith("line uuid: "))?.slice("line uuid: ".length);
   return {
     requests,
@@ -249,7 +294,9 @@ export function parseDigestSections(get: (title: string) => string | undefined):
     failures,
     summary: transcript && uuid ? { transcript, uuid } : null,
     truncated: /history cut short/.test(get("Transcript digest") ?? ""),
-    omitted: [get("Requests"), get("Todos"), get("Working set"), get("Recent failures")].flatMap(moreLines),
+    omitted: [get("Requests"), get("Todos"), get("Working set"), get("Recent failures")].flatMap(
+      moreLines,
+    ),
   };
 }
 

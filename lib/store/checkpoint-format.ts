@@ -1,6 +1,21 @@
-import { exactLine, firstLineOf, parseSections, readExactLine, renderSections, sanitizeBody, sectionBody, type Section } from "../core/markdown-sections.ts";
+import {
+  exactLine,
+  firstLineOf,
+  parseSections,
+  readExactLine,
+  renderSections,
+  sanitizeBody,
+  sectionBody,
+  type Section,
+} from "../core/markdown-sections.ts";
 import { utcIso } from "../core/time-format.ts";
-import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, parseDigestSections, type CheckpointDigest, type ParsedDigest } from "./checkpoint-digest.ts";
+import {
+  CHECKPOINT_SOFT_CAP_BYTES,
+  digestSections,
+  parseDigestSections,
+  type CheckpointDigest,
+  type ParsedDigest,
+} from "./checkpoint-digest.ts";
 
 export interface InFlightArtifacts {
   currentPlan: string | null;
@@ -76,7 +91,8 @@ function artifactLines(a: InFlightArtifacts): string {
 }
 
 function sessionLinkLines(sessionId: string | null, projectHash: string): string {
-  if (!sessionId) return "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)";
+  if (!sessionId)
+    return "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)";
   return `- Resume: claude --resume ${sessionId}\n- JSONL: ~/.claude/projects/${projectHash}/${sessionId}.jsonl`;
 }
 
@@ -110,8 +126,13 @@ function headSections(d: CheckpointData, clean: Clean): Section[] {
 
 /** Notes (when any) and the restore hint close every checkpoint. */
 function tailSections(d: CheckpointData, clean: Clean): Section[] {
-  const notes: Section[] = d.notes?.length ? [{ title: "Notes", body: d.notes.map((n) => `- ${clean(n)}`).join("\n") }] : [];
-  return [...notes, { title: "Restore hint", body: restoreHint(clean(d.task), exactLine(d.branch)) }];
+  const notes: Section[] = d.notes?.length
+    ? [{ title: "Notes", body: d.notes.map((n) => `- ${clean(n)}`).join("\n") }]
+    : [];
+  return [
+    ...notes,
+    { title: "Restore hint", body: restoreHint(clean(d.task), exactLine(d.branch)) },
+  ];
 }
 
 /** The body sections, then the digest fitted into what the soft cap leaves, then notes and the hint. */
@@ -129,7 +150,8 @@ function withDigest(d: CheckpointData, body: readonly Section[], clean: Clean): 
   return text;
 }
 
-const bullets = (items: readonly string[], clean: Clean) => items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
+const bullets = (items: readonly string[], clean: Clean) =>
+  items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
 
 /** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
 export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
@@ -144,10 +166,17 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
     {
       title: "Next up",
       body: d.nextUp?.length
-        ? d.nextUp.map((n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`).join("\n")
+        ? d.nextUp
+            .map(
+              (n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`,
+            )
+            .join("\n")
         : "(none)",
     },
-    { title: "Known blockers", body: d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None" },
+    {
+      title: "Known blockers",
+      body: d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None",
+    },
     { title: "Open questions", body: text(d.openQuestions, clean) },
     { title: "Decisions made", body: text(d.decisions, clean) },
     { title: "Unfinished work", body: text(d.unfinished, clean) },
@@ -160,14 +189,29 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
  * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  const intent: Section[] = d.intent ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }] : [];
+  const intent: Section[] = d.intent
+    ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }]
+    : [];
   // Commits only when the writer looked them up (session end does; the cheap writers run no git).
-  const commits: Section[] = d.commits ? [{ title: "Completed this session", body: commitLines(d.commits, sanitizeBody) }] : [];
-  return withDigest(d, [...headSections(d, sanitizeBody), ...intent, { title: "In-flight artifacts", body: artifactLines(d.artifacts) }, ...commits], sanitizeBody);
+  const commits: Section[] = d.commits
+    ? [{ title: "Completed this session", body: commitLines(d.commits, sanitizeBody) }]
+    : [];
+  return withDigest(
+    d,
+    [
+      ...headSections(d, sanitizeBody),
+      ...intent,
+      { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
+      ...commits,
+    ],
+    sanitizeBody,
+  );
 }
 
 function commitLines(commits: readonly CommitRef[] | undefined, clean: Clean): string {
-  return commits?.length ? commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n") : "(none)";
+  return commits?.length
+    ? commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n")
+    : "(none)";
 }
 
 export interface ParsedCheckpoint {
@@ -239,11 +283,16 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     else if (key === "latest review") artifacts.review = pathOrNull(value);
     else if (key === "session-state") artifacts.sessionState = pathOrNull(value);
     else if (key === "session-state-resolution")
-      artifacts.sessionStateResolution = value === "uuid-anchor" || value === "mtime-fallback" ? value : null;
+      artifacts.sessionStateResolution =
+        value === "uuid-anchor" || value === "mtime-fallback" ? value : null;
   }
-  const artifactPaths = [artifacts.currentPlan, artifacts.architecture, artifacts.criticResponse, artifacts.review, artifacts.sessionState].filter(
-    (p): p is string => p !== null,
-  );
+  const artifactPaths = [
+    artifacts.currentPlan,
+    artifacts.architecture,
+    artifacts.criticResponse,
+    artifacts.review,
+    artifacts.sessionState,
+  ].filter((p): p is string => p !== null);
 
   const sessionBody = get("Session ID");
   const sessionLine = firstLineOf(sessionBody);
@@ -254,7 +303,10 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
   }
   const nextUp: NextUp[] = listItems(get("Next up")).map((item) => {
     const m = /\(?prerequisites met\?\s*(yes|no)\)?/i.exec(item);
-    return { item: item.replace(/\s*\(?prerequisites met\?\s*(yes|no)\)?\s*$/i, "").trim(), prerequisitesMet: m?.[1]?.toLowerCase() === "yes" };
+    return {
+      item: item.replace(/\s*\(?prerequisites met\?\s*(yes|no)\)?\s*$/i, "").trim(),
+      prerequisitesMet: m?.[1]?.toLowerCase() === "yes",
+    };
   });
   const blockersBody = get("Known blockers");
   const blockers = listItems(blockersBody).filter((b) => b.toLowerCase() !== "none");
@@ -265,7 +317,12 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     currentStage: noneToUndefined(get("Current stage")),
     task: firstLineOf(get("Active task")),
     branch: readBranch(firstLineOf(get("Branch"))),
-    sessionId: sessionBody === undefined ? undefined : sessionLine && sessionLine !== "unknown" ? sessionLine : null,
+    sessionId:
+      sessionBody === undefined
+        ? undefined
+        : sessionLine && sessionLine !== "unknown"
+          ? sessionLine
+          : null,
     savedAt: firstLineOf(get("Saved at")),
     intent: noneToUndefined(get("Last user intent")),
     planFile: pathOrNull(firstLineOf(get("Plan file"))),

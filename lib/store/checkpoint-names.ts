@@ -15,7 +15,8 @@ export function parseCheckpointName(name: string): CheckpointShape | null {
   const dated = DATED.exec(name);
   if (!dated) return null;
   const rest = dated[2]!;
-  if (rest.endsWith("-precompact")) return { kind: "precompact", date: dated[1]!, rest: rest.slice(0, -"-precompact".length) };
+  if (rest.endsWith("-precompact"))
+    return { kind: "precompact", date: dated[1]!, rest: rest.slice(0, -"-precompact".length) };
   return { kind: "legacy", date: dated[1]!, rest };
 }
 

@@ -59,16 +59,23 @@ export function handoffSkillList(text: string): string[] {
   return out.slice(0, 10);
 }
 
-
 /**
  * The handoff a restore should mention: this session's, else the newest within the window.
  * Informational only (names, no content); the restore does not consume it.
  */
-export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, nowMs: number, windowDays: number): MidAgentHandoff | null {
+export function findMidAgentHandoff(
+  fs: FsApi,
+  memoryDir: string,
+  sid: string,
+  nowMs: number,
+  windowDays: number,
+): MidAgentHandoff | null {
   const own = isUsableSessionId(sid) ? sentinelPath(memoryDir, "mid-agent-handoff", sid) : null;
-  const files = listByMtime(fs, memoryDir, (n) => parseSentinelName(n)?.family === "mid-agent-handoff").filter(
-    (f) => f.path === own || nowMs - f.mtimeMs < windowDays * DAY_MS,
-  );
+  const files = listByMtime(
+    fs,
+    memoryDir,
+    (n) => parseSentinelName(n)?.family === "mid-agent-handoff",
+  ).filter((f) => f.path === own || nowMs - f.mtimeMs < windowDays * DAY_MS);
   const chosen = files.find((f) => f.path === own) ?? files[0];
   if (!chosen) return null;
   try {
@@ -76,7 +83,11 @@ export function findMidAgentHandoff(fs: FsApi, memoryDir: string, sid: string, n
     const parsed = handoffFields(parseKeyValues(text));
     if (!parsed) return null;
     const skills = handoffSkillList(text);
-    return { ...parsed, active_skills: skills.length ? skills.join(", ") : undefined, file: path.resolve(chosen.path) };
+    return {
+      ...parsed,
+      active_skills: skills.length ? skills.join(", ") : undefined,
+      file: path.resolve(chosen.path),
+    };
   } catch {
     return null;
   }

@@ -43,7 +43,8 @@ function escapePrompt(prompt: string): string {
  */
 export function appendBlockedPrompt(existing: string | null, prompt: string, iso: string): string {
   let base = existing ?? "";
-  if (base.trim() !== "" && !hasHeader(base)) base = `=== BLOCKED PROMPT [legacy] ===\n${base.trim()}\n`;
+  if (base.trim() !== "" && !hasHeader(base))
+    base = `=== BLOCKED PROMPT [legacy] ===\n${base.trim()}\n`;
   if (base !== "" && !base.endsWith("\n")) base += "\n";
   if (base !== "") base += "\n";
   return `${base}${blockedPromptHeader(iso, prompt)}\n${escapePrompt(prompt)}\n`;
@@ -64,7 +65,12 @@ export function parseBlockedPrompts(text: string): BlockedPrompt[] {
       flush();
       const tag = /\[non-replayable:([^\]]*)\]/.exec(m[2] ?? "");
       current = {
-        header: { timestamp: m[1] ?? "", nonReplayable: Boolean(tag), nonReplayableKind: tag?.[1], text: "" },
+        header: {
+          timestamp: m[1] ?? "",
+          nonReplayable: Boolean(tag),
+          nonReplayableKind: tag?.[1],
+          text: "",
+        },
         lines: [],
       };
     } else if (current) {

@@ -16,7 +16,11 @@ export function readSentinelHead(deps: Deps, file: string): string | null {
  * A path read from a sentinel is used only if it resolves inside this project's checkpoints/
  * folder, has a plain file name (no text that could pass for an instruction), and exists.
  */
-export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: string | undefined): string | null {
+export function trustedCheckpoint(
+  deps: Deps,
+  paths: MemoryPaths,
+  candidate: string | undefined,
+): string | null {
   if (!candidate) return null;
   const p = candidate.trim();
   if (!isInsideCheckpoints(paths, p) || !SAFE_FILE.test(path.basename(p))) return null;
@@ -27,10 +31,17 @@ export function trustedCheckpoint(deps: Deps, paths: MemoryPaths, candidate: str
  * This session's pending-restore sentinel, if any, and the checkpoint it names when that one is
  * trusted and still there (null otherwise: a sentinel naming nothing holds no place).
  */
-export function ownPendingRestore(deps: Deps, paths: MemoryPaths, sid: string): { sentinel: string; checkpoint: string | null } | null {
+export function ownPendingRestore(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+): { sentinel: string; checkpoint: string | null } | null {
   const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
   if (!deps.fs.existsSync(sentinel)) return null;
-  return { sentinel, checkpoint: trustedCheckpoint(deps, paths, readSentinelHead(deps, sentinel)?.split("\n")[0]) };
+  return {
+    sentinel,
+    checkpoint: trustedCheckpoint(deps, paths, readSentinelHead(deps, sentinel)?.split("\n")[0]),
+  };
 }
 
 /**
@@ -47,6 +58,10 @@ export function settleOwnPendingRestore(
 ): { held: { sentinel: string; checkpoint: string } | null; trashed: string | null } {
   const pending = ownPendingRestore(deps, paths, sid);
   if (!pending) return { held: null, trashed: null };
-  if (pending.checkpoint) return { held: { sentinel: pending.sentinel, checkpoint: pending.checkpoint }, trashed: null };
-  return { held: null, trashed: trashIfPresent(deps.fs, pending.sentinel, paths.memory, now) ?? pending.sentinel };
+  if (pending.checkpoint)
+    return { held: { sentinel: pending.sentinel, checkpoint: pending.checkpoint }, trashed: null };
+  return {
+    held: null,
+    trashed: trashIfPresent(deps.fs, pending.sentinel, paths.memory, now) ?? pending.sentinel,
+  };
 }

@@ -27,7 +27,8 @@ export interface Pidfile {
 function pidfileFields(json: unknown): Pidfile | null {
   if (!isRecord(json)) return null;
   const { skill, session, pid, acquired_at } = json;
-  if (!isString(skill) || !isString(session) || !isFiniteNumber(pid) || !isString(acquired_at)) return null;
+  if (!isString(skill) || !isString(session) || !isFiniteNumber(pid) || !isString(acquired_at))
+    return null;
   return { skill, session, pid, acquired_at };
 }
 
@@ -37,12 +38,22 @@ export function skillWithPid(p: { skill: string; pid: number }): string {
 }
 
 export function pidfilePath(sessionsDir: string, skill: string, sid: string): string {
-  if (!SKILL_NAME.test(skill)) throw new Error(`skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`);
-  if (!isUsableSessionId(sid)) throw new Error(`session id ${JSON.stringify(sid)} is not valid for a pidfile`);
+  if (!SKILL_NAME.test(skill))
+    throw new Error(
+      `skill name ${JSON.stringify(skill)} is not valid: expected [a-z0-9_-], at most 64 characters`,
+    );
+  if (!isUsableSessionId(sid))
+    throw new Error(`session id ${JSON.stringify(sid)} is not valid for a pidfile`);
   return path.join(sessionsDir, `${skill}-${sid}.pidfile.lock`);
 }
 
-export function acquirePidfile(deps: Deps, sessionsDir: string, skill: string, sid: string, pid: number): string {
+export function acquirePidfile(
+  deps: Deps,
+  sessionsDir: string,
+  skill: string,
+  sid: string,
+  pid: number,
+): string {
   const file = pidfilePath(sessionsDir, skill, sid);
   const body: Pidfile = { skill, session: sid, pid, acquired_at: utcIso(deps.now()) };
   writeAtomic(deps.fs, file, `${JSON.stringify(body)}\n`, { pid: deps.pid });
@@ -64,9 +75,15 @@ function parseQuoinPidfile(name: string, text: string, mtimeMs: () => number): P
   const kv = parseKeyValues(text);
   const pid = Number(kv["pid"]);
   const named = QUOIN_NAME.exec(name);
-  if (!kv["skill"] || !Number.isInteger(pid) || pid <= 0 || !named || named[1] !== kv["skill"]) return null;
+  if (!kv["skill"] || !Number.isInteger(pid) || pid <= 0 || !named || named[1] !== kv["skill"])
+    return null;
   const stamp = Date.parse(kv["timestamp"] ?? "");
-  return { skill: kv["skill"], session: "", pid, acquired_at: utcIso(new Date(Number.isFinite(stamp) ? stamp : mtimeMs())) };
+  return {
+    skill: kv["skill"],
+    session: "",
+    pid,
+    acquired_at: utcIso(new Date(Number.isFinite(stamp) ? stamp : mtimeMs())),
+  };
 }
 
 /** Ours (JSON) or quoin's (key=value); null when neither. */
@@ -95,7 +112,11 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     if (!name.endsWith(".pidfile.lock")) continue;
     const file = path.join(sessionsDir, name);
     try {
-      const data = parsePidfile(name, deps.fs.readFileSync(file, "utf8"), () => deps.fs.statSync(file).mtimeMs);
+      const data = parsePidfile(
+        name,
+        deps.fs.readFileSync(file, "utf8"),
+        () => deps.fs.statSync(file).mtimeMs,
+      );
       if (!data || !SKILL_NAME.test(data.skill)) continue;
       const age = now - Date.parse(data.acquired_at);
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;

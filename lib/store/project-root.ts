@@ -58,7 +58,6 @@ function resolveProjectRoot(fs: FsApi, start: string, home: string): string {
   return startDir;
 }
 
-
 /** The one wording of a refusal outside a project. */
 export function notAProject(dir: string): string {
   return `${dir} is not a project ($HOME, an ancestor of it, or /)`;

@@ -57,7 +57,13 @@ export function lastSeen(fs: FsApi, file: string, sid: string, oldest = false): 
  * RECENT_CAP_BYTES the newest lines are kept and the file is replaced atomically (a line another
  * session appends in that instant may be lost: it only feeds the idle note).
  */
-export function appendRecentSession(fs: FsApi, file: string, now: Date, sid: string, pid = 0): void {
+export function appendRecentSession(
+  fs: FsApi,
+  file: string,
+  now: Date,
+  sid: string,
+  pid = 0,
+): void {
   ensureDir(fs, path.dirname(file));
   fs.appendFileSync(file, `${utcIso(now)} | ${sid}\n`);
   if (fs.statSync(file).size <= RECENT_CAP_BYTES) return;

@@ -25,7 +25,10 @@ export const SENTINEL_FAMILIES = [
 export type SentinelFamily = (typeof SENTINEL_FAMILIES)[number];
 
 export function sentinelName(family: SentinelFamily, sid: string): string {
-  if (!isUsableSessionId(sid)) throw new Error(`refusing to build a ${family} sentinel name from session id ${JSON.stringify(sid)}`);
+  if (!isUsableSessionId(sid))
+    throw new Error(
+      `refusing to build a ${family} sentinel name from session id ${JSON.stringify(sid)}`,
+    );
   return `${family}-${sid}.txt`;
 }
 

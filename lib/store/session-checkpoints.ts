@@ -54,7 +54,11 @@ function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
 }
 
 /** Heads of checkpoints named on or after `sinceMs`'s UTC day, newest name first, at most SESSION_LOOKUP_LIMIT. */
-export function recentCheckpointHeads(deps: Deps, paths: MemoryPaths, sinceMs: number): CheckpointHead[] {
+export function recentCheckpointHeads(
+  deps: Deps,
+  paths: MemoryPaths,
+  sinceMs: number,
+): CheckpointHead[] {
   const since = utcDate(new Date(sinceMs));
   const names = sortedNames(deps.fs, paths.checkpoints)
     .filter((n) => {
@@ -63,16 +67,25 @@ export function recentCheckpointHeads(deps: Deps, paths: MemoryPaths, sinceMs: n
     })
     .reverse()
     .slice(0, SESSION_LOOKUP_LIMIT);
-  return names.map((n) => headOf(deps, paths.checkpoints, n)).filter((h): h is CheckpointHead => h !== null);
+  return names
+    .map((n) => headOf(deps, paths.checkpoints, n))
+    .filter((h): h is CheckpointHead => h !== null);
 }
 
 /** How far back a session's own checkpoints are looked for when its start is unknown. */
 const UNKNOWN_START_DAYS = 30;
 
 /** This session's newest checkpoint (any kind: curated, precompact, session end) by `## Saved at`, or null. */
-export function newestCheckpointOf(deps: Deps, paths: MemoryPaths, sid: string, sessionStartIso: string | null): { file: string; savedAt: string } | null {
+export function newestCheckpointOf(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  sessionStartIso: string | null,
+): { file: string; savedAt: string } | null {
   const start = sessionStartIso ? Date.parse(sessionStartIso) : NaN;
-  const sinceMs = Number.isFinite(start) ? start : deps.now().getTime() - UNKNOWN_START_DAYS * DAY_MS;
+  const sinceMs = Number.isFinite(start)
+    ? start
+    : deps.now().getTime() - UNKNOWN_START_DAYS * DAY_MS;
   let best: CheckpointHead | null = null;
   for (const h of recentCheckpointHeads(deps, paths, sinceMs)) {
     if (h.sessionId !== sid || h.savedMs === null) continue;
@@ -82,11 +95,17 @@ export function newestCheckpointOf(deps: Deps, paths: MemoryPaths, sid: string, 
 }
 
 /** The newest session-end snapshot saved within `maxAgeMs`, of a session other than `notSid`. */
-export function newestSessionEndSnapshot(deps: Deps, paths: MemoryPaths, notSid: string | null, maxAgeMs: number): CheckpointHead | null {
+export function newestSessionEndSnapshot(
+  deps: Deps,
+  paths: MemoryPaths,
+  notSid: string | null,
+  maxAgeMs: number,
+): CheckpointHead | null {
   const nowMs = deps.now().getTime();
   let best: CheckpointHead | null = null;
   for (const h of recentCheckpointHeads(deps, paths, nowMs - maxAgeMs)) {
-    if (!isSessionEndStatus(h.status) || h.savedMs === null || nowMs - h.savedMs > maxAgeMs) continue;
+    if (!isSessionEndStatus(h.status) || h.savedMs === null || nowMs - h.savedMs > maxAgeMs)
+      continue;
     if (notSid && h.sessionId === notSid) continue;
     if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;
   }

@@ -7,7 +7,9 @@ import { listByMtime } from "../core/dir-listing.ts";
 
 export type SessionIdSource = "flag" | "env" | "newest-transcript";
 
-export type ResolvedSessionId = { ok: true; id: string; source: SessionIdSource } | { ok: false; reason: string };
+export type ResolvedSessionId =
+  | { ok: true; id: string; source: SessionIdSource }
+  | { ok: false; reason: string };
 
 /** The folder Claude Code keeps this launch cwd's transcripts in. */
 function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
@@ -18,22 +20,38 @@ function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
  * The session id: --session, else CLAUDE_CODE_SESSION_ID, else the newest transcript's stem in
  * ~/.claude/projects/<hash of the raw launch cwd>/. Invalid ids are refused with the reason.
  */
-export function resolveSessionId(deps: Deps, flag: string | undefined, launchCwd: string): ResolvedSessionId {
+export function resolveSessionId(
+  deps: Deps,
+  flag: string | undefined,
+  launchCwd: string,
+): ResolvedSessionId {
   if (flag !== undefined) {
     const check = checkSessionId(flag);
-    return check.ok ? { ok: true, id: check.id, source: "flag" } : { ok: false, reason: `--session: ${check.reason}` };
+    return check.ok
+      ? { ok: true, id: check.id, source: "flag" }
+      : { ok: false, reason: `--session: ${check.reason}` };
   }
   const fromEnv = deps.env["CLAUDE_CODE_SESSION_ID"];
   if (fromEnv) {
     const check = checkSessionId(fromEnv);
-    return check.ok ? { ok: true, id: check.id, source: "env" } : { ok: false, reason: `CLAUDE_CODE_SESSION_ID: ${check.reason}` };
+    return check.ok
+      ? { ok: true, id: check.id, source: "env" }
+      : { ok: false, reason: `CLAUDE_CODE_SESSION_ID: ${check.reason}` };
   }
-  const newest = listByMtime(deps.fs, sessionTranscriptDir(deps, launchCwd), (n) => n.endsWith(".jsonl") && !n.startsWith("agent-"))[0];
+  const newest = listByMtime(
+    deps.fs,
+    sessionTranscriptDir(deps, launchCwd),
+    (n) => n.endsWith(".jsonl") && !n.startsWith("agent-"),
+  )[0];
   if (newest) {
     const check = checkSessionId(path.basename(newest.path, ".jsonl"));
     if (check.ok) return { ok: true, id: check.id, source: "newest-transcript" };
   }
-  return { ok: false, reason: "no session id: pass --session <id> (a SKILL.md can pass ${CLAUDE_SESSION_ID}) or set CLAUDE_CODE_SESSION_ID" };
+  return {
+    ok: false,
+    reason:
+      "no session id: pass --session <id> (a SKILL.md can pass ${CLAUDE_SESSION_ID}) or set CLAUDE_CODE_SESSION_ID",
+  };
 }
 
 /** At most this many project folders are looked in for a session's transcript. */

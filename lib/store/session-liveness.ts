@@ -88,8 +88,19 @@ export function clientProcessPid(deps: Pick<Deps, "fs" | "run">, selfPid: number
   return pid > 1 ? pid : null;
 }
 
-export function recordSessionProcess(deps: Deps, configDir: string, sid: string, pid: number, cwd: string): SessionProcess {
-  const value: SessionProcess = { pid, start: processStartTicks(deps.fs, pid), startedAt: utcIso(deps.now()), cwd };
+export function recordSessionProcess(
+  deps: Deps,
+  configDir: string,
+  sid: string,
+  pid: number,
+  cwd: string,
+): SessionProcess {
+  const value: SessionProcess = {
+    pid,
+    start: processStartTicks(deps.fs, pid),
+    startedAt: utcIso(deps.now()),
+    cwd,
+  };
   writeRegistry(deps, configDir, "process", sid, value);
   return value;
 }
@@ -100,7 +111,8 @@ export function recordSessionProcess(deps: Deps, configDir: string, sid: string,
  */
 export function isSessionRunning(deps: Deps, configDir: string, sid: string): boolean {
   const rec = readRegistry(deps, configDir, "process", sid);
-  if (!rec || typeof rec["pid"] !== "number" || readRegistry(deps, configDir, "ended", sid)) return false;
+  if (!rec || typeof rec["pid"] !== "number" || readRegistry(deps, configDir, "ended", sid))
+    return false;
   if (!deps.isProcessAlive(rec["pid"])) return false;
   const then = typeof rec["start"] === "string" ? rec["start"] : null;
   const now = then === null ? null : processStartTicks(deps.fs, rec["pid"]);

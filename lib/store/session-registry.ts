@@ -9,9 +9,24 @@ import { isRecord } from "../core/value-checks.ts";
 // <config>/quoin-checkpoint/state/<kind>-<sid>.json, one small file per session and kind, no user
 // content, pruned by age. Every writer, reader and sweep goes through this module.
 
-export type SessionStateKind = "process" | "window" | "ended" | "b3-declined" | "ref-acted" | "replayed" | "rotation";
+export type SessionStateKind =
+  | "process"
+  | "window"
+  | "ended"
+  | "b3-declined"
+  | "ref-acted"
+  | "replayed"
+  | "rotation";
 
-const KINDS: readonly SessionStateKind[] = ["process", "window", "ended", "b3-declined", "ref-acted", "replayed", "rotation"];
+const KINDS: readonly SessionStateKind[] = [
+  "process",
+  "window",
+  "ended",
+  "b3-declined",
+  "ref-acted",
+  "replayed",
+  "rotation",
+];
 /** Files older than this are deleted by pruneRegistry's default callers. */
 export const REGISTRY_MAX_AGE_MS = 7 * DAY_MS;
 /** At most this many files are looked at per prune: a hook never walks an unbounded folder. */
@@ -31,15 +46,28 @@ export function registryPath(configDir: string, kind: SessionStateKind, sid: str
 }
 
 /** Atomic, mode 0600, folder created on demand. Throws on failure (hooks catch and fail open). */
-export function writeRegistry(deps: Deps, configDir: string, kind: SessionStateKind, sid: string, value: object): void {
+export function writeRegistry(
+  deps: Deps,
+  configDir: string,
+  kind: SessionStateKind,
+  sid: string,
+  value: object,
+): void {
   const file = registryPath(configDir, kind, sid);
   writeAtomic(deps.fs, file, `${JSON.stringify(value)}\n`, { mode: 0o600, pid: deps.pid });
 }
 
 /** The stored object, or null when absent, unreadable, not JSON, not an object, or the sid is invalid. */
-export function readRegistry(deps: Deps, configDir: string, kind: SessionStateKind, sid: string): Record<string, unknown> | null {
+export function readRegistry(
+  deps: Deps,
+  configDir: string,
+  kind: SessionStateKind,
+  sid: string,
+): Record<string, unknown> | null {
   try {
-    const parsed: unknown = JSON.parse(deps.fs.readFileSync(registryPath(configDir, kind, sid), "utf8") as string);
+    const parsed: unknown = JSON.parse(
+      deps.fs.readFileSync(registryPath(configDir, kind, sid), "utf8") as string,
+    );
     return isRecord(parsed) ? parsed : null;
   } catch {
     return null;
@@ -47,7 +75,12 @@ export function readRegistry(deps: Deps, configDir: string, kind: SessionStateKi
 }
 
 /** Remove one entry; true when a file was there. */
-export function deleteRegistry(deps: Deps, configDir: string, kind: SessionStateKind, sid: string): boolean {
+export function deleteRegistry(
+  deps: Deps,
+  configDir: string,
+  kind: SessionStateKind,
+  sid: string,
+): boolean {
   try {
     deps.fs.unlinkSync(registryPath(configDir, kind, sid));
     return true;
@@ -60,7 +93,10 @@ export function deleteRegistry(deps: Deps, configDir: string, kind: SessionState
 export function listRegistry(deps: Deps, configDir: string, kind: SessionStateKind): string[] {
   let names: string[];
   try {
-    names = (deps.fs.readdirSync(sessionRegistryDir(configDir)) as string[]).slice(0, PRUNE_SCAN_LIMIT);
+    names = (deps.fs.readdirSync(sessionRegistryDir(configDir)) as string[]).slice(
+      0,
+      PRUNE_SCAN_LIMIT,
+    );
   } catch {
     return [];
   }
@@ -76,7 +112,11 @@ export function listRegistry(deps: Deps, configDir: string, kind: SessionStateKi
  * Delete entries (and leftover temp files) whose mtime is older than maxAgeMs. They hold no user
  * content, so they are deleted, not trashed. Never throws.
  */
-export function pruneRegistry(deps: Deps, configDir: string, maxAgeMs: number = REGISTRY_MAX_AGE_MS): void {
+export function pruneRegistry(
+  deps: Deps,
+  configDir: string,
+  maxAgeMs: number = REGISTRY_MAX_AGE_MS,
+): void {
   const dir = sessionRegistryDir(configDir);
   let names: string[];
   try {

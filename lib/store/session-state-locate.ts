@@ -10,14 +10,19 @@ export interface LocatedSessionState {
   messages: string[];
 }
 
-const isSessionStateName = (name: string) => name.endsWith(".md") && /^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name);
+const isSessionStateName = (name: string) =>
+  name.endsWith(".md") && /^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name);
 
 export function newestSessionState(fs: FsApi, sessionsDir: string): string | null {
   return listByMtime(fs, sessionsDir, isSessionStateName)[0]?.path ?? null;
 }
 
 /** Save step 1.1: the session-state file by `Session UUID:` anchor, else by mtime, with the seed's warnings. */
-export function locateSessionState(fs: FsApi, sessionsDir: string, sid: string | null | undefined): LocatedSessionState {
+export function locateSessionState(
+  fs: FsApi,
+  sessionsDir: string,
+  sid: string | null | undefined,
+): LocatedSessionState {
   const files = listByMtime(fs, sessionsDir, isSessionStateName);
   const newest = files[0]?.path ?? null;
   if (!isUsableSessionId(sid)) {
@@ -35,18 +40,28 @@ export function locateSessionState(fs: FsApi, sessionsDir: string, sid: string |
     }
   });
   if (matches.length === 1) {
-    return { file: matches[0]!.path, resolution: "uuid-anchor", messages: [`[checkpoint] session-state located by UUID anchor: ${matches[0]!.path}`] };
+    return {
+      file: matches[0]!.path,
+      resolution: "uuid-anchor",
+      messages: [`[checkpoint] session-state located by UUID anchor: ${matches[0]!.path}`],
+    };
   }
   if (matches.length > 1) {
     return {
       file: matches[0]!.path,
       resolution: "uuid-anchor",
-      messages: [`[checkpoint] WARNING: multiple session-state files match UUID '${sid}'; picked '${matches[0]!.path}' by mtime`],
+      messages: [
+        `[checkpoint] WARNING: multiple session-state files match UUID '${sid}'; picked '${matches[0]!.path}' by mtime`,
+      ],
     };
   }
   return {
     file: newest,
     resolution: newest ? "mtime-fallback" : null,
-    messages: newest ? [`[checkpoint] WARNING: no session-state file contains Session UUID '${sid}'; falling back to mtime ordering`] : [],
+    messages: newest
+      ? [
+          `[checkpoint] WARNING: no session-state file contains Session UUID '${sid}'; falling back to mtime ordering`,
+        ]
+      : [],
   };
 }

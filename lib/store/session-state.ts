@@ -14,7 +14,10 @@ export interface SessionState {
 
 /** Task from the file name: strip the YYYY-MM-DD- prefix and .md. */
 export function taskFromSessionFileName(file: string): string {
-  return path.basename(file).replace(/\.md$/, "").replace(/^\d{4}-\d{2}-\d{2}-/, "");
+  return path
+    .basename(file)
+    .replace(/\.md$/, "")
+    .replace(/^\d{4}-\d{2}-\d{2}-/, "");
 }
 
 const UUID_LINE = /^\s*(?:-\s*)?Session UUID:\s*([A-Za-z0-9-]+)/im;

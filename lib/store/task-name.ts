@@ -29,7 +29,9 @@ const SLUG_CHARS = 40;
 
 /** A branch names a task unless it is a trunk, a detached HEAD, or unreadable. */
 export function branchNamesTask(branch: string | null | undefined): branch is string {
-  return Boolean(branch && branch.trim() !== "" && !GENERIC_BRANCHES.has(branch.trim().toLowerCase()));
+  return Boolean(
+    branch && branch.trim() !== "" && !GENERIC_BRANCHES.has(branch.trim().toLowerCase()),
+  );
 }
 
 /** A short slug of a request: its first few words, reduced to [a-z0-9-], cut at a word. */
@@ -57,9 +59,14 @@ export function chooseTask(src: TaskSources): TaskChoice {
     const task = reduceTaskName(given);
     return task === given
       ? { task, source: "given" }
-      : { task, source: "given", warning: `[checkpoint] task name ${JSON.stringify(given)} reduced to '${task}' (file names use a-z, 0-9 and '-')` };
+      : {
+          task,
+          source: "given",
+          warning: `[checkpoint] task name ${JSON.stringify(given)} reduced to '${task}' (file names use a-z, 0-9 and '-')`,
+        };
   }
-  if (src.sessionState?.trim()) return { task: reduceTaskName(src.sessionState), source: "session-state" };
+  if (src.sessionState?.trim())
+    return { task: reduceTaskName(src.sessionState), source: "session-state" };
   if (branchNamesTask(src.branch)) return { task: reduceTaskName(src.branch), source: "branch" };
   const slug = requestSlug(src.firstRequest);
   if (slug) return { task: reduceTaskName(slug), source: "first-request" };

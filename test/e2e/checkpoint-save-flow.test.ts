@@ -9,27 +9,46 @@ import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.t
 
 /** The pidfile acquire, then the given commands. */
 const scripted = (steps: (engine: string, session: string) => string[]) =>
-  scriptedCommands((engine, session) => [`${engine} pidfile acquire checkpoint --session ${session}`, ...steps(engine, session)]);
+  scriptedCommands((engine, session) => [
+    `${engine} pidfile acquire checkpoint --session ${session}`,
+    ...steps(engine, session),
+  ]);
 
 /** One session of the real client with a scripted model; what a test needs of it, read before the model closes. */
-async function session(env: { home: string; project: string }, steps: (engine: string, session: string) => string[], prompt: string) {
+async function session(
+  env: { home: string; project: string },
+  steps: (engine: string, session: string) => string[],
+  prompt: string,
+) {
   const model = await startLoopbackModel(scripted(steps));
   try {
-    const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: [prompt] });
+    const run = await runClaude({
+      home: env.home,
+      cwd: env.project,
+      baseUrl: model.url,
+      args: [prompt],
+    });
     return { run, bodies: model.messageBodies() };
   } finally {
     await model.close();
   }
 }
 
-describe("e2e: /checkpoint saves, and a fresh session's --restore resumes it", { timeout: 120_000 }, () => {
+describe("e2e: /checkpoint saves, and a fresh session's --restore resumes it", {
+  timeout: 120_000,
+}, () => {
   // Both sessions run here, in order; each \`it\` only reads what they left, so the \`it\`s hold in
   // any order and alone.
   const env = tempProject("quoin-e2e-save-");
   const memory = path.join(env.project, ".workflow_artifacts", "memory");
   let save: Awaited<ReturnType<typeof session>>;
   let restore: Awaited<ReturnType<typeof session>>;
-  let afterSave = { checkpoints: [] as string[], checkpointText: "", sentinel: "", sentinelText: "" };
+  let afterSave = {
+    checkpoints: [] as string[],
+    checkpointText: "",
+    sentinel: "",
+    sentinelText: "",
+  };
 
   beforeAll(async () => {
     installFromDist(env, "user");
@@ -45,11 +64,17 @@ describe("e2e: /checkpoint saves, and a fresh session's --restore resumes it", {
     const sentinel = readdirSync(memory).find((f) => f.startsWith("pending-restore-")) ?? "";
     afterSave = {
       checkpoints,
-      checkpointText: checkpoints[0] ? readFileSync(path.join(memory, "checkpoints", checkpoints[0]), "utf8") : "",
+      checkpointText: checkpoints[0]
+        ? readFileSync(path.join(memory, "checkpoints", checkpoints[0]), "utf8")
+        : "",
       sentinel,
       sentinelText: sentinel ? readFileSync(path.join(memory, sentinel), "utf8").trim() : "",
     };
-    restore = await session(env, (engine, sid) => [`${engine} restore --json --session ${sid}`], "/checkpoint --restore");
+    restore = await session(
+      env,
+      (engine, sid) => [`${engine} restore --json --session ${sid}`],
+      "/checkpoint --restore",
+    );
   }, 120_000);
 
   it("/checkpoint <note>: the engine's checks run before the mode question (--ask-mode), then the answer saves in restore mode", () => {
@@ -58,7 +83,11 @@ describe("e2e: /checkpoint saves, and a fresh session's --restore resumes it", {
     expect(save.run.stdout).toContain("Checkpoint saved to:");
     expect(save.run.stdout).toContain("Mode: restore");
     // the skill text tells the model to call the engine before it asks; that call answered needsMode
-    expect(save.bodies.some((b) => requestText(b).includes("before asking anything, run SAVE `--ask-mode`"))).toBe(true);
+    expect(
+      save.bodies.some((b) =>
+        requestText(b).includes("before asking anything, run SAVE `--ask-mode`"),
+      ),
+    ).toBe(true);
     expect(save.bodies.some((b) => lastUserText(b).includes('"needsMode":true'))).toBe(true);
     expect(afterSave.checkpoints).toHaveLength(1);
     expect(afterSave.checkpointText).toContain("wire the installer");
@@ -73,7 +102,9 @@ describe("e2e: /checkpoint saves, and a fresh session's --restore resumes it", {
     expect(restore.run.stdout).toContain(afterSave.sentinelText);
     expect(restore.run.stdout).toContain(`claude --resume ${savedBy}`);
     expect(existsSync(path.join(memory, afterSave.sentinel))).toBe(false);
-    expect(readdirSync(path.join(memory, "trash"), { recursive: true }).map(String)).toContainEqual(expect.stringContaining(afterSave.sentinel));
+    expect(readdirSync(path.join(memory, "trash"), { recursive: true }).map(String)).toContainEqual(
+      expect.stringContaining(afterSave.sentinel),
+    );
   });
 });
 
@@ -81,7 +112,11 @@ describe("e2e: /checkpoint --defer", { timeout: 90_000 }, () => {
   it("writes the defer marker", async () => {
     const env = tempProject("quoin-e2e-defer-");
     installFromDist(env, "user");
-    const { run } = await session(env, (engine, sid) => [`${engine} defer --json --session ${sid}`], "/checkpoint --defer");
+    const { run } = await session(
+      env,
+      (engine, sid) => [`${engine} defer --json --session ${sid}`],
+      "/checkpoint --defer",
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("RELAY");
     const memory = path.join(env.project, ".workflow_artifacts", "memory");

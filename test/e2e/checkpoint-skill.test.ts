@@ -3,7 +3,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquireThenAnswer, engineFrom, installFromDist, tempProject } from "./skill-driver.ts";
-import { CLAUDE_BIN, lastUserText, requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
+import {
+  CLAUDE_BIN,
+  lastUserText,
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+  type MessagesBody,
+  type ScriptedReply,
+} from "./loopback-model.ts";
 
 // The real client (node_modules/.bin/claude) loads the installed /checkpoint skill offline: the
 // `!` injection runs, the frontmatter's allowed-tools let the model's engine commands through, and
@@ -34,19 +43,44 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
       if (!all.includes("## 0c. Pidfile lifecycle")) return { kind: "text", text: "ok" };
       const { engine, session } = engineFrom(all);
       const last = lastUserText(body);
-      if (last.includes("This command requires approval")) return { kind: "text", text: "[checkpoint] scripted run finished" };
+      if (last.includes("This command requires approval"))
+        return { kind: "text", text: "[checkpoint] scripted run finished" };
       // negative control: `status` is not among this skill's allowed-tools, so the client must refuse it
-      if (last.includes("checkpoint released")) return { kind: "tool_use", name: "Bash", input: { command: `${engine} status --json --session ${session}` } };
+      if (last.includes("checkpoint released"))
+        return {
+          kind: "tool_use",
+          name: "Bash",
+          input: { command: `${engine} status --json --session ${session}` },
+        };
       if (last.includes(") active: ")) {
-        return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile release checkpoint --session ${session}`, description: "release" } };
+        return {
+          kind: "tool_use",
+          name: "Bash",
+          input: {
+            command: `${engine} pidfile release checkpoint --session ${session}`,
+            description: "release",
+          },
+        };
       }
-      return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire checkpoint --session ${session}`, description: "mark checkpoint active" } };
+      return {
+        kind: "tool_use",
+        name: "Bash",
+        input: {
+          command: `${engine} pidfile acquire checkpoint --session ${session}`,
+          description: "mark checkpoint active",
+        },
+      };
     });
   });
   afterAll(async () => model?.close());
 
   it("loads the skill, injects the 1M check, lets the engine commands through, and the hooks fire", async () => {
-    const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/checkpoint --defer"] });
+    const run = await runClaude({
+      home: env.home,
+      cwd: env.project,
+      baseUrl: model.url,
+      args: ["/checkpoint --defer"],
+    });
     expect(run.stdout + run.stderr).toContain("scripted run finished");
     expect(run.code).toBe(0);
 
@@ -75,7 +109,10 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
     expect(trashed).toContain(`checkpoint-${session}.pidfile.lock`);
 
     // the UserPromptSubmit hook fired in the project
-    const recent = readFileSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"), "utf8");
+    const recent = readFileSync(
+      path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"),
+      "utf8",
+    );
     expect(recent).toContain(session);
     expect(run.ms).toBeLessThan(60_000);
   });
@@ -90,17 +127,29 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
       const { engine, session } = engineFrom(all);
       const last = lastUserText(body);
       const pid = /cleanup \(pid (\d+)\) active/.exec(last)?.[1];
-      if (!pid) return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire cleanup --session ${session}` } };
+      if (!pid)
+        return {
+          kind: "tool_use",
+          name: "Bash",
+          input: { command: `${engine} pidfile acquire cleanup --session ${session}` },
+        };
       if (!recordedPid) {
         recordedPid = Number(pid);
         // asked while the session still runs: the shell that ran the engine is gone by now
-        const ps = spawnSync("ps", ["-o", "comm=", "-p", String(recordedPid)], { encoding: "utf8" });
+        const ps = spawnSync("ps", ["-o", "comm=", "-p", String(recordedPid)], {
+          encoding: "utf8",
+        });
         alive = ps.status === 0 && /claude/i.test(ps.stdout);
       }
       return { kind: "text", text: "done" };
     });
     try {
-      const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: probe.url, args: ["/cleanup --dry-run"] });
+      const run = await runClaude({
+        home: env.home,
+        cwd: env.project,
+        baseUrl: probe.url,
+        args: ["/cleanup --dry-run"],
+      });
       expect(run.code).toBe(0);
     } finally {
       await probe.close();
@@ -121,8 +170,13 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
       const { engine, session } = engineFrom(all);
       // the plugin's allowed-tools (with ${CLAUDE_PLUGIN_ROOT}) must let the model's command through
       if (lastUserText(body).includes("cleanup (pid ")) return { kind: "text", text: "plugin ok" };
-      if (lastUserText(body).includes("requires approval")) return { kind: "text", text: "plugin command refused" };
-      return { kind: "tool_use", name: "Bash", input: { command: `${engine} pidfile acquire cleanup --session ${session}` } };
+      if (lastUserText(body).includes("requires approval"))
+        return { kind: "text", text: "plugin command refused" };
+      return {
+        kind: "tool_use",
+        name: "Bash",
+        input: { command: `${engine} pidfile acquire cleanup --session ${session}` },
+      };
     });
     try {
       const run = await runClaude({
@@ -132,11 +186,15 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
         args: ["/quoin-checkpoint:cleanup --dry-run", "--plugin-dir", path.join(ROOT, "plugin")],
       });
       expect(run.stdout + run.stderr).toContain("plugin ok");
-      expect(engineFrom(seen.map((b) => requestText(b)).join("\n")).engine).toBe(`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`);
+      expect(engineFrom(seen.map((b) => requestText(b)).join("\n")).engine).toBe(
+        `node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`,
+      );
       const text = seen.map((b) => requestText(b)).join("\n");
       expect(text).toContain("# /cleanup");
       expect(text).toMatch(/line 2 config\|cache\|probe\):\n\ndispatch\nprobe\n/);
-      expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
+      expect(
+        existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md")),
+      ).toBe(true);
     } finally {
       await model.close();
     }
@@ -151,13 +209,20 @@ describe("e2e: a project-scope install", { timeout: 90_000 }, () => {
     let engine = "";
     const model = await startLoopbackModel(acquireThenAnswer("project ok", (e) => (engine = e)));
     try {
-      const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/checkpoint"] });
+      const run = await runClaude({
+        home: env.home,
+        cwd: env.project,
+        baseUrl: model.url,
+        args: ["/checkpoint"],
+      });
       expect(run.stdout).toContain("project ok");
     } finally {
       await model.close();
     }
     expect(engine).toContain(path.join(env.project, ".claude", "skills", "checkpoint"));
-    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
+    expect(
+      existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md")),
+    ).toBe(true);
   });
 });
 
@@ -169,22 +234,46 @@ describe("e2e: installed from the marketplace", { timeout: 120_000 }, () => {
         cwd: env.project,
         encoding: "utf8",
         timeout: 60_000,
-        env: { PATH: process.env["PATH"] ?? "", HOME: env.home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+        env: {
+          PATH: process.env["PATH"] ?? "",
+          HOME: env.home,
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        },
       });
     const added = cli(["plugin", "marketplace", "add", ROOT]);
     expect(added.stdout + added.stderr).toContain("Successfully added marketplace");
-    const installed = cli(["plugin", "install", "quoin-checkpoint@quoin-checkpoint", "--scope", "user"]);
+    const installed = cli([
+      "plugin",
+      "install",
+      "quoin-checkpoint@quoin-checkpoint",
+      "--scope",
+      "user",
+    ]);
     expect(installed.stdout + installed.stderr).toContain("Successfully installed plugin");
     let engine = "";
-    const model = await startLoopbackModel(acquireThenAnswer("marketplace ok", (e) => (engine = e)));
+    const model = await startLoopbackModel(
+      acquireThenAnswer("marketplace ok", (e) => (engine = e)),
+    );
     try {
-      const run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["/quoin-checkpoint:checkpoint --defer"] });
+      const run = await runClaude({
+        home: env.home,
+        cwd: env.project,
+        baseUrl: model.url,
+        args: ["/quoin-checkpoint:checkpoint --defer"],
+      });
       expect(run.stdout).toContain("marketplace ok");
     } finally {
       await model.close();
     }
     // NOTE: a local-directory marketplace runs the plugin in place; a git marketplace would run a cached clone.
-    expect([`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`]).toContain(engine.replace(/"[^"]*\/plugins\/cache\/[^"]*\/quoin-checkpoint\.cjs"/, `"${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`));
-    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md"))).toBe(true);
+    expect([`node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`]).toContain(
+      engine.replace(
+        /"[^"]*\/plugins\/cache\/[^"]*\/quoin-checkpoint\.cjs"/,
+        `"${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`,
+      ),
+    );
+    expect(
+      existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md")),
+    ).toBe(true);
   });
 });

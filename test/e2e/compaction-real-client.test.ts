@@ -3,7 +3,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST } from "../helpers/run-bundle.ts";
-import { requestText, runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+} from "./loopback-model.ts";
 
 // A real /compact under the real client: PreCompact (manual) saves a checkpoint and the
 // pending-restore sentinel, SessionStart (compact) writes the compaction markers and its
@@ -22,10 +27,20 @@ beforeAll(async () => {
   project = path.join(home, "proj");
   fs.mkdirSync(path.join(project, ".git"), { recursive: true });
   fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/feat/compact\n");
-  fs.mkdirSync(path.join(project, ".workflow_artifacts", "memory", "sessions"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".workflow_artifacts", "memory", "sessions", "2026-11-29-compact-test.md"), "## Unfinished work\n- T-1 wire it\n");
+  fs.mkdirSync(path.join(project, ".workflow_artifacts", "memory", "sessions"), {
+    recursive: true,
+  });
+  fs.writeFileSync(
+    path.join(project, ".workflow_artifacts", "memory", "sessions", "2026-11-29-compact-test.md"),
+    "## Unfinished work\n- T-1 wire it\n",
+  );
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const entry = (name: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: hook(name), timeout: 10 }] }];
+  const entry = (name: string, matcher?: string) => [
+    {
+      ...(matcher ? { matcher } : {}),
+      hooks: [{ type: "command", command: hook(name), timeout: 10 }],
+    },
+  ];
   fs.writeFileSync(
     path.join(home, ".claude", "settings.json"),
     JSON.stringify({
@@ -37,7 +52,9 @@ beforeAll(async () => {
     }),
   );
   model = await startLoopbackModel((body) =>
-    requestText(body).includes("summary") ? { kind: "text", text: "Summary: we wired T-1." } : { kind: "text", text: "noted" },
+    requestText(body).includes("summary")
+      ? { kind: "text", text: "Summary: we wired T-1." }
+      : { kind: "text", text: "noted" },
   );
 });
 afterAll(async () => {
@@ -53,7 +70,8 @@ describe("compaction under the real Claude Code client", () => {
     const first = await ask(["first step", "--output-format=json"]);
     expect(first.code).toBe(0);
     const sid = (JSON.parse(first.stdout) as { session_id: string }).session_id;
-    for (const p of ["second step", "third step", "fourth step"]) expect((await ask(["--resume", sid, p])).code).toBe(0);
+    for (const p of ["second step", "third step", "fourth step"])
+      expect((await ask(["--resume", sid, p])).code).toBe(0);
     fs.writeFileSync(path.join(memory(), `checkpoint-defer-${sid}.txt`), "2026-11-29T00:00:00Z\n");
 
     const compact = await ask(["--resume", sid, "/compact"]);
@@ -66,7 +84,9 @@ describe("compaction under the real Claude Code client", () => {
     const body = fs.readFileSync(checkpoint, "utf8");
     expect(body).toContain(`## Session ID\n${sid}`);
     expect(body).toContain("## Branch\nfeat/compact");
-    expect(fs.readFileSync(path.join(memory(), `compact-happened-${sid}.txt`), "utf8")).toContain(`session_id=${sid}`);
+    expect(fs.readFileSync(path.join(memory(), `compact-happened-${sid}.txt`), "utf8")).toContain(
+      `session_id=${sid}`,
+    );
     expect(fs.existsSync(path.join(memory(), `postcompact-reset-${sid}.txt`))).toBe(true);
 
     const after = await ask(["--resume", sid, "what next?"]);

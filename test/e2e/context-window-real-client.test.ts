@@ -3,7 +3,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST } from "../helpers/run-bundle.ts";
-import { requestText, runClaude, startLoopbackModel, type LoopbackModel, type RecordedRequest, type Usage } from "./loopback-model.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+  type RecordedRequest,
+  type Usage,
+} from "./loopback-model.ts";
 
 // The window a session's hooks use, with the real client: a [1m] model chosen through --model,
 // settings.json or ANTHROPIC_MODEL. The client sends claude-sonnet-4-5 (with the context-1m beta
@@ -13,8 +20,16 @@ import { requestText, runClaude, startLoopbackModel, type LoopbackModel, type Re
 let tmp: string;
 let model: LoopbackModel;
 let nextUsage: Usage = { input_tokens: 1200 };
-const NEAR_200K: Usage = { input_tokens: 3, cache_read_input_tokens: 160_000, cache_creation_input_tokens: 100 }; // 160,103: 95.8% of 167k, 16.5% of 967k
-const NEAR_1M: Usage = { input_tokens: 3, cache_read_input_tokens: 950_000, cache_creation_input_tokens: 100 }; // 950,103: 98.2% of 967k
+const NEAR_200K: Usage = {
+  input_tokens: 3,
+  cache_read_input_tokens: 160_000,
+  cache_creation_input_tokens: 100,
+}; // 160,103: 95.8% of 167k, 16.5% of 967k
+const NEAR_1M: Usage = {
+  input_tokens: 3,
+  cache_read_input_tokens: 950_000,
+  cache_creation_input_tokens: 100,
+}; // 950,103: 98.2% of 967k
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-window-"));
@@ -34,15 +49,45 @@ function world(name: string, extra: Record<string, unknown> = {}) {
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
   const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
   const settings = path.join(home, ".claude", "settings.json");
-  fs.writeFileSync(settings, JSON.stringify({ ...extra, hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2));
+  fs.writeFileSync(
+    settings,
+    JSON.stringify(
+      {
+        ...extra,
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] },
+      },
+      null,
+      2,
+    ),
+  );
   return { home, project, settings, memory: path.join(project, ".workflow_artifacts", "memory") };
 }
 
-async function ask(w: ReturnType<typeof world>, prompt: string, opts: { resume?: string; flags?: string[]; env?: Record<string, string> } = {}) {
-  const args = [...(opts.flags ?? []), ...(opts.resume ? ["--resume", opts.resume] : []), prompt, "--output-format=json"];
+async function ask(
+  w: ReturnType<typeof world>,
+  prompt: string,
+  opts: { resume?: string; flags?: string[]; env?: Record<string, string> } = {},
+) {
+  const args = [
+    ...(opts.flags ?? []),
+    ...(opts.resume ? ["--resume", opts.resume] : []),
+    prompt,
+    "--output-format=json",
+  ];
   const before = model.requests.length;
-  const run = await runClaude({ home: w.home, cwd: w.project, baseUrl: model.url, args, ...(opts.env ? { env: opts.env } : {}) });
-  const posts = model.requests.slice(before).filter((r: RecordedRequest) => r.method === "POST" && r.url.startsWith("/v1/messages") && !r.url.includes("count_tokens"));
+  const run = await runClaude({
+    home: w.home,
+    cwd: w.project,
+    baseUrl: model.url,
+    args,
+    ...(opts.env ? { env: opts.env } : {}),
+  });
+  const posts = model.requests
+    .slice(before)
+    .filter(
+      (r: RecordedRequest) =>
+        r.method === "POST" && r.url.startsWith("/v1/messages") && !r.url.includes("count_tokens"),
+    );
   let sessionId = opts.resume;
   try {
     sessionId = (JSON.parse(run.stdout) as { session_id?: string }).session_id ?? opts.resume;
@@ -50,7 +95,13 @@ async function ask(w: ReturnType<typeof world>, prompt: string, opts: { resume?:
     // a blocked prompt prints no result object
   }
   const last = posts.at(-1);
-  return { run, last, text: requestText(last?.body), beta: String(last?.headers["anthropic-beta"] ?? ""), sessionId };
+  return {
+    run,
+    last,
+    text: requestText(last?.body),
+    beta: String(last?.headers["anthropic-beta"] ?? ""),
+    sessionId,
+  };
 }
 
 describe("the window the prompt hook uses, under the real client", () => {
@@ -66,8 +117,12 @@ describe("the window the prompt hook uses, under the real client", () => {
     expect(second.run.code).toBe(0);
     // Delivered, with the advice: 160k of an assumed 200k window is past the block tier.
     expect(second.text).toContain("next step please");
-    expect(second.text).toContain("[quoin-checkpoint] context 160k of 167k (95.8%); window 200k (assumed; claude-sonnet-4-5 offers 200k or 1M)");
-    expect(second.text).toContain("the prompt went through because the window is assumed, not known");
+    expect(second.text).toContain(
+      "[quoin-checkpoint] context 160k of 167k (95.8%); window 200k (assumed; claude-sonnet-4-5 offers 200k or 1M)",
+    );
+    expect(second.text).toContain(
+      "the prompt went through because the window is assumed, not known",
+    );
     expect(fs.existsSync(path.join(w.memory, `pending-prompt-${first.sessionId}.txt`))).toBe(false);
   }, 180_000);
 
@@ -86,8 +141,12 @@ describe("the window the prompt hook uses, under the real client", () => {
     // Known, so the block tier holds the prompt.
     const third = await ask(w, "deploy to production", { resume: first.sessionId });
     expect(third.last === undefined || !third.text.includes("deploy to production")).toBe(true);
-    expect(`${third.run.stdout}${third.run.stderr}`).toContain(`context 950k of 967k (98.2%); window 1M (model claude-sonnet-4-5[1m] in ${w.settings})`);
-    expect(fs.readFileSync(path.join(w.memory, `pending-prompt-${first.sessionId}.txt`), "utf8")).toContain("deploy to production");
+    expect(`${third.run.stdout}${third.run.stderr}`).toContain(
+      `context 950k of 967k (98.2%); window 1M (model claude-sonnet-4-5[1m] in ${w.settings})`,
+    );
+    expect(
+      fs.readFileSync(path.join(w.memory, `pending-prompt-${first.sessionId}.txt`), "utf8"),
+    ).toContain("deploy to production");
   }, 240_000);
 
   it("ANTHROPIC_MODEL=claude-sonnet-4-5[1m] reaches the hook's environment: a known 1M window", async () => {

@@ -17,7 +17,13 @@ export interface Usage {
 
 export type ScriptedReply =
   | { kind: "text"; text: string; usage?: Usage }
-  | { kind: "tool_use"; name: string; input: Record<string, unknown>; text?: string; usage?: Usage };
+  | {
+      kind: "tool_use";
+      name: string;
+      input: Record<string, unknown>;
+      text?: string;
+      usage?: Usage;
+    };
 
 export interface RecordedRequest {
   method: string;
@@ -47,7 +53,12 @@ export interface LoopbackModel {
   close: () => Promise<void>;
 }
 
-const DEFAULT_USAGE: Usage = { input_tokens: 1200, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 20 };
+const DEFAULT_USAGE: Usage = {
+  input_tokens: 1200,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  output_tokens: 20,
+};
 
 /** All the text a request carries (system prompt, every message, tool results), for assertions. */
 export function requestText(body: MessagesBody | undefined): string {
@@ -76,9 +87,18 @@ function sse(res: http.ServerResponse, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function writeReply(res: http.ServerResponse, model: string, reply: ScriptedReply, n: number): void {
+function writeReply(
+  res: http.ServerResponse,
+  model: string,
+  reply: ScriptedReply,
+  n: number,
+): void {
   const usage = { ...DEFAULT_USAGE, ...reply.usage };
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
   sse(res, "message_start", {
     type: "message_start",
     message: {
@@ -100,8 +120,16 @@ function writeReply(res: http.ServerResponse, model: string, reply: ScriptedRepl
   let index = 0;
   const text = reply.kind === "text" ? reply.text : reply.text;
   if (text) {
-    sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
-    sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } });
+    sse(res, "content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "text", text: "" },
+    });
+    sse(res, "content_block_delta", {
+      type: "content_block_delta",
+      index,
+      delta: { type: "text_delta", text },
+    });
     sse(res, "content_block_stop", { type: "content_block_stop", index });
     index += 1;
   }
@@ -109,7 +137,12 @@ function writeReply(res: http.ServerResponse, model: string, reply: ScriptedRepl
     sse(res, "content_block_start", {
       type: "content_block_start",
       index,
-      content_block: { type: "tool_use", id: `toolu_loopback_${n}_${index}`, name: reply.name, input: {} },
+      content_block: {
+        type: "tool_use",
+        id: `toolu_loopback_${n}_${index}`,
+        name: reply.name,
+        input: {},
+      },
     });
     sse(res, "content_block_delta", {
       type: "content_block_delta",
@@ -120,7 +153,10 @@ function writeReply(res: http.ServerResponse, model: string, reply: ScriptedRepl
   }
   sse(res, "message_delta", {
     type: "message_delta",
-    delta: { stop_reason: reply.kind === "tool_use" ? "tool_use" : "end_turn", stop_sequence: null },
+    delta: {
+      stop_reason: reply.kind === "tool_use" ? "tool_use" : "end_turn",
+      stop_sequence: null,
+    },
     usage: { output_tokens: usage.output_tokens ?? 20 },
   });
   sse(res, "message_stop", { type: "message_stop" });
@@ -165,12 +201,28 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
         const call = reply.kind === "tool_use" ? JSON.stringify(reply.input) : "";
         repeats = call !== "" && call === lastCall ? repeats + 1 : 0;
         lastCall = call;
-        if (repeats >= STUCK_REPEATS) reply = { kind: "text", text: `loopback: the script sent one tool call ${STUCK_REPEATS + 1} times in a row (stuck)` };
+        if (repeats >= STUCK_REPEATS)
+          reply = {
+            kind: "text",
+            text: `loopback: the script sent one tool call ${STUCK_REPEATS + 1} times in a row (stuck)`,
+          };
         if (body?.stream === false) {
           res.writeHead(200, { "content-type": "application/json" });
           const content =
-            reply.kind === "text" ? [{ type: "text", text: reply.text }] : [{ type: "tool_use", id: `toolu_${n}`, name: reply.name, input: reply.input }];
-          res.end(JSON.stringify({ id: `msg_${n}`, type: "message", role: "assistant", model: body.model, content, stop_reason: reply.kind === "text" ? "end_turn" : "tool_use", usage: { ...DEFAULT_USAGE, ...reply.usage } }));
+            reply.kind === "text"
+              ? [{ type: "text", text: reply.text }]
+              : [{ type: "tool_use", id: `toolu_${n}`, name: reply.name, input: reply.input }];
+          res.end(
+            JSON.stringify({
+              id: `msg_${n}`,
+              type: "message",
+              role: "assistant",
+              model: body.model,
+              content,
+              stop_reason: reply.kind === "text" ? "end_turn" : "tool_use",
+              usage: { ...DEFAULT_USAGE, ...reply.usage },
+            }),
+          );
           return;
         }
         writeReply(res, body?.model ?? "claude-loopback", reply, n);
@@ -186,7 +238,15 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
-    messageBodies: () => requests.filter((r) => r.method === "POST" && r.url.startsWith("/v1/messages") && !r.url.includes("count_tokens")).map((r) => r.body ?? {}),
+    messageBodies: () =>
+      requests
+        .filter(
+          (r) =>
+            r.method === "POST" &&
+            r.url.startsWith("/v1/messages") &&
+            !r.url.includes("count_tokens"),
+        )
+        .map((r) => r.body ?? {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -195,7 +255,14 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
   };
 }
 
-export const CLAUDE_BIN = path.resolve(import.meta.dirname, "..", "..", "node_modules", ".bin", "claude");
+export const CLAUDE_BIN = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "node_modules",
+  ".bin",
+  "claude",
+);
 
 export interface ClaudeRun {
   /** the client process this run spawned */
@@ -233,7 +300,11 @@ export function runClaude(opts: {
       DISABLE_AUTOUPDATER: "1",
       ...opts.env,
     });
-    const child = spawn(CLAUDE_BIN, ["-p", ...opts.args], { cwd: opts.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(CLAUDE_BIN, ["-p", ...opts.args], {
+      cwd: opts.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

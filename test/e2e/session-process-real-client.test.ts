@@ -18,7 +18,10 @@ describe("e2e: SessionStart records the session's Claude Code process", { timeou
       // asked while the session runs: SessionStart has fired by the first model request
       if (seen.length === 0 && existsSync(state)) {
         for (const name of readdirSync(state).filter((n) => n.startsWith("process-"))) {
-          const rec = JSON.parse(readFileSync(path.join(state, name), "utf8")) as { pid: number; cwd: string };
+          const rec = JSON.parse(readFileSync(path.join(state, name), "utf8")) as {
+            pid: number;
+            cwd: string;
+          };
           const ps = spawnSync("ps", ["-o", "comm=", "-p", String(rec.pid)], { encoding: "utf8" });
           seen.push({ pid: rec.pid, comm: ps.stdout.trim(), cwd: rec.cwd });
         }
@@ -27,13 +30,24 @@ describe("e2e: SessionStart records the session's Claude Code process", { timeou
     });
     let run;
     try {
-      run = await runClaude({ home: env.home, cwd: env.project, baseUrl: model.url, args: ["hello"] });
+      run = await runClaude({
+        home: env.home,
+        cwd: env.project,
+        baseUrl: model.url,
+        args: ["hello"],
+      });
     } finally {
       await model.close();
     }
     expect(run.code).toBe(0);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toEqual({ pid: run.pid, comm: expect.stringMatching(/claude/i), cwd: env.project });
-    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "state"))).toBe(false);
+    expect(seen[0]).toEqual({
+      pid: run.pid,
+      comm: expect.stringMatching(/claude/i),
+      cwd: env.project,
+    });
+    expect(existsSync(path.join(env.project, ".workflow_artifacts", "memory", "state"))).toBe(
+      false,
+    );
   });
 });

@@ -3,7 +3,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST } from "../helpers/run-bundle.ts";
-import { requestText, runClaude, startLoopbackModel, type LoopbackModel } from "./loopback-model.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+} from "./loopback-model.ts";
 
 // Issue 10 point 2 under the real client: the SessionStart banner reaches the model
 // (additionalContext) and the person (systemMessage), and the client takes both without a hook error.
@@ -23,15 +28,35 @@ beforeAll(async () => {
   fs.mkdirSync(path.dirname(checkpoint), { recursive: true });
   fs.mkdirSync(path.join(project, ".git"), { recursive: true });
   fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
-  fs.writeFileSync(checkpoint, "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n");
+  fs.writeFileSync(
+    checkpoint,
+    "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n",
+  );
   fs.writeFileSync(path.join(memory, `pending-restore-${OTHER}.txt`), `${checkpoint}\n`);
   fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
   const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "sessionstart.cjs"))}`;
   fs.writeFileSync(
     path.join(home, ".claude", "settings.json"),
-    JSON.stringify({ hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2),
+    JSON.stringify(
+      {
+        hooks: {
+          SessionStart: [
+            {
+              matcher: "startup|resume|clear|compact",
+              hooks: [{ type: "command", command: hook, timeout: 10 }],
+            },
+          ],
+        },
+      },
+      null,
+      2,
+    ),
   );
-  model = await startLoopbackModel(() => ({ kind: "text", text: "ok", usage: { input_tokens: 1200 } }));
+  model = await startLoopbackModel(() => ({
+    kind: "text",
+    text: "ok",
+    usage: { input_tokens: 1200 },
+  }));
 });
 afterAll(async () => {
   await model?.close();
@@ -40,12 +65,30 @@ afterAll(async () => {
 
 describe("SessionStart banner under the real Claude Code client", () => {
   it("reaches the model as context and the person as one systemMessage line, with no hook error", async () => {
-    const run = await runClaude({ home, cwd: project, baseUrl: model.url, args: ["hello", "--output-format=json"] });
+    const run = await runClaude({
+      home,
+      cwd: project,
+      baseUrl: model.url,
+      args: ["hello", "--output-format=json"],
+    });
     expect(run.code).toBe(0);
-    expect(requestText(model.messageBodies().at(-1))).toContain(`Another session (${OTHER}) left a checkpoint waiting`);
+    expect(requestText(model.messageBodies().at(-1))).toContain(
+      `Another session (${OTHER}) left a checkpoint waiting`,
+    );
     const sid = (JSON.parse(run.stdout) as { session_id: string }).session_id;
-    const transcript = fs.readFileSync(path.join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9-]/g, "-"), `${sid}.jsonl`), "utf8");
+    const transcript = fs.readFileSync(
+      path.join(
+        home,
+        ".claude",
+        "projects",
+        project.replace(/[^A-Za-z0-9-]/g, "-"),
+        `${sid}.jsonl`,
+      ),
+      "utf8",
+    );
     expect(transcript).not.toMatch(/hook_(non_blocking_)?error|hook_cancelled/);
-    expect(transcript).toContain('"type":"hook_system_message","content":"[quoin] another session left a checkpoint (2026-11-30T1000-parser.md): /checkpoint --restore picks it up"');
+    expect(transcript).toContain(
+      '"type":"hook_system_message","content":"[quoin] another session left a checkpoint (2026-11-30T1000-parser.md): /checkpoint --restore picks it up"',
+    );
   }, 120_000);
 });

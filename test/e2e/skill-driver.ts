@@ -5,7 +5,13 @@ import type { InstallScope } from "../../lib/install/install-layout.ts";
 import { runInstall } from "../../lib/install/installer.ts";
 import { nodeDeps } from "../../lib/edge/node-deps.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
-import { lastUserText, requestText, type MessagesBody, type Responder, type ScriptedReply } from "./loopback-model.ts";
+import {
+  lastUserText,
+  requestText,
+  type MessagesBody,
+  type Responder,
+  type ScriptedReply,
+} from "./loopback-model.ts";
 
 // Helpers for e2e tests that drive an installed quoin skill with a scripted model: find what a
 // model would read in the skill text, and answer with a fixed list of Bash commands.
@@ -23,14 +29,18 @@ export function engineFrom(text: string): { engine: string; session: string } {
 
 /** How many tool calls the conversation holds so far (the script's position). */
 export function toolCallsSoFar(body: MessagesBody): number {
-  return (body.messages ?? []).filter((m) => m.role === "assistant" && JSON.stringify(m.content).includes('"tool_use"')).length;
+  return (body.messages ?? []).filter(
+    (m) => m.role === "assistant" && JSON.stringify(m.content).includes('"tool_use"'),
+  ).length;
 }
 
 /**
  * A responder that runs `commands(engine, session)` one Bash call at a time, then answers
  * `RELAY <last tool result>`. Requests without a quoin skill get "ok".
  */
-export function scriptedCommands(commands: (engine: string, session: string) => string[]): Responder {
+export function scriptedCommands(
+  commands: (engine: string, session: string) => string[],
+): Responder {
   return (body): ScriptedReply => {
     const all = requestText(body);
     if (!all.includes(SKILL_MARKER)) return { kind: "text", text: "ok" };
@@ -77,6 +87,10 @@ export function acquireThenAnswer(done: string, seen: (engine: string) => void):
     const found = engineFrom(all);
     seen(found.engine);
     if (lastUserText(body).includes(") active: ")) return { kind: "text", text: done };
-    return { kind: "tool_use", name: "Bash", input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` } };
+    return {
+      kind: "tool_use",
+      name: "Bash",
+      input: { command: `${found.engine} pidfile acquire checkpoint --session ${found.session}` },
+    };
   };
 }

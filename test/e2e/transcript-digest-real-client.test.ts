@@ -4,7 +4,14 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../lib/core/deps.ts";
 import { readTranscriptDigest } from "../../lib/context/transcript-digest-read.ts";
-import { requestText, runClaude, startLoopbackModel, type LoopbackModel, type MessagesBody, type ScriptedReply } from "./loopback-model.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+  type MessagesBody,
+  type ScriptedReply,
+} from "./loopback-model.ts";
 import { toolCallsSoFar } from "./skill-driver.ts";
 
 // The real client writes the transcript the digest reads: the scripted model creates three tasks,
@@ -21,20 +28,45 @@ function createdIds(body: MessagesBody): string[] {
   return [...requestText(body).matchAll(/Task #(\w+) created/g)].map((m) => m[1]!);
 }
 
-const toolNames = (body: MessagesBody): string[] => ((body["tools"] as { name?: string }[] | undefined) ?? []).map((t) => t.name ?? "");
+const toolNames = (body: MessagesBody): string[] =>
+  ((body["tools"] as { name?: string }[] | undefined) ?? []).map((t) => t.name ?? "");
 
 function script(body: MessagesBody): ScriptedReply {
   const text = requestText(body);
   if (!text.includes("plan the parser")) return { kind: "text", text: "ok" };
   const ids = createdIds(body);
   const steps: (() => ScriptedReply)[] = [
-    () => ({ kind: "tool_use", name: "TaskCreate", input: { subject: "Write the parser", description: "parse the input" } }),
-    () => ({ kind: "tool_use", name: "TaskCreate", input: { subject: "Test the parser", description: "cover the edge cases" } }),
-    () => ({ kind: "tool_use", name: "TaskCreate", input: { subject: "Drop me", description: "a task to delete" } }),
-    () => ({ kind: "tool_use", name: "TaskUpdate", input: { taskId: ids[0], status: "completed" } }),
-    () => ({ kind: "tool_use", name: "TaskUpdate", input: { taskId: ids[1], status: "in_progress" } }),
+    () => ({
+      kind: "tool_use",
+      name: "TaskCreate",
+      input: { subject: "Write the parser", description: "parse the input" },
+    }),
+    () => ({
+      kind: "tool_use",
+      name: "TaskCreate",
+      input: { subject: "Test the parser", description: "cover the edge cases" },
+    }),
+    () => ({
+      kind: "tool_use",
+      name: "TaskCreate",
+      input: { subject: "Drop me", description: "a task to delete" },
+    }),
+    () => ({
+      kind: "tool_use",
+      name: "TaskUpdate",
+      input: { taskId: ids[0], status: "completed" },
+    }),
+    () => ({
+      kind: "tool_use",
+      name: "TaskUpdate",
+      input: { taskId: ids[1], status: "in_progress" },
+    }),
     () => ({ kind: "tool_use", name: "TaskUpdate", input: { taskId: ids[2], status: "deleted" } }),
-    () => ({ kind: "tool_use", name: "Write", input: { file_path: path.join(project, "src", "parser.ts"), content: "export {};\n" } }),
+    () => ({
+      kind: "tool_use",
+      name: "Write",
+      input: { file_path: path.join(project, "src", "parser.ts"), content: "export {};\n" },
+    }),
     () => ({ kind: "tool_use", name: "Bash", input: { command: "ls missing-quoin-dir" } }),
   ];
   const step = steps[toolCallsSoFar(body)];
@@ -72,7 +104,11 @@ describe("the digest of a transcript the real client wrote", () => {
       home,
       cwd: project,
       baseUrl: model.url,
-      args: ["plan the parser", "--output-format=json", "--allowedTools=Write,Bash(ls:*),TaskCreate,TaskUpdate"],
+      args: [
+        "plan the parser",
+        "--output-format=json",
+        "--allowedTools=Write,Bash(ls:*),TaskCreate,TaskUpdate",
+      ],
       timeoutMs: 120_000,
     });
     expect(run.code, run.stderr).toBe(0);
@@ -80,7 +116,10 @@ describe("the digest of a transcript the real client wrote", () => {
     expect(toolNames(first)).toEqual(expect.arrayContaining(["TaskCreate", "TaskUpdate"]));
     const sid = (JSON.parse(run.stdout) as { session_id: string }).session_id;
 
-    const digest = readTranscriptDigest(fs as unknown as FsApi, transcriptOf(sid), { projectRoot: project, sessionId: sid })!;
+    const digest = readTranscriptDigest(fs as unknown as FsApi, transcriptOf(sid), {
+      projectRoot: project,
+      sessionId: sid,
+    })!;
     expect(digest.todos).toEqual([
       { content: "Write the parser", status: "completed" },
       { content: "Test the parser", status: "in_progress" },

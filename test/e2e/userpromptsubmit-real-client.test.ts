@@ -3,7 +3,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST } from "../helpers/run-bundle.ts";
-import { requestText, runClaude, startLoopbackModel, type LoopbackModel, type Usage } from "./loopback-model.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+  type Usage,
+} from "./loopback-model.ts";
 
 // The real Claude Code client, offline, with our built UserPromptSubmit hook in its settings:
 // the usage the scripted model reports is what the client writes to the transcript, so each
@@ -25,7 +31,13 @@ beforeAll(async () => {
   const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
   fs.writeFileSync(
     path.join(home, ".claude", "settings.json"),
-    JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] } }, null, 2),
+    JSON.stringify(
+      {
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] },
+      },
+      null,
+      2,
+    ),
   );
   model = await startLoopbackModel(() => ({ kind: "text", text: "ok", usage: nextUsage }));
 });
@@ -37,7 +49,9 @@ afterAll(async () => {
 const memory = () => path.join(project, ".workflow_artifacts", "memory");
 
 async function ask(prompt: string, resume?: string) {
-  const args = resume ? ["--resume", resume, prompt, "--output-format=json"] : [prompt, "--output-format=json"];
+  const args = resume
+    ? ["--resume", resume, prompt, "--output-format=json"]
+    : [prompt, "--output-format=json"];
   const before = model.messageBodies().length;
   const run = await runClaude({ home, cwd: project, baseUrl: model.url, args });
   const bodies = model.messageBodies().slice(before);
@@ -58,18 +72,40 @@ describe("UserPromptSubmit under the real Claude Code client", () => {
   let second: Awaited<ReturnType<typeof ask>>;
   let third: Awaited<ReturnType<typeof ask>>;
   let fourth: Awaited<ReturnType<typeof ask>>;
-  const seen = { artifactsAfterFirst: true, transcriptAfterSecond: "", pendingAfterThird: "", checkpointAfterThird: "", pendingAfterFourth: "" };
+  const seen = {
+    artifactsAfterFirst: true,
+    transcriptAfterSecond: "",
+    pendingAfterThird: "",
+    checkpointAfterThird: "",
+    pendingAfterFourth: "",
+  };
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
 
   beforeAll(async () => {
-    nextUsage = { input_tokens: 3, cache_read_input_tokens: 700_000, cache_creation_input_tokens: 100 };
+    nextUsage = {
+      input_tokens: 3,
+      cache_read_input_tokens: 700_000,
+      cache_creation_input_tokens: 100,
+    };
     first = await ask("hello there");
     sid = first.sessionId;
     seen.artifactsAfterFirst = fs.existsSync(path.join(project, ".workflow_artifacts"));
     // The transcript now ends with a reply of 700,103 context tokens on claude-opus-4-8 (1M window).
-    nextUsage = { input_tokens: 3, cache_read_input_tokens: 950_000, cache_creation_input_tokens: 100 };
+    nextUsage = {
+      input_tokens: 3,
+      cache_read_input_tokens: 950_000,
+      cache_creation_input_tokens: 100,
+    };
     second = await ask("next step please", sid);
-    seen.transcriptAfterSecond = read(path.join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9-]/g, "-"), `${sid}.jsonl`));
+    seen.transcriptAfterSecond = read(
+      path.join(
+        home,
+        ".claude",
+        "projects",
+        project.replace(/[^A-Za-z0-9-]/g, "-"),
+        `${sid}.jsonl`,
+      ),
+    );
     third = await ask("deploy to production", sid);
     seen.pendingAfterThird = read(path.join(memory(), `pending-prompt-${sid}.txt`));
     const checkpoint = read(path.join(memory(), `pending-restore-${sid}.txt`)).trim();
@@ -93,12 +129,16 @@ describe("UserPromptSubmit under the real Claude Code client", () => {
     // The same answer carries a systemMessage for the person: the client accepts it (no hook error).
     expect(seen.transcriptAfterSecond).not.toMatch(/hook_(non_blocking_)?error|hook_cancelled/);
     // 2.1.197 records it as an attachment of type hook_system_message (seen in this transcript).
-    expect(seen.transcriptAfterSecond).toContain('"type":"hook_system_message","content":"[quoin] context 700k of 967k (72.3%): /checkpoint saves this session\'s place');
+    expect(seen.transcriptAfterSecond).toContain(
+      '"type":"hook_system_message","content":"[quoin] context 700k of 967k (72.3%): /checkpoint saves this session\'s place',
+    );
   });
 
   it("holds the prompt at the block tier: saved to disk, never sent to the model", () => {
     expect(third.bodies.filter((b) => requestText(b).includes("deploy to production"))).toEqual([]);
-    expect(seen.pendingAfterThird).toMatch(/^=== BLOCKED PROMPT \[\S+Z\] ===\ndeploy to production\n$/);
+    expect(seen.pendingAfterThird).toMatch(
+      /^=== BLOCKED PROMPT \[\S+Z\] ===\ndeploy to production\n$/,
+    );
     expect(seen.checkpointAfterThird).toContain(`## Session ID\n${sid}`);
     expect(`${third.run.stdout}${third.run.stderr}`).toContain("context 950k of 967k (98.2%)");
   });

@@ -3,7 +3,15 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { runPool } from "./proc-pool.ts";
-import { checkState, KINDS, project, promptFor, seedOldSessions, sessionIdFor, type Project } from "./workload.ts";
+import {
+  checkState,
+  KINDS,
+  project,
+  promptFor,
+  seedOldSessions,
+  sessionIdFor,
+  type Project,
+} from "./workload.ts";
 
 // Issue 11 point 2: 64 processes at once, one per session, all in one repository: saves,
 // PreCompacts, block-tier prompts, SessionStarts after compaction, restores and cleanups (a
@@ -31,21 +39,32 @@ describe(`${SESSIONS} sessions at once in one repository`, () => {
     const failures: string[] = [];
     let processes = 0;
     for (let wave = 1; wave <= WAVES; wave += 1) {
-      const rows = Array.from({ length: SESSIONS }, (_, i) => ({ sid: sessionIdFor(i), kind: KINDS[i % KINDS.length]! }));
-      for (const r of rows) if (r.kind.name.startsWith("prompt")) sent.set(r.sid, [...(sent.get(r.sid) ?? []), promptFor(r.sid, wave)]);
+      const rows = Array.from({ length: SESSIONS }, (_, i) => ({
+        sid: sessionIdFor(i),
+        kind: KINDS[i % KINDS.length]!,
+      }));
+      for (const r of rows)
+        if (r.kind.name.startsWith("prompt"))
+          sent.set(r.sid, [...(sent.get(r.sid) ?? []), promptFor(r.sid, wave)]);
       const results = await runPool(
         rows.map((r) => r.kind.job(p, r.sid, wave)),
         SESSIONS,
       );
       processes += results.length;
       results.forEach((res, i) => {
-        if (res.code !== 0 || res.hung) failures.push(`wave ${wave} ${rows[i]!.kind.name} ${rows[i]!.sid}: exit ${res.code} ${res.stderr.slice(0, 300)}`);
-        if (res.stdout.includes('"ok":false')) failures.push(`wave ${wave} ${rows[i]!.kind.name}: ${res.stdout.slice(0, 300)}`);
+        if (res.code !== 0 || res.hung)
+          failures.push(
+            `wave ${wave} ${rows[i]!.kind.name} ${rows[i]!.sid}: exit ${res.code} ${res.stderr.slice(0, 300)}`,
+          );
+        if (res.stdout.includes('"ok":false'))
+          failures.push(`wave ${wave} ${rows[i]!.kind.name}: ${res.stdout.slice(0, 300)}`);
       });
     }
     const state = checkState(p, sent, { exactPrompts: true });
     // Each saving session has at least one checkpoint of its own.
-    const savers = Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => KINDS[i % KINDS.length]!.saves);
+    const savers = Array.from({ length: SESSIONS }, (_, i) => i).filter(
+      (i) => KINDS[i % KINDS.length]!.saves,
+    );
     console.log(
       `[concurrency] ${processes} processes (${WAVES} waves of ${SESSIONS} at once, kinds: ${KINDS.map((k) => k.name).join(", ")}): ` +
         `${state.checkpoints} checkpoints, ${state.sentinels} pending-restore sentinels, ${state.prompts} pending-prompt files, ${state.tempFiles} temp files left; ${savers.length} saving sessions`,

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { FUZZ_SEED, runs } from "./fuzz-seed.ts";
 import { runPool, type ProcJob } from "./proc-pool.ts";
-import { checkState, KINDS, project, seedOldSessions, sessionIdFor, type KindRow, type Project } from "./workload.ts";
+import {
+  checkState,
+  KINDS,
+  project,
+  seedOldSessions,
+  sessionIdFor,
+  type KindRow,
+  type Project,
+} from "./workload.ts";
 
 // Issue 11 point 3: SIGKILL at a random point of a save, a block-tier forced save, a PreCompact, a
 // cleanup (and a SessionEnd: one more row in KINDS), 1,000 times, many at once, in one repository.
@@ -16,7 +24,9 @@ import { checkState, KINDS, project, seedOldSessions, sessionIdFor, type KindRow
 const KILLS = runs(1_000);
 const PARALLEL = 8;
 const SESSIONS = 40;
-const KILLED = KINDS.filter((k) => ["save", "precompact", "prompt (block tier)", "cleanup", "sessionend"].includes(k.name));
+const KILLED = KINDS.filter((k) =>
+  ["save", "precompact", "prompt (block tier)", "cleanup", "sessionend"].includes(k.name),
+);
 
 let p: Project;
 beforeAll(() => {
@@ -38,17 +48,28 @@ describe(`SIGKILL at random points, ${KILLS} times`, () => {
     const sent = new Map<string, string[]>();
     for (const kind of KILLED) {
       const calibration = [0, 1, 2].map((n) => kind.job(p, sessionIdFor(900 + n), 0));
-      if (kind.name.startsWith("prompt")) calibration.forEach((j, n) => sent.set(sessionIdFor(900 + n), [JSON.parse(String(j.input)).prompt]));
+      if (kind.name.startsWith("prompt"))
+        calibration.forEach((j, n) =>
+          sent.set(sessionIdFor(900 + n), [JSON.parse(String(j.input)).prompt]),
+        );
       const timings = await runPool(calibration, 3);
       runMs.set(kind, Math.max(20, median(timings.map((t) => t.ms))));
     }
 
-    const plan = fc.sample(fc.tuple(fc.nat(KILLED.length - 1), fc.nat(SESSIONS - 1), fc.double({ min: 0, max: 1.1, noNaN: true })), { seed: FUZZ_SEED, numRuns: KILLS });
+    const plan = fc.sample(
+      fc.tuple(
+        fc.nat(KILLED.length - 1),
+        fc.nat(SESSIONS - 1),
+        fc.double({ min: 0, max: 1.1, noNaN: true }),
+      ),
+      { seed: FUZZ_SEED, numRuns: KILLS },
+    );
     const jobs: ProcJob[] = plan.map(([k, s, f], i) => {
       const kind = KILLED[k]!;
       const sid = sessionIdFor(s);
       const job = kind.job(p, sid, 1000 + i);
-      if (kind.name.startsWith("prompt")) sent.set(sid, [...(sent.get(sid) ?? []), JSON.parse(String(job.input)).prompt]);
+      if (kind.name.startsWith("prompt"))
+        sent.set(sid, [...(sent.get(sid) ?? []), JSON.parse(String(job.input)).prompt]);
       return { ...job, killAfterMs: Math.round(f * runMs.get(kind)!) };
     });
     const started = Date.now();
@@ -62,10 +83,18 @@ describe(`SIGKILL at random points, ${KILLS} times`, () => {
     // The next run of each command, unkilled, succeeds, and leaves the folder as sound.
     const nextJobs = KILLED.map((k) => k.job(p, sessionIdFor(0), 9999));
     KILLED.forEach((k, i) => {
-      if (k.name.startsWith("prompt")) sent.set(sessionIdFor(0), [...(sent.get(sessionIdFor(0)) ?? []), JSON.parse(String(nextJobs[i]!.input)).prompt]);
+      if (k.name.startsWith("prompt"))
+        sent.set(sessionIdFor(0), [
+          ...(sent.get(sessionIdFor(0)) ?? []),
+          JSON.parse(String(nextJobs[i]!.input)).prompt,
+        ]);
     });
     const next = await runPool(nextJobs, KILLED.length);
-    const nextFailures = next.flatMap((r, i) => (r.code !== 0 || r.stdout.includes('"ok":false') ? [`${KILLED[i]!.name}: exit ${r.code} ${r.stdout.slice(0, 200)} ${r.stderr.slice(0, 200)}`] : []));
+    const nextFailures = next.flatMap((r, i) =>
+      r.code !== 0 || r.stdout.includes('"ok":false')
+        ? [`${KILLED[i]!.name}: exit ${r.code} ${r.stdout.slice(0, 200)} ${r.stderr.slice(0, 200)}`]
+        : [],
+    );
     const afterNext = checkState(p, sent, { exactPrompts: false });
 
     console.log(

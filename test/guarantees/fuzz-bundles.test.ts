@@ -8,8 +8,25 @@ import { projectMemory } from "../../lib/store/project-root.ts";
 import { FIXTURES } from "../helpers/run-bundle.ts";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { FUZZ_SEED, runs } from "./fuzz-seed.ts";
-import { breakage, envArb, HOME, OTHER, payloadArb, PROJECT, transcriptKind, usageLine, type TranscriptKind } from "./fuzz-world.ts";
-import { changedFiles, runPool, sandbox, snapshotTree, type ProcJob, type Sandbox } from "./proc-pool.ts";
+import {
+  breakage,
+  envArb,
+  HOME,
+  OTHER,
+  payloadArb,
+  PROJECT,
+  transcriptKind,
+  usageLine,
+  type TranscriptKind,
+} from "./fuzz-world.ts";
+import {
+  changedFiles,
+  runPool,
+  sandbox,
+  snapshotTree,
+  type ProcJob,
+  type Sandbox,
+} from "./proc-pool.ts";
 import { answerProblem, bundleFile, HOOKS } from "./tables.ts";
 
 // Issue 11 point 1, as processes: the built hook bundles, started as Claude Code starts them
@@ -47,7 +64,9 @@ function place(cwd: unknown): unknown {
   else if (p === HOME) p = sb.home;
   else if (p === OTHER) p = sb.loose;
   const resolved = path.resolve(sb.project, p);
-  return resolved === sb.base || resolved.startsWith(`${sb.base}/`) ? p : path.join(sb.base, "outside", resolved);
+  return resolved === sb.base || resolved.startsWith(`${sb.base}/`)
+    ? p
+    : path.join(sb.base, "outside", resolved);
 }
 
 function transcriptPath(kind: TranscriptKind, hostile: string): string | undefined {
@@ -81,7 +100,10 @@ describe("hook bundles as processes, generated payloads", () => {
     copyFileSync(path.join(FIXTURES, "spotter-short.jsonl"), path.join(dir, "real.jsonl"));
     writeFileSync(path.join(dir, "high.jsonl"), `${usageLine(150_000)}\n`);
     writeFileSync(path.join(dir, "block.jsonl"), `${usageLine(170_000)}\n`);
-    writeFileSync(path.join(dir, "garbage.jsonl"), '{"type":"assistant","message":{"usage":{"input_tokens":"x"}}}\n{"trunc');
+    writeFileSync(
+      path.join(dir, "garbage.jsonl"),
+      '{"type":"assistant","message":{"usage":{"input_tokens":"x"}}}\n{"trunc',
+    );
 
     const cases = fc.sample(caseArb, { seed: FUZZ_SEED, numRuns: PROCESSES });
     const roots = new Set<string>();
@@ -92,12 +114,21 @@ describe("hook bundles as processes, generated payloads", () => {
       if (t !== undefined && fields["transcript_path"] === undefined) fields["transcript_path"] = t;
       const cwd = typeof fields["cwd"] === "string" ? (fields["cwd"] as string) : sb.project;
       try {
-        const project = projectMemory(fsNode as unknown as FsApi, cwd.includes("\0") ? sb.project : path.resolve(sb.project, cwd), sb.home);
+        const project = projectMemory(
+          fsNode as unknown as FsApi,
+          cwd.includes("\0") ? sb.project : path.resolve(sb.project, cwd),
+          sb.home,
+        );
         if (project) roots.add(project.root);
       } catch {
         // a cwd node cannot even resolve: the hook cannot write there either
       }
-      return { file: bundleFile(HOOKS[c.hook]!.bundle), input: c.broken(JSON.stringify(fields)), env: { ...sb.env, ...noNul(c.env) }, cwd: sb.project };
+      return {
+        file: bundleFile(HOOKS[c.hook]!.bundle),
+        input: c.broken(JSON.stringify(fields)),
+        env: { ...sb.env, ...noNul(c.env) },
+        cwd: sb.project,
+      };
     });
     roots.add(sb.project);
 
@@ -108,13 +139,28 @@ describe("hook bundles as processes, generated payloads", () => {
 
     const bad = results.flatMap((r, i) => {
       const row = HOOKS[cases[i]!.hook]!;
-      const problem = r.hung ? "hung (killed after 120 s)" : r.code !== 0 ? `exit ${r.code} ${r.signal ?? ""} ${r.stderr.slice(0, 200)}` : answerProblem(row, r.stdout);
-      return problem ? [`case ${i} (${row.event}): ${problem}\n  stdin: ${String(jobs[i]!.input).slice(0, 300)}`] : [];
+      const problem = r.hung
+        ? "hung (killed after 120 s)"
+        : r.code !== 0
+          ? `exit ${r.code} ${r.signal ?? ""} ${r.stderr.slice(0, 200)}`
+          : answerProblem(row, r.stdout);
+      return problem
+        ? [`case ${i} (${row.event}): ${problem}\n  stdin: ${String(jobs[i]!.input).slice(0, 300)}`]
+        : [];
     });
-    const allowed = [...[...roots].filter((r) => r !== sb.home && r !== "/").map((r) => `${r}/.workflow_artifacts/`), `${sb.config}/quoin-checkpoint/`];
-    const stray = changedFiles(before, snapshotTree(sb.base)).filter((f) => !allowed.some((a) => f.startsWith(a)));
+    const allowed = [
+      ...[...roots]
+        .filter((r) => r !== sb.home && r !== "/")
+        .map((r) => `${r}/.workflow_artifacts/`),
+      `${sb.config}/quoin-checkpoint/`,
+    ];
+    const stray = changedFiles(before, snapshotTree(sb.base)).filter(
+      (f) => !allowed.some((a) => f.startsWith(a)),
+    );
 
-    const byHook = HOOKS.map((h, k) => `${h.event} ${cases.filter((c) => c.hook === k).length}`).join(", ");
+    const byHook = HOOKS.map(
+      (h, k) => `${h.event} ${cases.filter((c) => c.hook === k).length}`,
+    ).join(", ");
     const cpuMs = results.reduce((a, r) => a + r.ms, 0);
     console.log(
       `[fuzz] processes: ${PROCESSES} runs of the built hook bundles (${byHook}), ${PARALLEL} at once, ${wallS.toFixed(1)} s wall, median ${median(results.map((r) => r.ms)).toFixed(0)} ms each (sum ${(cpuMs / 1000).toFixed(0)} s); seed ${FUZZ_SEED}; replay: QUOIN_FUZZ_SEED=${FUZZ_SEED} npx vitest run test/guarantees/fuzz-bundles.test.ts`,

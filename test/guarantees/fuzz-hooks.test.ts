@@ -2,7 +2,16 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectMemory } from "../../lib/store/project-root.ts";
-import { allowedPrefixes, breakage, buildWorld, changedPaths, HOME, PROJECT, payloadArb, worldArb } from "./fuzz-world.ts";
+import {
+  allowedPrefixes,
+  breakage,
+  buildWorld,
+  changedPaths,
+  HOME,
+  PROJECT,
+  payloadArb,
+  worldArb,
+} from "./fuzz-world.ts";
 import { count, params, report } from "./fuzz-seed.ts";
 import { answerProblem, HOOKS, inProcessAnswer, missingRows } from "./tables.ts";
 
@@ -26,10 +35,12 @@ describe.each(HOOKS)("$event hook, in-process on memfs", (row) => {
   it(`${CASES_PER_HOOK} generated payloads: one documented answer or none, writes only where allowed`, () => {
     fc.assert(
       fc.property(worldArb, payloadArb(row.event, row.extra), breakage, (w, p, broken) => {
-        const sid = typeof p.fields["session_id"] === "string" ? (p.fields["session_id"] as string) : "";
+        const sid =
+          typeof p.fields["session_id"] === "string" ? (p.fields["session_id"] as string) : "";
         const { deps, transcriptPath } = buildWorld({ ...w, sid }, p.hostile);
         const fields = { ...p.fields };
-        if (transcriptPath !== undefined && fields["transcript_path"] === undefined) fields["transcript_path"] = transcriptPath;
+        if (transcriptPath !== undefined && fields["transcript_path"] === undefined)
+          fields["transcript_path"] = transcriptPath;
         const raw = broken(JSON.stringify(fields));
         const before = deps.vol.toJSON();
         const out = inProcessAnswer(row, deps, raw);
@@ -39,13 +50,22 @@ describe.each(HOOKS)("$event hook, in-process on memfs", (row) => {
         // The payload's project, or (input refused before its cwd was read) the hook process's own.
         // Outside a project ($HOME, /) the root is taken as $HOME: nothing there is allowed.
         const root = projectMemory(deps.fs, cwd, HOME)?.root ?? HOME;
-        const allowed = [...allowedPrefixes(root, HOME), ...allowedPrefixes(projectMemory(deps.fs, PROJECT, HOME)?.root ?? HOME, HOME)];
-        const stray = changedPaths(before, deps.vol.toJSON()).filter((f) => !allowed.some((a) => f.startsWith(a)));
-        if (stray.length) throw new Error(`wrote outside ${allowed.join(" and ")}: ${stray.join(", ")}`);
+        const allowed = [
+          ...allowedPrefixes(root, HOME),
+          ...allowedPrefixes(projectMemory(deps.fs, PROJECT, HOME)?.root ?? HOME, HOME),
+        ];
+        const stray = changedPaths(before, deps.vol.toJSON()).filter(
+          (f) => !allowed.some((a) => f.startsWith(a)),
+        );
+        if (stray.length)
+          throw new Error(`wrote outside ${allowed.join(" and ")}: ${stray.join(", ")}`);
         const log = deps.vol.toJSON()[path.join(root, ".workflow_artifacts/memory/logs/hooks.log")];
         if (typeof log === "string") {
           const last = log.trimEnd().split("\n").pop() ?? "";
-          const kind = last.replace(/^\S+ /, "").replace(/["(].*$/, "").slice(0, 70);
+          const kind = last
+            .replace(/^\S+ /, "")
+            .replace(/["(].*$/, "")
+            .slice(0, 70);
           failures.set(kind, (failures.get(kind) ?? 0) + 1);
         }
       }),
@@ -58,5 +78,6 @@ describe.each(HOOKS)("$event hook, in-process on memfs", (row) => {
 afterAll(() => {
   // What the fail-open path logged, by kind: a person can see which inputs were refused and why.
   const lines = [...failures.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${n}  ${k}`);
-  if (lines.length) console.log(`[fuzz] fail-open log lines by kind:\n${lines.slice(0, 25).join("\n")}`);
+  if (lines.length)
+    console.log(`[fuzz] fail-open log lines by kind:\n${lines.slice(0, 25).join("\n")}`);
 });

@@ -13,7 +13,10 @@ afterAll(() => console.log(report("test/guarantees/fuzz-parsers.test.ts")));
 describe.each(PARSERS.map((p) => ({ ...p })))("$name", (row) => {
   it(`${row.cases} generated inputs: no exception escapes, the invariant holds`, () => {
     const p = params<[never]>(row.cases);
-    fc.assert(fc.property(row.input, (x) => row.check(x)), p);
+    fc.assert(
+      fc.property(row.input, (x) => row.check(x)),
+      p,
+    );
     count(row.name, p.numRuns ?? 0);
   }, 180_000);
 });

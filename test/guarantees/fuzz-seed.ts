@@ -5,7 +5,10 @@ import type fc from "fast-check";
 // fast-check's own failure message adds the seed and the shrunk path as well.
 
 const fromEnv = process.env["QUOIN_FUZZ_SEED"];
-export const FUZZ_SEED: number = fromEnv !== undefined && fromEnv !== "" ? Number(fromEnv) | 0 : (Date.now() ^ (process.pid << 10)) | 0;
+export const FUZZ_SEED: number =
+  fromEnv !== undefined && fromEnv !== ""
+    ? Number(fromEnv) | 0
+    : (Date.now() ^ (process.pid << 10)) | 0;
 
 /** QUOIN_FUZZ_SCALE=10 runs ten times the cases (a deeper local search); the default is what CI runs. */
 const scale = Number(process.env["QUOIN_FUZZ_SCALE"] ?? "1");

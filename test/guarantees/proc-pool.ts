@@ -1,5 +1,13 @@
 import { spawn } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -40,9 +48,20 @@ export function runProc(job: ProcJob, hangMs = HANG_MS): Promise<ProcResult> {
     // A cwd that is gone or no folder: the client would not start a hook there either; use base.
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(process.execPath, [job.file, ...(job.args ?? [])], { cwd: job.cwd, env: job.env, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(process.execPath, [job.file, ...(job.args ?? [])], {
+        cwd: job.cwd,
+        env: job.env,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
     } catch (err) {
-      return resolve({ code: null, signal: null, stdout: "", stderr: `spawn failed: ${(err as Error).message}`, ms: 0, hung: false });
+      return resolve({
+        code: null,
+        signal: null,
+        stdout: "",
+        stderr: `spawn failed: ${(err as Error).message}`,
+        ms: 0,
+        hung: false,
+      });
     }
     child.on("error", (err) => (stderr += `spawn failed: ${err.message}`));
     let hung = false;
@@ -50,7 +69,10 @@ export function runProc(job: ProcJob, hangMs = HANG_MS): Promise<ProcResult> {
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
     child.stdin!.on("error", () => undefined); // EPIPE when the process is gone before its stdin is written
     if (!job.holdStdin) child.stdin!.end(job.input ?? "");
-    const killer = job.killAfterMs !== undefined ? setTimeout(() => child.kill("SIGKILL"), job.killAfterMs) : undefined;
+    const killer =
+      job.killAfterMs !== undefined
+        ? setTimeout(() => child.kill("SIGKILL"), job.killAfterMs)
+        : undefined;
     const hang = setTimeout(() => {
       hung = true;
       child.kill("SIGKILL");
@@ -59,13 +81,24 @@ export function runProc(job: ProcJob, hangMs = HANG_MS): Promise<ProcResult> {
       clearTimeout(hang);
       if (killer) clearTimeout(killer);
       if (job.holdStdin) child.stdin!.destroy();
-      resolve({ code, signal, stdout, stderr, ms: Number(process.hrtime.bigint() - start) / 1e6, hung });
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        ms: Number(process.hrtime.bigint() - start) / 1e6,
+        hung,
+      });
     });
   });
 }
 
 /** Run every job, at most `parallel` at once, results in job order. */
-export async function runPool(jobs: readonly ProcJob[], parallel: number, hangMs = HANG_MS): Promise<ProcResult[]> {
+export async function runPool(
+  jobs: readonly ProcJob[],
+  parallel: number,
+  hangMs = HANG_MS,
+): Promise<ProcResult[]> {
   const results: ProcResult[] = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
@@ -105,7 +138,11 @@ export function snapshotTree(dir: string): Map<string, string> {
         continue;
       }
       if (st.isDirectory()) walk(full);
-      else out.set(full, `${st.size}:${st.mtimeMs}:${st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other"}`);
+      else
+        out.set(
+          full,
+          `${st.size}:${st.mtimeMs}:${st.isSymbolicLink() ? "link" : st.isFile() ? "file" : "other"}`,
+        );
     }
   };
   walk(dir);
@@ -142,8 +179,21 @@ export function sandbox(prefix: string): Sandbox {
   mkdirSync(path.join(project, "src", "deep"), { recursive: true });
   mkdirSync(loose, { recursive: true });
   mkdirSync(path.join(config, "projects"), { recursive: true });
-  const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: home, CLAUDE_CONFIG_DIR: config, TZ: "UTC" };
-  return { base, home, config, project, loose, env, cleanup: () => rmSync(base, { recursive: true, force: true, maxRetries: 5 }) };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env["PATH"],
+    HOME: home,
+    CLAUDE_CONFIG_DIR: config,
+    TZ: "UTC",
+  };
+  return {
+    base,
+    home,
+    config,
+    project,
+    loose,
+    env,
+    cleanup: () => rmSync(base, { recursive: true, force: true, maxRetries: 5 }),
+  };
 }
 
 export function readOr(file: string, fallback = ""): string {

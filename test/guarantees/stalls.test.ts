@@ -31,8 +31,13 @@ const log = () => {
 
 describe.each(HOOKS)("$event hook on a stalled input", (row) => {
   it(`stdin that never closes: exits 0 with no answer at its own deadline (${row.deadlineMs} ms; installer timeout ${row.timeoutS} s)`, async () => {
-    const r = await runProc({ file: bundleFile(row.bundle), env: p.repo.env, cwd: p.repo.root, holdStdin: true }, row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000);
-    console.log(`[stalls] ${row.event}: stdin never closed; ended by itself after ${r.ms.toFixed(0)} ms (deadline ${row.deadlineMs} ms, installer timeout ${row.timeoutS} s)`);
+    const r = await runProc(
+      { file: bundleFile(row.bundle), env: p.repo.env, cwd: p.repo.root, holdStdin: true },
+      row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000,
+    );
+    console.log(
+      `[stalls] ${row.event}: stdin never closed; ended by itself after ${r.ms.toFixed(0)} ms (deadline ${row.deadlineMs} ms, installer timeout ${row.timeoutS} s)`,
+    );
     expect(r.hung).toBe(false);
     expect(r).toMatchObject({ code: 0, stdout: "" });
     expect(log()).toContain(`${row.event}: deadline of ${row.deadlineMs} ms passed`);
@@ -41,11 +46,29 @@ describe.each(HOOKS)("$event hook on a stalled input", (row) => {
   it("a transcript that is a FIFO with no writer: answers without waiting on it", async () => {
     const fifo = path.join(p.transcriptDir, `${row.bundle}.fifo`);
     execFileSync("mkfifo", [fifo]);
-    const payload = { session_id: SID, transcript_path: fifo, cwd: p.repo.root, hook_event_name: row.event, ...Object.fromEntries(Object.entries(row.extra).map(([k, v]) => [k, v[0] === "PROMPT" ? "hello" : v[0]])) };
+    const payload = {
+      session_id: SID,
+      transcript_path: fifo,
+      cwd: p.repo.root,
+      hook_event_name: row.event,
+      ...Object.fromEntries(
+        Object.entries(row.extra).map(([k, v]) => [k, v[0] === "PROMPT" ? "hello" : v[0]]),
+      ),
+    };
     const logBefore = log().length;
-    const r = await runProc({ file: bundleFile(row.bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root }, row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000);
+    const r = await runProc(
+      {
+        file: bundleFile(row.bundle),
+        input: JSON.stringify(payload),
+        env: p.repo.env,
+        cwd: p.repo.root,
+      },
+      row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000,
+    );
     rmSync(fifo);
-    console.log(`[stalls] ${row.event}: transcript a FIFO with no writer; ended after ${r.ms.toFixed(0)} ms`);
+    console.log(
+      `[stalls] ${row.event}: transcript a FIFO with no writer; ended after ${r.ms.toFixed(0)} ms`,
+    );
     expect(r.hung).toBe(false);
     expect(r.code).toBe(0);
     expect(log().slice(logBefore)).not.toContain(`${row.event}: deadline`);

@@ -1,7 +1,15 @@
 import * as path from "node:path";
 import type { Deps } from "../../lib/core/deps.ts";
 import { readKnobs } from "../../lib/core/knobs.ts";
-import { parseHookInput, preCompactSchema, sessionEndSchema, sessionStartSchema, userPromptSubmitSchema, type HookAnswer, type PayloadSpec } from "../../lib/hooks/hook-io.ts";
+import {
+  parseHookInput,
+  preCompactSchema,
+  sessionEndSchema,
+  sessionStartSchema,
+  userPromptSubmitSchema,
+  type HookAnswer,
+  type PayloadSpec,
+} from "../../lib/hooks/hook-io.ts";
 import { appendHookLog } from "../../lib/hooks/hook-log.ts";
 import { projectMemory } from "../../lib/store/project-root.ts";
 import { runPreCompact } from "../../lib/hooks/pre-compact.ts";
@@ -9,7 +17,12 @@ import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
 import { logSessionEnd, runSessionEnd } from "../../lib/hooks/session-end.ts";
 import { knobDefault } from "../../lib/core/knobs.ts";
-import { ENGINE_BUNDLE, HOOK_SPECS, hookBundleFile, type HookBundle } from "../../lib/install/install-layout.ts";
+import {
+  ENGINE_BUNDLE,
+  HOOK_SPECS,
+  hookBundleFile,
+  type HookBundle,
+} from "../../lib/install/install-layout.ts";
 import { DIST } from "../helpers/run-bundle.ts";
 import { HOOK_DEADLINE_MS } from "../../lib/edge/hook-runner.ts";
 
@@ -58,7 +71,10 @@ export const HOOKS: readonly HookRow[] = [
     answers: "context",
     deadlineMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("sessionstart"),
-    extra: { source: ["startup", "resume", "clear", "compact", "fork"], model: ["claude-sonnet-4-5", "claude-opus-4-8", undefined] },
+    extra: {
+      source: ["startup", "resume", "clear", "compact", "fork"],
+      model: ["claude-sonnet-4-5", "claude-opus-4-8", undefined],
+    },
   },
   {
     bundle: "precompact",
@@ -75,12 +91,22 @@ export const HOOKS: readonly HookRow[] = [
     event: "SessionEnd",
     schema: sessionEndSchema as () => PayloadSpec<never>,
     // In-process there is no process start to count from: the deadline is the process suites' to test.
-    handle: (deps, input) => (logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineMs: Number.MAX_SAFE_INTEGER })), null),
+    handle: (deps, input) => (
+      logSessionEnd(
+        deps,
+        input,
+        runSessionEnd(deps, input, { deadlineMs: Number.MAX_SAFE_INTEGER }),
+      ),
+      null
+    ),
     answers: "none",
     deadlineMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
     // No timeout is registered: Claude Code gives all SessionEnd hooks 1.5 s together.
     timeoutS: 1.5,
-    extra: { reason: ["clear", "resume", "logout", "prompt_input_exit", "other"], prompt_id: ["95515dbb-0000-4000-8000-000000000001", undefined] },
+    extra: {
+      reason: ["clear", "resume", "logout", "prompt_input_exit", "other"],
+      prompt_id: ["95515dbb-0000-4000-8000-000000000001", undefined],
+    },
   },
 ];
 
@@ -100,7 +126,14 @@ export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
   } catch (err) {
     try {
       const paths = projectMemory(deps.fs, logCwd ?? deps.cwd, deps.home);
-      if (paths && deps.fs.existsSync(paths.artifacts)) appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `${row.event}: ${(err as Error).message}`);
+      if (paths && deps.fs.existsSync(paths.artifacts))
+        appendHookLog(
+          deps.fs,
+          paths.hooksLog,
+          paths.memory,
+          deps.now(),
+          `${row.event}: ${(err as Error).message}`,
+        );
     } catch {
       // fail open, silently
     }
@@ -125,10 +158,15 @@ export function missingRows(): string[] {
  * line) with only the fields the event reads, model-facing text within 2,000 characters.
  * Returns the problem, or null.
  */
-export function answerProblem(row: Pick<HookRow, "event" | "answers">, stdout: string): string | null {
+export function answerProblem(
+  row: Pick<HookRow, "event" | "answers">,
+  stdout: string,
+): string | null {
   if (stdout === "") return null;
-  if (row.answers === "none") return `${row.event} printed ${JSON.stringify(stdout.slice(0, 80))}; it must print nothing`;
-  if (!stdout.endsWith("\n") || stdout.indexOf("\n") !== stdout.length - 1) return "stdout is not exactly one line";
+  if (row.answers === "none")
+    return `${row.event} printed ${JSON.stringify(stdout.slice(0, 80))}; it must print nothing`;
+  if (!stdout.endsWith("\n") || stdout.indexOf("\n") !== stdout.length - 1)
+    return "stdout is not exactly one line";
   let v: unknown;
   try {
     v = JSON.parse(stdout);
@@ -139,17 +177,27 @@ export function answerProblem(row: Pick<HookRow, "event" | "answers">, stdout: s
   const o = v as Record<string, unknown>;
   if ("decision" in o) {
     if (row.answers !== "block-or-context") return `${row.event} may not block`;
-    if (o["decision"] !== "block" || typeof o["reason"] !== "string" || Object.keys(o).length !== 2) return `bad block answer ${stdout.slice(0, 120)}`;
+    if (o["decision"] !== "block" || typeof o["reason"] !== "string" || Object.keys(o).length !== 2)
+      return `bad block answer ${stdout.slice(0, 120)}`;
     return o["reason"].length > 10_000 ? "block reason over 10,000 characters" : null;
   }
-  for (const k of Object.keys(o)) if (k !== "systemMessage" && k !== "hookSpecificOutput") return `unknown key ${k}`;
-  if ("systemMessage" in o && (typeof o["systemMessage"] !== "string" || o["systemMessage"].length > 2000)) return "bad systemMessage";
+  for (const k of Object.keys(o))
+    if (k !== "systemMessage" && k !== "hookSpecificOutput") return `unknown key ${k}`;
+  if (
+    "systemMessage" in o &&
+    (typeof o["systemMessage"] !== "string" || o["systemMessage"].length > 2000)
+  )
+    return "bad systemMessage";
   const h = o["hookSpecificOutput"] as Record<string, unknown> | undefined;
   if (h !== undefined) {
-    if (typeof h !== "object" || h === null || h["hookEventName"] !== row.event) return `hookSpecificOutput.hookEventName is not ${row.event}`;
-    for (const k of Object.keys(h)) if (k !== "hookEventName" && k !== "additionalContext") return `unknown hookSpecificOutput key ${k}`;
+    if (typeof h !== "object" || h === null || h["hookEventName"] !== row.event)
+      return `hookSpecificOutput.hookEventName is not ${row.event}`;
+    for (const k of Object.keys(h))
+      if (k !== "hookEventName" && k !== "additionalContext")
+        return `unknown hookSpecificOutput key ${k}`;
     const ctx = h["additionalContext"];
-    if (ctx !== undefined && (typeof ctx !== "string" || ctx.length > 2000)) return "additionalContext missing or over 2,000 characters";
+    if (ctx !== undefined && (typeof ctx !== "string" || ctx.length > 2000))
+      return "additionalContext missing or over 2,000 characters";
   }
   return null;
 }

@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { parseCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS } from "../../lib/store/checkpoint-format.ts";
+import {
+  parseCheckpoint,
+  renderSkeletonCheckpoint,
+  NO_ARTIFACTS,
+} from "../../lib/store/checkpoint-format.ts";
 import { parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { parseSentinelName } from "../../lib/store/sentinels.ts";
 import { tempRepo, type TempRepo } from "../helpers/save-repo.ts";
@@ -34,8 +38,16 @@ export function project(prefix = "conc"): Project {
   void prefix;
   const memory = path.join(repo.root, ".workflow_artifacts", "memory");
   mkdirSync(path.join(memory, "sessions"), { recursive: true });
-  writeFileSync(path.join(memory, "sessions", "2026-11-29-shared-task.md"), "## Cost\n- Phase: implement\n\n## Unfinished work\n- T-1 concurrency\n");
-  const transcriptDir = path.join(repo.home, ".claude", "projects", repo.root.replace(/[^A-Za-z0-9-]/g, "-"));
+  writeFileSync(
+    path.join(memory, "sessions", "2026-11-29-shared-task.md"),
+    "## Cost\n- Phase: implement\n\n## Unfinished work\n- T-1 concurrency\n",
+  );
+  const transcriptDir = path.join(
+    repo.home,
+    ".claude",
+    "projects",
+    repo.root.replace(/[^A-Za-z0-9-]/g, "-"),
+  );
   mkdirSync(transcriptDir, { recursive: true });
   return { repo, memory, transcriptDir };
 }
@@ -55,37 +67,75 @@ export interface KindRow {
 }
 
 function hookJob(p: Project, bundle: HookBundle, payload: Record<string, unknown>): ProcJob {
-  return { file: bundleFile(bundle), input: JSON.stringify(payload), env: p.repo.env, cwd: p.repo.root };
+  return {
+    file: bundleFile(bundle),
+    input: JSON.stringify(payload),
+    env: p.repo.env,
+    cwd: p.repo.root,
+  };
 }
 function engineJob(p: Project, args: string[]): ProcJob {
   return { file: ENGINE_FILE, args: [...args, "--json"], env: p.repo.env, cwd: p.repo.root };
 }
 
 export const KINDS: readonly KindRow[] = [
-  { name: "save", saves: true, job: (p, sid) => engineJob(p, ["save", "--session", sid, "--mode", "restore"]) },
+  {
+    name: "save",
+    saves: true,
+    job: (p, sid) => engineJob(p, ["save", "--session", sid, "--mode", "restore"]),
+  },
   {
     name: "precompact",
     saves: true,
     job: (p, sid) =>
-      hookJob(p, "precompact", { session_id: sid, transcript_path: path.join(p.transcriptDir, `${sid}.jsonl`), cwd: p.repo.root, hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" }),
+      hookJob(p, "precompact", {
+        session_id: sid,
+        transcript_path: path.join(p.transcriptDir, `${sid}.jsonl`),
+        cwd: p.repo.root,
+        hook_event_name: "PreCompact",
+        trigger: "auto",
+        custom_instructions: "",
+      }),
   },
   {
     name: "prompt (block tier)",
     saves: true,
     job: (p, sid, wave) =>
-      hookJob(p, "userpromptsubmit", { session_id: sid, transcript_path: blockTranscript(p, sid), cwd: p.repo.root, permission_mode: "default", hook_event_name: "UserPromptSubmit", prompt: promptFor(sid, wave) }),
+      hookJob(p, "userpromptsubmit", {
+        session_id: sid,
+        transcript_path: blockTranscript(p, sid),
+        cwd: p.repo.root,
+        permission_mode: "default",
+        hook_event_name: "UserPromptSubmit",
+        prompt: promptFor(sid, wave),
+      }),
   },
   {
     name: "sessionstart (compact)",
     saves: false,
-    job: (p, sid) => hookJob(p, "sessionstart", { session_id: sid, transcript_path: path.join(p.transcriptDir, `${sid}.jsonl`), cwd: p.repo.root, hook_event_name: "SessionStart", source: "compact" }),
+    job: (p, sid) =>
+      hookJob(p, "sessionstart", {
+        session_id: sid,
+        transcript_path: path.join(p.transcriptDir, `${sid}.jsonl`),
+        cwd: p.repo.root,
+        hook_event_name: "SessionStart",
+        source: "compact",
+      }),
   },
   { name: "restore", saves: false, job: (p, sid) => engineJob(p, ["restore", "--session", sid]) },
   { name: "cleanup", saves: false, job: (p, sid) => engineJob(p, ["cleanup", "--session", sid]) },
   {
     name: "sessionend",
     saves: false,
-    job: (p, sid) => hookJob(p, "sessionend", { session_id: sid, transcript_path: workedTranscript(p, sid), cwd: p.repo.root, prompt_id: "95515dbb-0000-4000-8000-000000000001", hook_event_name: "SessionEnd", reason: "other" }),
+    job: (p, sid) =>
+      hookJob(p, "sessionend", {
+        session_id: sid,
+        transcript_path: workedTranscript(p, sid),
+        cwd: p.repo.root,
+        prompt_id: "95515dbb-0000-4000-8000-000000000001",
+        hook_event_name: "SessionEnd",
+        reason: "other",
+      }),
   },
 ];
 
@@ -104,10 +154,23 @@ export function seedOldSessions(p: Project, n: number): void {
   mkdirSync(path.join(p.memory, "checkpoints"), { recursive: true });
   for (let i = 0; i < n; i += 1) {
     const sid = `01d01d01-0000-4000-8000-${String(i).padStart(12, "0")}`;
-    const ck = path.join(p.memory, "checkpoints", `2026-10-${String((i % 28) + 1).padStart(2, "0")}T1200-old-${i}.md`);
+    const ck = path.join(
+      p.memory,
+      "checkpoints",
+      `2026-10-${String((i % 28) + 1).padStart(2, "0")}T1200-old-${i}.md`,
+    );
     writeFileSync(
       ck,
-      renderSkeletonCheckpoint({ status: "checkpoint save", currentStage: "old", task: `old-${i}`, branch: "main", sessionId: sid, projectHash: "-x", savedAt: old, artifacts: NO_ARTIFACTS }),
+      renderSkeletonCheckpoint({
+        status: "checkpoint save",
+        currentStage: "old",
+        task: `old-${i}`,
+        branch: "main",
+        sessionId: sid,
+        projectHash: "-x",
+        savedAt: old,
+        artifacts: NO_ARTIFACTS,
+      }),
     );
     const sentinel = path.join(p.memory, `pending-restore-${sid}.txt`);
     writeFileSync(sentinel, `${ck}\n`);
@@ -138,7 +201,11 @@ export interface StateReport {
  * session's prompts (each entry one whole prompt of that session, in the order sent, none twice),
  * and each file names one session only.
  */
-export function checkState(p: Project, sent: Map<string, string[]>, opts: { exactPrompts: boolean }): StateReport {
+export function checkState(
+  p: Project,
+  sent: Map<string, string[]>,
+  opts: { exactPrompts: boolean },
+): StateReport {
   const problems: string[] = [];
   const ckDir = path.join(p.memory, "checkpoints");
   const cks = list(ckDir).filter((n) => n.endsWith(".md"));
@@ -146,8 +213,10 @@ export function checkState(p: Project, sent: Map<string, string[]>, opts: { exac
     const text = readFileSync(path.join(ckDir, name), "utf8");
     const parsed = parseCheckpoint(text);
     const titles = parsed.sections.map((s) => s.title);
-    if (titles[titles.length - 1] !== "Restore hint" || !parsed.status || !parsed.savedAt) problems.push(`checkpoint ${name} is not whole: sections ${titles.join(", ")}`);
-    if (new Set(titles).size !== titles.length) problems.push(`checkpoint ${name} has a section twice`);
+    if (titles[titles.length - 1] !== "Restore hint" || !parsed.status || !parsed.savedAt)
+      problems.push(`checkpoint ${name} is not whole: sections ${titles.join(", ")}`);
+    if (new Set(titles).size !== titles.length)
+      problems.push(`checkpoint ${name} has a section twice`);
   }
   let sentinels = 0;
   let prompts = 0;
@@ -181,10 +250,15 @@ export function checkState(p: Project, sent: Map<string, string[]>, opts: { exac
     for (const name of list(dir)) {
       const m = /^pending-prompt-([A-Za-z0-9-]+)\.txt(?:-\d+)?$/.exec(name);
       if (!m) continue;
-      const got = parseBlockedPrompts(readFileSync(path.join(dir, name), "utf8")).map((e) => e.text);
+      const got = parseBlockedPrompts(readFileSync(path.join(dir, name), "utf8")).map(
+        (e) => e.text,
+      );
       const mine = sent.get(m[1]!) ?? [];
       const foreign = got.filter((g) => !mine.includes(g));
-      if (foreign.length) problems.push(`${name} holds text that is not one whole prompt of its session: ${JSON.stringify(foreign[0]).slice(0, 200)}`);
+      if (foreign.length)
+        problems.push(
+          `${name} holds text that is not one whole prompt of its session: ${JSON.stringify(foreign[0]).slice(0, 200)}`,
+        );
       held.set(m[1]!, [...(held.get(m[1]!) ?? []), ...got]);
     }
   }
@@ -192,7 +266,10 @@ export function checkState(p: Project, sent: Map<string, string[]>, opts: { exac
     const got = held.get(sid) ?? [];
     for (const prompt of mine) {
       const n = got.filter((g) => g === prompt).length;
-      if (n !== 1 && (opts.exactPrompts || n > 1)) problems.push(`a prompt of ${sid} is held ${n} times: ${JSON.stringify(prompt.slice(0, 40))}`);
+      if (n !== 1 && (opts.exactPrompts || n > 1))
+        problems.push(
+          `a prompt of ${sid} is held ${n} times: ${JSON.stringify(prompt.slice(0, 40))}`,
+        );
     }
   }
   const tempFiles = [...list(p.memory), ...list(ckDir)].filter((n) => n.endsWith(".tmp")).length;

@@ -2,7 +2,10 @@ import { Volume, createFsFromVolume } from "memfs";
 import type { Deps, FsApi } from "../../lib/core/deps.ts";
 
 /** A Deps over an in-memory volume and a fixed clock, for unit tests. */
-export function memDeps(files: Record<string, string> = {}, overrides: Partial<Deps> = {}): { deps: Deps; vol: InstanceType<typeof Volume>; warnings: string[] } {
+export function memDeps(
+  files: Record<string, string> = {},
+  overrides: Partial<Deps> = {},
+): { deps: Deps; vol: InstanceType<typeof Volume>; warnings: string[] } {
   const vol = Volume.fromJSON(files);
   const warnings: string[] = [];
   const deps: Deps = {
@@ -23,7 +26,10 @@ export function memDeps(files: Record<string, string> = {}, overrides: Partial<D
 }
 
 /** Every file under `dir` with its content: a snapshot to compare byte for byte. */
-export function snapshot(vol: InstanceType<typeof Volume>, dir: string): Record<string, string | null> {
+export function snapshot(
+  vol: InstanceType<typeof Volume>,
+  dir: string,
+): Record<string, string | null> {
   const all = vol.toJSON(dir) as Record<string, string | null>;
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
 }

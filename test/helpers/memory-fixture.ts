@@ -1,7 +1,12 @@
 import { DAY_MS } from "../../lib/core/time-format.ts";
 import * as path from "node:path";
 import { createFsFromVolume, Volume } from "memfs";
-import { renderCheckpoint, renderSkeletonCheckpoint, NO_ARTIFACTS, type CheckpointData } from "../../lib/store/checkpoint-format.ts";
+import {
+  renderCheckpoint,
+  renderSkeletonCheckpoint,
+  NO_ARTIFACTS,
+  type CheckpointData,
+} from "../../lib/store/checkpoint-format.ts";
 import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
 import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
@@ -31,10 +36,16 @@ export class MemoryFixture {
   readonly paths: MemoryPaths;
   readonly warnings: string[] = [];
   runs: Array<{ cmd: string; args: readonly string[] }> = [];
-  runResult: (cmd: string, args: readonly string[]) => RunResult = () => ({ status: 128, stdout: "", stderr: "not a git repository" });
+  runResult: (cmd: string, args: readonly string[]) => RunResult = () => ({
+    status: 128,
+    stdout: "",
+    stderr: "not a git repository",
+  });
 
   constructor(readonly now: Date = NOW) {
-    this.fs = createFsFromVolume(Volume.fromJSON({ [`${ROOT}/.git/HEAD`]: "ref: refs/heads/main\n" })) as unknown as FsApi;
+    this.fs = createFsFromVolume(
+      Volume.fromJSON({ [`${ROOT}/.git/HEAD`]: "ref: refs/heads/main\n" }),
+    ) as unknown as FsApi;
     this.paths = memoryPaths(ROOT);
     this.fs.mkdirSync(this.paths.checkpoints, { recursive: true });
     this.fs.mkdirSync(this.paths.sessions, { recursive: true });
@@ -44,7 +55,11 @@ export class MemoryFixture {
     this.fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fs.writeFileSync(file, text);
     const t = (this.now.getTime() - ageDays * DAY) / 1000;
-    (this.fs as unknown as { utimesSync: (p: string, a: number, m: number) => void }).utimesSync(file, t, t);
+    (this.fs as unknown as { utimesSync: (p: string, a: number, m: number) => void }).utimesSync(
+      file,
+      t,
+      t,
+    );
     return file;
   }
 
@@ -56,7 +71,12 @@ export class MemoryFixture {
       currentStage: "implementing",
       task: spec.task,
       branch: spec.branch ?? "main",
-      sessionId: spec.sessionId === "legacy" ? "x" : spec.sessionId === undefined ? "ffff0000-0000-0000-0000-000000000000" : spec.sessionId,
+      sessionId:
+        spec.sessionId === "legacy"
+          ? "x"
+          : spec.sessionId === undefined
+            ? "ffff0000-0000-0000-0000-000000000000"
+            : spec.sessionId,
       projectHash: "-home-dev-proj",
       savedAt: new Date(this.now.getTime() - (spec.ageDays ?? 0) * DAY),
       intent: "keep going",
@@ -70,12 +90,19 @@ export class MemoryFixture {
 
   /** pending-restore-<sid>.txt naming `target` on line 1, as the save side writes it. */
   sentinel(sid: string, target: string, ageDays = 0): string {
-    const name = sid === "" || sid === "unknown" ? `pending-restore-${sid}.txt` : sentinelName("pending-restore", sid);
+    const name =
+      sid === "" || sid === "unknown"
+        ? `pending-restore-${sid}.txt`
+        : sentinelName("pending-restore", sid);
     return this.write(path.join(this.paths.memory, name), `${target}\n`, ageDays);
   }
 
   prompt(sid: string, text: string, ageDays = 0): string {
-    return this.write(path.join(this.paths.memory, sentinelName("pending-prompt", sid)), text, ageDays);
+    return this.write(
+      path.join(this.paths.memory, sentinelName("pending-prompt", sid)),
+      text,
+      ageDays,
+    );
   }
 
   sessionState(name: string, text = "## Current stage\nworking\n", ageDays = 0): string {
@@ -83,7 +110,10 @@ export class MemoryFixture {
   }
 
   compactHappened(sid: string): string {
-    return this.write(path.join(this.paths.memory, sentinelName("compact-happened", sid)), `compacted_at=x\nsession_id=${sid}\n`);
+    return this.write(
+      path.join(this.paths.memory, sentinelName("compact-happened", sid)),
+      `compacted_at=x\nsession_id=${sid}\n`,
+    );
   }
 
   snapshot(sid: string): RestoreSnapshot {
@@ -118,4 +148,9 @@ export class MemoryFixture {
   }
 }
 
-export const SETTINGS = { sentinelWindowDays: 7, staleDays: 1, fallbackWindowDays: 7, dedupWindowDays: 7 };
+export const SETTINGS = {
+  sentinelWindowDays: 7,
+  staleDays: 1,
+  fallbackWindowDays: 7,
+  dedupWindowDays: 7,
+};

@@ -14,10 +14,21 @@ export function refusal<T extends { ok: boolean }>(r: T): Extract<T, { ok: false
 }
 
 /** The members of union T whose tag K admits V (a member tagged "B" | "C" admits "C"). */
-export type Narrowed<T, K extends keyof T, V> = T extends unknown ? (V extends T[K] ? T : never) : never;
+export type Narrowed<T, K extends keyof T, V> = T extends unknown
+  ? V extends T[K]
+    ? T
+    : never
+  : never;
 
 /** The variant of a tagged union with this tag value; throws naming the tag it had. */
-export function variant<T, K extends keyof T, const V extends T[K]>(value: T, key: K, tag: V): Narrowed<T, K, V> {
-  if (value[key] !== tag) throw new Error(`expected ${String(key)} ${JSON.stringify(tag)}, got ${JSON.stringify(value[key])}`);
+export function variant<T, K extends keyof T, const V extends T[K]>(
+  value: T,
+  key: K,
+  tag: V,
+): Narrowed<T, K, V> {
+  if (value[key] !== tag)
+    throw new Error(
+      `expected ${String(key)} ${JSON.stringify(tag)}, got ${JSON.stringify(value[key])}`,
+    );
   return value as Narrowed<T, K, V>;
 }

@@ -12,7 +12,11 @@ export interface BundleRun {
 }
 
 /** Run a built bundle as Claude Code would: node <file>, stdin piped, env given. */
-export function runBundle(file: string, args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): BundleRun {
+export function runBundle(
+  file: string,
+  args: string[],
+  opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): BundleRun {
   const res = spawnSync(process.execPath, [file, ...args], {
     input: opts.input ?? "",
     env: { PATH: process.env["PATH"], TZ: "UTC", ...opts.env },

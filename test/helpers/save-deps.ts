@@ -28,9 +28,16 @@ export interface MemWorld {
 
 export function memWorld(
   files: Record<string, string> = {},
-  opts: { alive?: (pid: number) => boolean; run?: (cmd: string, args: readonly string[]) => RunResult; now?: Date } = {},
+  opts: {
+    alive?: (pid: number) => boolean;
+    run?: (cmd: string, args: readonly string[]) => RunResult;
+    now?: Date;
+  } = {},
 ): MemWorld {
-  const vol = Volume.fromJSON({ [path.join(ROOT, ".git", "HEAD")]: "ref: refs/heads/feat/x\n", ...files });
+  const vol = Volume.fromJSON({
+    [path.join(ROOT, ".git", "HEAD")]: "ref: refs/heads/feat/x\n",
+    ...files,
+  });
   const fs = createFsFromVolume(vol) as unknown as FsApi;
   const now = opts.now ?? NOW;
   const warnings: string[] = [];
@@ -87,7 +94,10 @@ export function transcriptLine(tokens: number, timestamp = "2026-11-29T20:00:00.
     type: "assistant",
     isSidechain: false,
     timestamp,
-    message: { model: "claude-sonnet-4-5", usage: { input_tokens: tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } },
+    message: {
+      model: "claude-sonnet-4-5",
+      usage: { input_tokens: tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    },
   })}\n`;
 }
 

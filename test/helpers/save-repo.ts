@@ -78,14 +78,31 @@ export interface Ran {
   stderr: string;
 }
 
-export function runNode(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Ran {
-  const res = spawnSync(process.execPath, [file, ...args], { cwd: opts.cwd, env: opts.env, input: opts.input ?? "", encoding: "utf8" });
+export function runNode(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Ran {
+  const res = spawnSync(process.execPath, [file, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    input: opts.input ?? "",
+    encoding: "utf8",
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
-export function runNodeAsync(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
+export function runNodeAsync(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

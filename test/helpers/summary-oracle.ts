@@ -7,12 +7,51 @@
  */
 
 export const SOURCE_EXTENSIONS = [
-  "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "ex", "exs", "heex", "eex", "leex", "md", "json", "css", "scss",
-  "html", "py", "sh", "bash", "yml", "yaml", "toml", "rb", "rs", "go", "java", "kt", "swift", "c", "h", "cpp", "hpp",
-  "sql", "vue", "svelte", "lua", "php",
+  "ts",
+  "tsx",
+  "mts",
+  "cts",
+  "js",
+  "jsx",
+  "mjs",
+  "cjs",
+  "ex",
+  "exs",
+  "heex",
+  "eex",
+  "leex",
+  "md",
+  "json",
+  "css",
+  "scss",
+  "html",
+  "py",
+  "sh",
+  "bash",
+  "yml",
+  "yaml",
+  "toml",
+  "rb",
+  "rs",
+  "go",
+  "java",
+  "kt",
+  "swift",
+  "c",
+  "h",
+  "cpp",
+  "hpp",
+  "sql",
+  "vue",
+  "svelte",
+  "lua",
+  "php",
 ];
 
-const TOKEN = new RegExp(`[A-Za-z0-9_./@~-]*[A-Za-z0-9_-]\\.(?:${SOURCE_EXTENSIONS.join("|")})(?![A-Za-z0-9_])`, "g");
+const TOKEN = new RegExp(
+  `[A-Za-z0-9_./@~-]*[A-Za-z0-9_-]\\.(?:${SOURCE_EXTENSIONS.join("|")})(?![A-Za-z0-9_])`,
+  "g",
+);
 
 /** Distinct file-like tokens of a text, leading `/` and `./` dropped. `.jsonl` never matches (the extension must end there). */
 export function fileTokens(text: string): string[] {
@@ -40,7 +79,12 @@ export interface Coverage {
 export function coverage(tokens: readonly string[], isNamed: (token: string) => boolean): Coverage {
   const named = tokens.filter(isNamed);
   const missed = tokens.filter((t) => !isNamed(t));
-  return { tokens: [...tokens], named, missed, ratio: tokens.length ? named.length / tokens.length : 1 };
+  return {
+    tokens: [...tokens],
+    named,
+    missed,
+    ratio: tokens.length ? named.length / tokens.length : 1,
+  };
 }
 
 /** Coverage of the summary's tokens by a list of paths (the digest's changed + read). */
@@ -58,7 +102,11 @@ export function coverageByText(tokens: readonly string[], text: string): Coverag
     for (let i = text.indexOf(t); i >= 0; i = text.indexOf(t, i + 1)) {
       const before = i === 0 ? "" : text[i - 1]!;
       const after = text[i + t.length] ?? "";
-      if ((before === "" || before === "/" || !/[A-Za-z0-9_.@~-]/.test(before)) && !/[A-Za-z0-9_/-]/.test(after)) return true;
+      if (
+        (before === "" || before === "/" || !/[A-Za-z0-9_.@~-]/.test(before)) &&
+        !/[A-Za-z0-9_/-]/.test(after)
+      )
+        return true;
     }
     return false;
   });
@@ -75,14 +123,23 @@ export interface CompactionCut {
 export function cutAtCompaction(lines: readonly string[]): CompactionCut {
   let boundary = -1;
   lines.forEach((l, i) => {
-    if (l.includes('"compact_boundary"') && (JSON.parse(l) as { subtype?: string }).subtype === "compact_boundary") boundary = i;
+    if (
+      l.includes('"compact_boundary"') &&
+      (JSON.parse(l) as { subtype?: string }).subtype === "compact_boundary"
+    )
+      boundary = i;
   });
   if (boundary < 0) throw new Error("no compact_boundary in these lines");
   for (const l of lines.slice(boundary + 1)) {
     const e = JSON.parse(l) as { isCompactSummary?: boolean; message?: { content?: unknown } };
     if (e.isCompactSummary !== true) continue;
     const c = e.message?.content;
-    const summaryText = typeof c === "string" ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? "").join("\n") : "";
+    const summaryText =
+      typeof c === "string"
+        ? c
+        : Array.isArray(c)
+          ? c.map((b: { text?: string }) => b.text ?? "").join("\n")
+          : "";
     return { before: lines.slice(0, boundary), summaryText };
   }
   throw new Error("no isCompactSummary line after the compact_boundary");

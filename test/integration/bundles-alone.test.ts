@@ -30,12 +30,21 @@ function hasNodeModulesAbove(dir: string): boolean {
 
 describe("bundles copied alone", () => {
   it("builds the four hooks and the engine", () => {
-    expect(hooks.sort()).toEqual(["precompact.cjs", "sessionend.cjs", "sessionstart.cjs", "userpromptsubmit.cjs"]);
+    expect(hooks.sort()).toEqual([
+      "precompact.cjs",
+      "sessionend.cjs",
+      "sessionstart.cjs",
+      "userpromptsubmit.cjs",
+    ]);
     expect(hasNodeModulesAbove(alone)).toBe(false);
   });
 
   it("the hooks, the status line and the engine are CommonJS (node starts them faster than an ES module; npm run bench)", () => {
-    for (const f of [...hooks.map((h) => path.join(DIST, "hooks", h)), path.join(DIST, "statusline.cjs"), path.join(DIST, ENGINE_BUNDLE)]) {
+    for (const f of [
+      ...hooks.map((h) => path.join(DIST, "hooks", h)),
+      path.join(DIST, "statusline.cjs"),
+      path.join(DIST, ENGINE_BUNDLE),
+    ]) {
       const text = fs.readFileSync(f, "utf8");
       expect(text, f).not.toMatch(/\bimport\s*[{*]|\bimport\.meta\b|\bexport\s*[{*]/);
       expect(text, f).toContain("require(");
@@ -43,16 +52,34 @@ describe("bundles copied alone", () => {
   });
 
   it("the engine prints its help from an empty folder", () => {
-    const r = runBundle(path.join(alone, ENGINE_BUNDLE), ["--help"], { cwd: alone, env: { HOME: alone } });
+    const r = runBundle(path.join(alone, ENGINE_BUNDLE), ["--help"], {
+      cwd: alone,
+      env: { HOME: alone },
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("usage: quoin-checkpoint <command>");
-    expect(fs.readFileSync(path.join(alone, ENGINE_BUNDLE), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(
+      fs.readFileSync(path.join(alone, ENGINE_BUNDLE), "utf8").startsWith("#!/usr/bin/env node\n"),
+    ).toBe(true);
   });
 
   // any-ascii's tables live in their own file beside the engine (lib/edge/lazy-any-ascii.ts).
   const intentSaved = (engine: string): string | undefined => {
     const repo = tempRepo();
-    const r = runNode(engine, ["save", "--json", "--session", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "--mode", "restore", "--intent", "Straße café"], { cwd: repo.root, env: repo.env });
+    const r = runNode(
+      engine,
+      [
+        "save",
+        "--json",
+        "--session",
+        "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee",
+        "--mode",
+        "restore",
+        "--intent",
+        "Straße café",
+      ],
+      { cwd: repo.root, env: repo.env },
+    );
     expect(r.code, r.stderr).toBe(0);
     const { checkpoint } = JSON.parse(r.stdout) as { checkpoint: string };
     return parseCheckpoint(fs.readFileSync(checkpoint, "utf8")).intent;
@@ -66,9 +93,12 @@ describe("bundles copied alone", () => {
   it("with any-ascii.cjs beside it the engine transliterates; the engine itself holds none of its tables", () => {
     const both = path.join(alone, "with-tables");
     fs.mkdirSync(both);
-    for (const f of [ENGINE_BUNDLE, ANY_ASCII_BUNDLE]) fs.copyFileSync(path.join(DIST, f), path.join(both, f));
+    for (const f of [ENGINE_BUNDLE, ANY_ASCII_BUNDLE])
+      fs.copyFileSync(path.join(DIST, f), path.join(both, f));
     expect(intentSaved(path.join(both, ENGINE_BUNDLE))).toBe("Strasse cafe");
-    expect(fs.statSync(path.join(DIST, ENGINE_BUNDLE)).size).toBeLessThan(fs.statSync(path.join(DIST, ANY_ASCII_BUNDLE)).size / 2);
+    expect(fs.statSync(path.join(DIST, ENGINE_BUNDLE)).size).toBeLessThan(
+      fs.statSync(path.join(DIST, ANY_ASCII_BUNDLE)).size / 2,
+    );
   });
 
   const inputs: Array<[string, string | Buffer]> = [
@@ -85,10 +115,21 @@ describe("bundles copied alone", () => {
       expect(r).toMatchObject({ status: 0, stdout: "" });
     });
   }
-  it.each(inputs)("statusline.cjs exits 0 quietly on %s (an object without figures draws an empty gauge)", (what, input) => {
-    const r = runBundle(path.join(alone, "statusline.cjs"), [], { input, cwd: alone, env: { HOME: alone } });
-    const objectInput = what === "wrong types" || what === "missing fields";
-    expect(r).toMatchObject({ status: 0, stdout: objectInput ? "ctx -- of 167k\n" : "", stderr: "" });
-    expect(fs.existsSync(path.join(alone, ".claude"))).toBe(false);
-  });
+  it.each(inputs)(
+    "statusline.cjs exits 0 quietly on %s (an object without figures draws an empty gauge)",
+    (what, input) => {
+      const r = runBundle(path.join(alone, "statusline.cjs"), [], {
+        input,
+        cwd: alone,
+        env: { HOME: alone },
+      });
+      const objectInput = what === "wrong types" || what === "missing fields";
+      expect(r).toMatchObject({
+        status: 0,
+        stdout: objectInput ? "ctx -- of 167k\n" : "",
+        stderr: "",
+      });
+      expect(fs.existsSync(path.join(alone, ".claude"))).toBe(false);
+    },
+  );
 });

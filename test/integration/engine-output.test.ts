@@ -30,7 +30,12 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const engine = () => path.join(DIST, ENGINE_BUNDLE);
 
 function bash(script: string): { status: number | null; stdout: string; stderr: string } {
-  const res = spawnSync("bash", ["-c", script], { encoding: "utf8", env: { PATH: process.env["PATH"], HOME: tmp, TZ: "UTC" }, maxBuffer: 16 << 20, timeout: 20_000 });
+  const res = spawnSync("bash", ["-c", script], {
+    encoding: "utf8",
+    env: { PATH: process.env["PATH"], HOME: tmp, TZ: "UTC" },
+    maxBuffer: 16 << 20,
+    timeout: 20_000,
+  });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -38,7 +43,9 @@ const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 describe("the engine's answer on stdout", () => {
   it("reaches a reader that starts late, whole", () => {
-    const r = bash(`node ${q(engine())} show ${NAME} --json --cwd ${q(project)} | (sleep 0.3; cat)`);
+    const r = bash(
+      `node ${q(engine())} show ${NAME} --json --cwd ${q(project)} | (sleep 0.3; cat)`,
+    );
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, content: text });
   });
@@ -46,14 +53,18 @@ describe("the engine's answer on stdout", () => {
   it("reaches it whole through a pipe its parent left non-blocking (EAGAIN is waited out)", () => {
     // A wrapper sets O_NONBLOCK on fd 1 the way node does for a pipe it owns, then runs the engine.
     const wrapper = `const b = process.binding("pipe_wrap"); new b.Pipe(b.constants.SOCKET).open(1); process.argv.splice(1, 0, "engine"); require(${JSON.stringify(engine())});`;
-    const r = bash(`node -e ${q(wrapper)} show ${NAME} --json --cwd ${q(project)} | (sleep 0.3; cat)`);
+    const r = bash(
+      `node -e ${q(wrapper)} show ${NAME} --json --cwd ${q(project)} | (sleep 0.3; cat)`,
+    );
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, content: text });
   });
 
   it("ends with exit 0 and no stack trace when the reader goes away", () => {
-    const r = bash(`node ${q(engine())} show ${NAME} --cwd ${q(project)} 2>${q(path.join(tmp, "err.txt"))} | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`);
+    const r = bash(
+      `node ${q(engine())} show ${NAME} --cwd ${q(project)} 2>${q(path.join(tmp, "err.txt"))} | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+    );
     expect(r.stdout.trim()).toBe("0");
     expect(fs.readFileSync(path.join(tmp, "err.txt"), "utf8")).toBe("");
   });

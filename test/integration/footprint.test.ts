@@ -23,22 +23,40 @@ describe("footprint in a fresh repository", () => {
   it("install, ten prompts, a save, a PreCompact and a restore from another session leave git status clean and $HOME alone", () => {
     const repo = tempRepo({ outsideHome: true });
     const run = (cmd: string, args: string[], opts: { cwd: string; input?: string }) => {
-      const res = spawnSync(cmd, args, { cwd: opts.cwd, env: repo.env, input: opts.input ?? "", encoding: "utf8", timeout: 60_000 });
+      const res = spawnSync(cmd, args, {
+        cwd: opts.cwd,
+        env: repo.env,
+        input: opts.input ?? "",
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       return { code: res.status, out: `${res.stdout}${res.stderr}`, stdout: res.stdout };
     };
-    const installed = run(process.execPath, [TSX, path.join(REPO_ROOT, "install.ts"), "--no-build"], { cwd: REPO_ROOT });
+    const installed = run(
+      process.execPath,
+      [TSX, path.join(REPO_ROOT, "install.ts"), "--no-build"],
+      { cwd: REPO_ROOT },
+    );
     expect(installed.code, installed.out).toBe(0);
 
     const config = path.join(repo.home, ".claude");
-    const settings = JSON.parse(readFileSync(path.join(config, "settings.json"), "utf8")) as Settings;
+    const settings = JSON.parse(
+      readFileSync(path.join(config, "settings.json"), "utf8"),
+    ) as Settings;
     const hook = (event: string, payload: object) => {
       const command = settings.hooks[event]?.[0]?.hooks[0]?.command;
       if (!command) throw new Error(`no ${event} hook installed`);
-      const r = run("sh", ["-c", command], { cwd: repo.root, input: JSON.stringify({ cwd: repo.root, hook_event_name: event, ...payload }) });
+      const r = run("sh", ["-c", command], {
+        cwd: repo.root,
+        input: JSON.stringify({ cwd: repo.root, hook_event_name: event, ...payload }),
+      });
       expect(r.code, `${event}: ${r.out}`).toBe(0);
       return r.stdout;
     };
-    const engine = (...args: string[]) => run(process.execPath, [path.join(config, "quoin-checkpoint", ENGINE_BUNDLE), ...args], { cwd: repo.root });
+    const engine = (...args: string[]) =>
+      run(process.execPath, [path.join(config, "quoin-checkpoint", ENGINE_BUNDLE), ...args], {
+        cwd: repo.root,
+      });
 
     const transcript = (sid: string) => {
       const file = path.join(config, "projects", projectHash(repo.root), `${sid}.jsonl`);
@@ -48,20 +66,49 @@ describe("footprint in a fresh repository", () => {
     };
     const ta = transcript(A);
     hook("SessionStart", { session_id: A, transcript_path: ta, source: "startup" });
-    for (let i = 1; i <= 10; i += 1) hook("UserPromptSubmit", { session_id: A, transcript_path: ta, prompt: `step ${i}`, permission_mode: "default" });
+    for (let i = 1; i <= 10; i += 1)
+      hook("UserPromptSubmit", {
+        session_id: A,
+        transcript_path: ta,
+        prompt: `step ${i}`,
+        permission_mode: "default",
+      });
     expect(repo.git("status", "--porcelain"), "ten plain prompts").toBe("");
 
-    const saved = engine("save", "--session", A, "--transcript", ta, "--intent", "finish the parser", "--json");
+    const saved = engine(
+      "save",
+      "--session",
+      A,
+      "--transcript",
+      ta,
+      "--intent",
+      "finish the parser",
+      "--json",
+    );
     expect(saved.code, saved.out).toBe(0);
-    hook("PreCompact", { session_id: A, transcript_path: ta, trigger: "auto", custom_instructions: "" });
+    hook("PreCompact", {
+      session_id: A,
+      transcript_path: ta,
+      trigger: "auto",
+      custom_instructions: "",
+    });
 
     const tb = transcript(B);
-    expect(hook("SessionStart", { session_id: B, transcript_path: tb, source: "startup" })).toContain("checkpoint");
+    expect(
+      hook("SessionStart", { session_id: B, transcript_path: tb, source: "startup" }),
+    ).toContain("checkpoint");
     const restored = engine("restore", "--session", B, "--json");
     expect(restored.code, restored.out).toBe(0);
-    expect(JSON.parse(restored.stdout)).toMatchObject({ action: "restore", done: true, intent: "finish the parser", sessionId: A });
+    expect(JSON.parse(restored.stdout)).toMatchObject({
+      action: "restore",
+      done: true,
+      intent: "finish the parser",
+      sessionId: A,
+    });
 
-    expect(readFileSync(path.join(repo.root, ".workflow_artifacts", "memory", ".gitignore"), "utf8")).toBe("*\n");
+    expect(
+      readFileSync(path.join(repo.root, ".workflow_artifacts", "memory", ".gitignore"), "utf8"),
+    ).toBe("*\n");
     expect(repo.git("status", "--porcelain")).toBe("");
     expect(readdirSync(repo.home)).toEqual([".claude"]);
   });

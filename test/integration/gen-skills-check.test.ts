@@ -8,7 +8,11 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
 function genSkills(args: string[]) {
-  const res = spawnSync(process.execPath, [TSX, path.join(ROOT, "scripts", "gen-skills.ts"), ...args], { encoding: "utf8", cwd: ROOT });
+  const res = spawnSync(
+    process.execPath,
+    [TSX, path.join(ROOT, "scripts", "gen-skills.ts"), ...args],
+    { encoding: "utf8", cwd: ROOT },
+  );
   return { code: res.status, out: res.stdout + res.stderr };
 }
 
@@ -21,12 +25,18 @@ describe("gen-skills --check", () => {
 
   it("passes on a fresh copy, then fails after a template edit and after a preamble edit", () => {
     const tmp = tempDir("quoin-gen-");
-    cpSync(path.join(ROOT, "skills"), path.join(tmp, "skills"), { recursive: true, filter: (src) => !src.includes(`${path.sep}engine`) });
+    cpSync(path.join(ROOT, "skills"), path.join(tmp, "skills"), {
+      recursive: true,
+      filter: (src) => !src.includes(`${path.sep}engine`),
+    });
     expect(genSkills(["--root", tmp]).code).toBe(0);
     expect(genSkills(["--root", tmp, "--check"]).code).toBe(0);
 
     const template = path.join(tmp, "skills", "cleanup", "SKILL.template.md");
-    writeFileSync(template, readFileSync(template, "utf8").replace("Release the pidfile.", "Release the pidfile now."));
+    writeFileSync(
+      template,
+      readFileSync(template, "utf8").replace("Release the pidfile.", "Release the pidfile now."),
+    );
     const stale = genSkills(["--root", tmp, "--check"]);
     expect(stale.code).toBe(1);
     expect(stale.out).toContain("dist/skills/cleanup/SKILL.md");

@@ -2,7 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
-import { ensureBuilt, PRECOMPACT, runNode, SESSIONSTART, tempRepo, type TempRepo } from "../helpers/save-repo.ts";
+import {
+  ensureBuilt,
+  PRECOMPACT,
+  runNode,
+  SESSIONSTART,
+  tempRepo,
+  type TempRepo,
+} from "../helpers/save-repo.ts";
 
 beforeAll(ensureBuilt);
 
@@ -13,7 +20,13 @@ const B = "b0b0b0b0-0000-4000-8000-000000000002";
 function preCompactPayload(repo: TempRepo, sid: string, trigger: "auto" | "manual"): string {
   return JSON.stringify({
     session_id: sid,
-    transcript_path: path.join(repo.home, ".claude", "projects", repo.root.replace(/[^A-Za-z0-9-]/g, "-"), `${sid}.jsonl`),
+    transcript_path: path.join(
+      repo.home,
+      ".claude",
+      "projects",
+      repo.root.replace(/[^A-Za-z0-9-]/g, "-"),
+      `${sid}.jsonl`,
+    ),
     cwd: repo.root,
     hook_event_name: "PreCompact",
     trigger,
@@ -36,14 +49,21 @@ const memory = (repo: TempRepo) => path.join(repo.root, ".workflow_artifacts", "
 
 function withTask(repo: TempRepo): void {
   mkdirSync(path.join(memory(repo), "sessions"), { recursive: true });
-  writeFileSync(path.join(memory(repo), "sessions", "2026-11-29-search-index.md"), "## Cost\n- Phase: implement\n");
+  writeFileSync(
+    path.join(memory(repo), "sessions", "2026-11-29-search-index.md"),
+    "## Cost\n- Phase: implement\n",
+  );
 }
 
 describe("PreCompact hook (built bundle, real stdin)", () => {
   it("auto: writes the precompact checkpoint and pending-restore, prints nothing, exits 0", () => {
     const repo = tempRepo();
     withTask(repo);
-    const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, A, "auto") });
+    const r = runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, A, "auto"),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "" });
     const sentinel = path.join(memory(repo), `pending-restore-${A}.txt`);
     const checkpoint = readFileSync(sentinel, "utf8").trim();
@@ -57,10 +77,18 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
   it("manual: saves too; a second compaction keeps the first sentinel and adds nothing", () => {
     const repo = tempRepo();
     withTask(repo);
-    runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, A, "manual") });
+    runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, A, "manual"),
+    });
     const after = repo.files();
     expect(after.filter((f) => f.includes("precompact.md"))).toHaveLength(1);
-    const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, A, "auto") });
+    const r = runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, A, "auto"),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "" });
     expect(repo.files()).toEqual(after);
   });
@@ -70,15 +98,29 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
     mkdirSync(path.join(repo.root, ".workflow_artifacts"), { recursive: true });
     const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: "{not json" });
     expect(r).toMatchObject({ code: 0, stdout: "" });
-    expect(readFileSync(path.join(memory(repo), "logs", "hooks.log"), "utf8")).toContain("PreCompact stdin is not JSON");
+    expect(readFileSync(path.join(memory(repo), "logs", "hooks.log"), "utf8")).toContain(
+      "PreCompact stdin is not JSON",
+    );
   });
 
   it("a session id like ../../etc/x never produces a file outside .workflow_artifacts/", () => {
     const repo = tempRepo();
-    const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, "../../etc/x", "auto") });
+    const r = runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, "../../etc/x", "auto"),
+    });
     expect(r.code).toBe(0);
     // The checkpoint, and the memory folder's own .gitignore (issue 10: git status stays clean).
-    expect(repo.files().every((f) => f.startsWith(".workflow_artifacts/memory/checkpoints/") || f === ".workflow_artifacts/memory/.gitignore")).toBe(true);
+    expect(
+      repo
+        .files()
+        .every(
+          (f) =>
+            f.startsWith(".workflow_artifacts/memory/checkpoints/") ||
+            f === ".workflow_artifacts/memory/.gitignore",
+        ),
+    ).toBe(true);
     expect(existsSync(path.join(repo.root, "..", "etc"))).toBe(false);
   });
 });
@@ -87,26 +129,49 @@ describe("SessionStart hook (built bundle, real stdin)", () => {
   it("after compaction: markers for this session and a banner naming this session's checkpoint", () => {
     const repo = tempRepo();
     withTask(repo);
-    runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, A, "auto") });
-    const checkpoint = readFileSync(path.join(memory(repo), `pending-restore-${A}.txt`), "utf8").trim();
-    const r = runNode(SESSIONSTART, [], { cwd: repo.root, env: repo.env, input: sessionStartPayload(repo, A, "compact") });
+    runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, A, "auto"),
+    });
+    const checkpoint = readFileSync(
+      path.join(memory(repo), `pending-restore-${A}.txt`),
+      "utf8",
+    ).trim();
+    const r = runNode(SESSIONSTART, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: sessionStartPayload(repo, A, "compact"),
+    });
     expect(r.code).toBe(0);
     const answer = JSON.parse(r.stdout);
     expect(answer.hookSpecificOutput.hookEventName).toBe("SessionStart");
     const text: string = answer.hookSpecificOutput.additionalContext;
     expect(text).toContain("The context was just compacted");
-    expect(text).toContain(`A checkpoint for this session is waiting: ${checkpoint} (task 'search-index')`);
+    expect(text).toContain(
+      `A checkpoint for this session is waiting: ${checkpoint} (task 'search-index')`,
+    );
     expect(text.length).toBeLessThan(2000);
     for (const family of ["compact-happened", "postcompact-reset"]) {
-      expect(readFileSync(path.join(memory(repo), `${family}-${A}.txt`), "utf8")).toMatch(/^compacted_at=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\nsession_id=a0a0a0a0-0000-4000-8000-000000000001\n$/);
+      expect(readFileSync(path.join(memory(repo), `${family}-${A}.txt`), "utf8")).toMatch(
+        /^compacted_at=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\nsession_id=a0a0a0a0-0000-4000-8000-000000000001\n$/,
+      );
     }
   });
 
   it("a new session sees the other session's checkpoint, marked as another session's", () => {
     const repo = tempRepo();
     withTask(repo);
-    runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: preCompactPayload(repo, A, "auto") });
-    const r = runNode(SESSIONSTART, [], { cwd: repo.root, env: repo.env, input: sessionStartPayload(repo, B, "startup") });
+    runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: preCompactPayload(repo, A, "auto"),
+    });
+    const r = runNode(SESSIONSTART, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: sessionStartPayload(repo, B, "startup"),
+    });
     const text: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
     expect(text).toContain(`Another session (${A}) left a checkpoint waiting`);
     expect(text).toContain("It belongs to that session, not this one.");
@@ -115,7 +180,11 @@ describe("SessionStart hook (built bundle, real stdin)", () => {
 
   it("prints nothing in a project without sentinels", () => {
     const repo = tempRepo();
-    const r = runNode(SESSIONSTART, [], { cwd: repo.root, env: repo.env, input: sessionStartPayload(repo, B, "startup") });
+    const r = runNode(SESSIONSTART, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: sessionStartPayload(repo, B, "startup"),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "" });
     expect(repo.files()).toEqual([]);
   });

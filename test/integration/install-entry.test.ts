@@ -11,7 +11,11 @@ const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
 function install(home: string, args: string[], cwd = ROOT) {
   const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", HOME: home };
-  const res = spawnSync(process.execPath, [TSX, path.join(ROOT, "install.ts"), "--no-build", ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  const res = spawnSync(
+    process.execPath,
+    [TSX, path.join(ROOT, "install.ts"), "--no-build", ...args],
+    { cwd, env, encoding: "utf8", timeout: 60_000 },
+  );
   return { code: res.status, out: res.stdout + res.stderr };
 }
 
@@ -27,7 +31,8 @@ function tree(dir: string): Record<string, string> {
 }
 
 describe("install.ts in a temp home", () => {
-  const settings = '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "true" }] }]\n  }\n}\n';
+  const settings =
+    '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "true" }] }]\n  }\n}\n';
 
   it("installs, is idempotent, uninstalls to the original bytes, refuses malformed settings", () => {
     const home = tempDir("quoin-home-");
@@ -46,11 +51,15 @@ describe("install.ts in a temp home", () => {
     expect(install(home, ["--statusline"]).out).toContain("already installed; nothing to change");
     expect(tree(path.join(home, ".claude"))).toEqual(after);
 
-    const doctor = spawnSync(process.execPath, [path.join(home, ".claude", "quoin-checkpoint", ENGINE_BUNDLE), "doctor", "--json"], {
-      env: { PATH: process.env["PATH"] ?? "", HOME: home },
-      cwd: home,
-      encoding: "utf8",
-    });
+    const doctor = spawnSync(
+      process.execPath,
+      [path.join(home, ".claude", "quoin-checkpoint", ENGINE_BUNDLE), "doctor", "--json"],
+      {
+        env: { PATH: process.env["PATH"] ?? "", HOME: home },
+        cwd: home,
+        encoding: "utf8",
+      },
+    );
     const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; ok: boolean }> };
     expect(report.checks.find((c) => c.name.endsWith("UserPromptSubmit hook"))?.ok).toBe(true);
 
@@ -72,7 +81,9 @@ describe("install.ts in a temp home", () => {
     const r = install(home, ["--scope", "project"], repo);
     expect(r.code).toBe(0);
     const s = JSON.parse(readFileSync(path.join(repo, ".claude", "settings.json"), "utf8"));
-    expect(s.hooks.UserPromptSubmit[0].hooks[0].command).toContain("${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/");
+    expect(s.hooks.UserPromptSubmit[0].hooks[0].command).toContain(
+      "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/",
+    );
     expect(existsSync(path.join(home, ".claude"))).toBe(false);
   });
 });

@@ -51,20 +51,38 @@ describe.each([
   ["/", () => "/"],
 ])("cwd = %s is never a project", (_label, cwdOf) => {
   it("no hook and no engine command creates .workflow_artifacts there", () => {
-    expect(rootHadArtifacts, "a /.workflow_artifacts existed before this test; it cannot tell").toBe(false);
+    expect(
+      rootHadArtifacts,
+      "a /.workflow_artifacts existed before this test; it cannot tell",
+    ).toBe(false);
     const home = path.join(tempDir("quoin-noproj-"), "home");
     mkdirSync(home, { recursive: true });
     const cwd = cwdOf(home);
     // A limit of 1,000 tokens puts any transcript at the block tier: the prompt hook would save.
-    const env = { PATH: process.env["PATH"], HOME: home, TZ: "UTC", QUOIN_EFFECTIVE_CONTEXT_LIMIT: "1000" };
+    const env = {
+      PATH: process.env["PATH"],
+      HOME: home,
+      TZ: "UTC",
+      QUOIN_EFFECTIVE_CONTEXT_LIMIT: "1000",
+    };
     for (const spec of HOOK_SPECS) {
-      const r = runNode(path.join(REPO_ROOT, "dist", "hooks", `${spec.bundle}.cjs`), [], { cwd, env, input: payload(cwd, spec.event) });
+      const r = runNode(path.join(REPO_ROOT, "dist", "hooks", `${spec.bundle}.cjs`), [], {
+        cwd,
+        env,
+        input: payload(cwd, spec.event),
+      });
       expect(r.code, `${spec.bundle}: ${r.stderr}`).toBe(0);
-      expect(existsSync(path.join(cwd, ".workflow_artifacts")), `${spec.bundle} wrote into ${cwd}`).toBe(false);
+      expect(
+        existsSync(path.join(cwd, ".workflow_artifacts")),
+        `${spec.bundle} wrote into ${cwd}`,
+      ).toBe(false);
     }
     for (const [args, code] of ENGINE_RUNS) {
       const r = runNode(ENGINE, args, { cwd, env });
-      expect(existsSync(path.join(cwd, ".workflow_artifacts")), `engine ${args.join(" ")} wrote into ${cwd}`).toBe(false);
+      expect(
+        existsSync(path.join(cwd, ".workflow_artifacts")),
+        `engine ${args.join(" ")} wrote into ${cwd}`,
+      ).toBe(false);
       expect(r.stdout + r.stderr, `engine ${args[0]}`).toMatch(/is not a project/);
       expect(r.code, `engine ${args[0]}`).toBe(code);
     }

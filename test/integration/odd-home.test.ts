@@ -15,7 +15,7 @@ beforeAll(ensureBuilt);
 const TSX = path.join(REPO_ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const SID = "c3c3c3c3-0000-4000-8000-00000000000c";
 
-describe("a home folder named with \", $ and a backtick", () => {
+describe('a home folder named with ", $ and a backtick', () => {
   it("the installed hooks, the skills' engine command and a printed command all run through sh", () => {
     const base = tempDir("quoin-odd-");
     const home = path.join(base, 'h"o$me`x');
@@ -23,16 +23,35 @@ describe("a home folder named with \", $ and a backtick", () => {
     mkdirSync(path.join(repo, ".git"), { recursive: true });
     writeFileSync(path.join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
     mkdirSync(home, { recursive: true });
-    const env = { PATH: process.env["PATH"] ?? "", HOME: home, TZ: "UTC", QUOIN_ROTATE_OBSERVATIONS: "1" };
-    const sh = (command: string, input = "") => spawnSync("sh", ["-c", command], { cwd: repo, env, input, encoding: "utf8", timeout: 60_000 });
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: home,
+      TZ: "UTC",
+      QUOIN_ROTATE_OBSERVATIONS: "1",
+    };
+    const sh = (command: string, input = "") =>
+      spawnSync("sh", ["-c", command], {
+        cwd: repo,
+        env,
+        input,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
 
-    const installed = spawnSync(process.execPath, [TSX, path.join(REPO_ROOT, "install.ts"), "--no-build"], { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 60_000 });
+    const installed = spawnSync(
+      process.execPath,
+      [TSX, path.join(REPO_ROOT, "install.ts"), "--no-build"],
+      { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 60_000 },
+    );
     expect(installed.status, installed.stdout + installed.stderr).toBe(0);
     const config = path.join(home, ".claude");
 
     // The skill as Claude Code shows it: ${CLAUDE_SKILL_DIR} replaced by the folder's path, as text.
     const skillDir = path.join(config, "skills", "checkpoint");
-    const skill = readFileSync(path.join(skillDir, "SKILL.md"), "utf8").replaceAll("${CLAUDE_SKILL_DIR}", skillDir);
+    const skill = readFileSync(path.join(skillDir, "SKILL.md"), "utf8").replaceAll(
+      "${CLAUDE_SKILL_DIR}",
+      skillDir,
+    );
     const engine = /"Bash\((.+) dispatch \*\)"/.exec(skill)?.[1];
     expect(engine).toBeDefined();
     const listed = sh(`${engine} list`);
@@ -40,14 +59,25 @@ describe("a home folder named with \", $ and a backtick", () => {
     expect(listed.stdout).toContain("no checkpoints");
 
     // The prompt hook as settings.json runs it; its rotation note names a command: run that too.
-    const settings = JSON.parse(readFileSync(path.join(config, "settings.json"), "utf8")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    const settings = JSON.parse(readFileSync(path.join(config, "settings.json"), "utf8")) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    };
     const transcript = path.join(base, "t.jsonl");
     writeFileSync(transcript, transcriptWithTokens(20_000));
-    const hook = sh(settings.hooks["UserPromptSubmit"]![0]!.hooks[0]!.command, JSON.stringify({
-      session_id: SID, transcript_path: transcript, cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go", permission_mode: "default",
-    }));
+    const hook = sh(
+      settings.hooks["UserPromptSubmit"]![0]!.hooks[0]!.command,
+      JSON.stringify({
+        session_id: SID,
+        transcript_path: transcript,
+        cwd: repo,
+        hook_event_name: "UserPromptSubmit",
+        prompt: "go",
+        permission_mode: "default",
+      }),
+    );
     expect(hook.status).toBe(0);
-    const note = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const note = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
     const printed = /\(run: (.+ successor)\)/.exec(note)?.[1];
     expect(printed, note).toBeDefined();
     // The engine ran (no checkpoint yet: its own answer, exit 1), not sh failing to find it.

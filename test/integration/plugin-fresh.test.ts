@@ -2,7 +2,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildPluginFiles, folderDifferences, marketplaceText, writeFolder } from "../../scripts/build-plugin.ts";
+import {
+  buildPluginFiles,
+  folderDifferences,
+  marketplaceText,
+  writeFolder,
+} from "../../scripts/build-plugin.ts";
 import { CLAUDE_BIN } from "../e2e/loopback-model.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 
@@ -14,7 +19,9 @@ describe("the committed plugin folder", () => {
   it("is fresh relative to the sources (else run: npm run build:plugin, and commit plugin/)", () => {
     const expected = buildPluginFiles(ROOT, path.join(ROOT, "dist"));
     expect(folderDifferences(path.join(ROOT, "plugin"), expected)).toEqual([]);
-    expect(readFileSync(path.join(ROOT, ".claude-plugin", "marketplace.json"), "utf8")).toBe(marketplaceText(ROOT));
+    expect(readFileSync(path.join(ROOT, ".claude-plugin", "marketplace.json"), "utf8")).toBe(
+      marketplaceText(ROOT),
+    );
   });
 
   it("the freshness check notices a stale copy", () => {
@@ -24,7 +31,10 @@ describe("the committed plugin folder", () => {
     expect(folderDifferences(tmp, expected)).toEqual([]);
     writeFileSync(path.join(tmp, "skills", "cleanup", "SKILL.md"), "old\n");
     writeFileSync(path.join(tmp, "leftover.txt"), "x\n");
-    expect(folderDifferences(tmp, expected)).toEqual(["leftover.txt (not built any more)", "skills/cleanup/SKILL.md"]);
+    expect(folderDifferences(tmp, expected)).toEqual([
+      "leftover.txt (not built any more)",
+      "skills/cleanup/SKILL.md",
+    ]);
   });
 
   it("is equal to dist/plugin", () => {

@@ -21,14 +21,27 @@ const NEW = "bbbb2222-0000-4000-8000-000000000002";
 const temps: string[] = [];
 
 beforeAll(() => {
-  if (!fs.existsSync(ENGINE)) execFileSync("npm", ["run", "build"], { cwd: path.resolve(import.meta.dirname, "../.."), stdio: "ignore" });
+  if (!fs.existsSync(ENGINE))
+    execFileSync("npm", ["run", "build"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      stdio: "ignore",
+    });
 });
 afterEach(() => {
   for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
 });
 
 function git(repo: string, ...args: string[]): string {
-  return execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).trim();
+  return execFileSync("git", ["-C", repo, ...args], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).trim();
 }
 
 function tempRepo(): { repo: string; home: string; paths: MemoryPaths } {
@@ -49,25 +62,43 @@ function tempRepo(): { repo: string; home: string; paths: MemoryPaths } {
 
 function engine(repo: string, home: string, args: string[], extraEnv: Record<string, string> = {}) {
   const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: home, TZ: "UTC", ...extraEnv };
-  const res = spawnSync(process.execPath, [ENGINE, ...args, "--cwd", repo], { encoding: "utf8", env });
+  const res = spawnSync(process.execPath, [ENGINE, ...args, "--cwd", repo], {
+    encoding: "utf8",
+    env,
+  });
   return { code: res.status, out: res.stdout, err: res.stderr, json: () => JSON.parse(res.stdout) };
 }
 
 /** What the save side writes: the checkpoint, created exclusively, then pending-restore-<sid> naming it. */
-function saveLikeTheSaveSide(paths: MemoryPaths, sid: string, task: string, extra: Partial<Parameters<typeof renderCheckpoint>[0]> = {}, when = new Date()): { checkpoint: string; sentinel: string } {
-  const body = renderCheckpoint({
-    status: "voluntary save",
-    currentStage: "implementing",
-    task,
-    branch: "main",
-    sessionId: sid,
-    projectHash: "-tmp-repo",
-    savedAt: when,
-    intent: "finish the parser",
-    artifacts: NO_ARTIFACTS,
-    ...extra,
-  }, asciiBody);
-  const checkpoint = createUnique(fs, paths.checkpoints, (n) => voluntaryCheckpointName(when, task, n), body, { mode: 0o600 });
+function saveLikeTheSaveSide(
+  paths: MemoryPaths,
+  sid: string,
+  task: string,
+  extra: Partial<Parameters<typeof renderCheckpoint>[0]> = {},
+  when = new Date(),
+): { checkpoint: string; sentinel: string } {
+  const body = renderCheckpoint(
+    {
+      status: "voluntary save",
+      currentStage: "implementing",
+      task,
+      branch: "main",
+      sessionId: sid,
+      projectHash: "-tmp-repo",
+      savedAt: when,
+      intent: "finish the parser",
+      artifacts: NO_ARTIFACTS,
+      ...extra,
+    },
+    asciiBody,
+  );
+  const checkpoint = createUnique(
+    fs,
+    paths.checkpoints,
+    (n) => voluntaryCheckpointName(when, task, n),
+    body,
+    { mode: 0o600 },
+  );
   const sentinel = sentinelPath(paths.memory, "pending-restore", sid);
   writeAtomic(fs, sentinel, `${checkpoint}\n`, { mode: 0o600 });
   return { checkpoint, sentinel };
@@ -126,23 +157,47 @@ describe("restore round trip with the built engine", () => {
     ]);
     expect(j.reconcile.blockers).toEqual(["waiting on review"]);
     expect(fs.existsSync(sentinel)).toBe(false);
-    expect(fs.existsSync(path.join(paths.trash, utcDate(new Date()), path.basename(sentinel)))).toBe(true);
+    expect(
+      fs.existsSync(path.join(paths.trash, utcDate(new Date()), path.basename(sentinel))),
+    ).toBe(true);
     expect(fs.existsSync(checkpoint)).toBe(true);
-    expect(fs.readFileSync(path.join(repo, ".workflow_artifacts", "parser", "cost-ledger.md"), "utf8")).toMatch(new RegExp(`^${NEW} \\| \\d{4}-\\d{2}-\\d{2} \\| checkpoint \\| sonnet \\| task \\| restore \\| 0\\n$`));
+    expect(
+      fs.readFileSync(path.join(repo, ".workflow_artifacts", "parser", "cost-ledger.md"), "utf8"),
+    ).toMatch(
+      new RegExp(
+        `^${NEW} \\| \\d{4}-\\d{2}-\\d{2} \\| checkpoint \\| sonnet \\| task \\| restore \\| 0\\n$`,
+      ),
+    );
   });
 
   it("the incident: a five-day-old checkpoint of another task is not auto-picked; --synthesize restores from today's session-state", () => {
     const { repo, home, paths } = tempRepo();
-    const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, OLD, "pep-mvp", {}, new Date(Date.now() - 5 * DAY_MS));
+    const { checkpoint, sentinel } = saveLikeTheSaveSide(
+      paths,
+      OLD,
+      "pep-mvp",
+      {},
+      new Date(Date.now() - 5 * DAY_MS),
+    );
     setMtime(checkpoint, 5);
     setMtime(sentinel, 5);
-    fs.writeFileSync(path.join(paths.sessions, `${utcDate(new Date())}-dgp-price-interactions.md`), "## Current stage\nwiring\n\n## Unfinished work\n- 1. \u23F3 T-04 wire up the price table\n");
+    fs.writeFileSync(
+      path.join(paths.sessions, `${utcDate(new Date())}-dgp-price-interactions.md`),
+      "## Current stage\nwiring\n\n## Unfinished work\n- 1. \u23F3 T-04 wire up the price table\n",
+    );
     const offer = engine(repo, home, ["restore", "--json", "--session", NEW]).json();
     expect(offer.action).toBe("synthesize");
     expect(offer.sessionState.task).toBe("dgp-price-interactions");
     expect(offer.candidates[0].task).toBe("pep-mvp");
     const done = engine(repo, home, ["restore", "--json", "--synthesize", "--session", NEW]).json();
-    expect(done).toMatchObject({ action: "restore", done: true, path: "5", source: "session-state", task: "dgp-price-interactions", intent: "T-04 wire up the price table" });
+    expect(done).toMatchObject({
+      action: "restore",
+      done: true,
+      path: "5",
+      source: "session-state",
+      task: "dgp-price-interactions",
+      intent: "T-04 wire up the price table",
+    });
     // path 5 consumes no sentinel: the other session's pending-restore stays
     expect(fs.existsSync(sentinel)).toBe(true);
   });
@@ -152,7 +207,12 @@ describe("restore round trip with the built engine", () => {
     const { checkpoint, sentinel } = saveLikeTheSaveSide(paths, NEW, "parser");
     fs.writeFileSync(checkpoint, `## Active task\nparser\n\n${"\u0000".repeat(200)}`);
     const j = engine(repo, home, ["restore", "--json", "--session", NEW]).json();
-    expect(j).toMatchObject({ action: "restore", path: "6", done: false, needs: ["manual-recovery"] });
+    expect(j).toMatchObject({
+      action: "restore",
+      path: "6",
+      done: false,
+      needs: ["manual-recovery"],
+    });
     expect(j.corrupt.hint).toContain("Manual recovery");
     expect(fs.existsSync(sentinel)).toBe(true);
   });
@@ -162,11 +222,22 @@ describe("pending-prompt replay with the built engine", () => {
   function blocked(paths: MemoryPaths, sid: string): string {
     // The block tier: prompts appended, then the forced save (step C2) writes the skeleton and sentinel.
     let text = appendBlockedPrompt(null, "first prompt", "2026-11-29T10:00:00Z");
-    text = appendBlockedPrompt(text, "<task-notification>agent finished</task-notification>", "2026-11-29T10:01:00Z");
+    text = appendBlockedPrompt(
+      text,
+      "<task-notification>agent finished</task-notification>",
+      "2026-11-29T10:01:00Z",
+    );
     text = appendBlockedPrompt(text, "third prompt", "2026-11-29T10:02:00Z");
     const file = sentinelPath(paths.memory, "pending-prompt", sid);
     writeAtomic(fs, file, text, { mode: 0o600 });
-    writeSkeletonCheckpoint(nodeDeps(), { paths, sessionId: sid, launchCwd: paths.root, status: "forced save", shape: "voluntary", writeSentinel: true });
+    writeSkeletonCheckpoint(nodeDeps(), {
+      paths,
+      sessionId: sid,
+      launchCwd: paths.root,
+      status: "forced save",
+      shape: "voluntary",
+      writeSentinel: true,
+    });
     return file;
   }
 
@@ -184,8 +255,17 @@ describe("pending-prompt replay with the built engine", () => {
       const ask = engine(repo, home, ["restore", "--json", "--session", NEW]).json();
       expect(ask).toMatchObject({ action: "restore", done: false, needs: ["replay"], path: "1" });
       expect(ask.pendingPrompts.case).toBe("B");
-      expect(ask.pendingPrompts.entries.map((e: { nonReplayable: boolean }) => e.nonReplayable)).toEqual([false, true, false]);
-      const done = engine(repo, home, ["restore", "--json", "--session", NEW, "--replay", answer]).json();
+      expect(
+        ask.pendingPrompts.entries.map((e: { nonReplayable: boolean }) => e.nonReplayable),
+      ).toEqual([false, true, false]);
+      const done = engine(repo, home, [
+        "restore",
+        "--json",
+        "--session",
+        NEW,
+        "--replay",
+        answer,
+      ]).json();
       expect(done.done).toBe(true);
       expect(done.replay.prompts.map((p: { text: string }) => p.text)).toEqual(texts);
       expect(fs.existsSync(file)).toBe(false);
@@ -198,7 +278,15 @@ describe("pending-prompt replay with the built engine", () => {
     blocked(paths, NEW);
     const ask = engine(repo, home, ["restore", "--json", "--session", NEW]).json();
     expect(ask.needs).toEqual(["same-session", "replay"]);
-    const done = engine(repo, home, ["restore", "--json", "--session", NEW, "--proceed", "--replay", "edit 3"]).json();
+    const done = engine(repo, home, [
+      "restore",
+      "--json",
+      "--session",
+      NEW,
+      "--proceed",
+      "--replay",
+      "edit 3",
+    ]).json();
     expect(done.replay.edit).toEqual({ n: 3, text: "third prompt" });
   });
 
@@ -206,14 +294,30 @@ describe("pending-prompt replay with the built engine", () => {
     const { repo, home, paths } = tempRepo();
     const file = blocked(paths, OLD);
     const ask = engine(repo, home, ["restore", "--session", NEW]);
-    expect(ask.out).toContain(`Stale pending-prompt sentinel detected (session-id MISMATCH: was ${OLD}, current ${NEW}).`);
-    const replayed = engine(repo, home, ["restore", "--json", "--session", NEW, "--replay", "1"]).json();
+    expect(ask.out).toContain(
+      `Stale pending-prompt sentinel detected (session-id MISMATCH: was ${OLD}, current ${NEW}).`,
+    );
+    const replayed = engine(repo, home, [
+      "restore",
+      "--json",
+      "--session",
+      NEW,
+      "--replay",
+      "1",
+    ]).json();
     expect(replayed.path).toBe("tier2");
     expect(replayed.replay.prompts).toHaveLength(1);
     expect(fs.existsSync(file)).toBe(true);
     // Tier 2 consumed the other session's pending-restore; the stale prompt file is left for the user.
     expect(fs.existsSync(sentinelPath(paths.memory, "pending-restore", OLD))).toBe(false);
-    const deleted = engine(repo, home, ["restore", "--json", "--session", NEW, "--replay", "delete"]).json();
+    const deleted = engine(repo, home, [
+      "restore",
+      "--json",
+      "--session",
+      NEW,
+      "--replay",
+      "delete",
+    ]).json();
     expect(deleted.action).toBe("restore");
     expect(fs.existsSync(file)).toBe(false);
   });
@@ -226,8 +330,17 @@ describe("pending-prompt replay with the built engine", () => {
     fs.writeFileSync(file, "please refactor the parser\n");
     const text = engine(repo, home, ["restore", "--session", NEW]).out;
     expect(text).toContain("Your previous prompt was: please refactor the parser");
-    const done = engine(repo, home, ["restore", "--json", "--session", NEW, "--replay", "y"]).json();
-    expect(done.replay.prompts).toEqual([{ n: 1, timestamp: "legacy", text: "please refactor the parser" }]);
+    const done = engine(repo, home, [
+      "restore",
+      "--json",
+      "--session",
+      NEW,
+      "--replay",
+      "y",
+    ]).json();
+    expect(done.replay.prompts).toEqual([
+      { n: 1, timestamp: "legacy", text: "please refactor the parser" },
+    ]);
     expect(fs.existsSync(file)).toBe(false);
   });
 });
@@ -235,11 +348,17 @@ describe("pending-prompt replay with the built engine", () => {
 describe("successor with the built engine", () => {
   it("prints a command sh can run, and --launch runs claude -p (a stand-in on PATH) with the checkpoint", () => {
     const { repo, home, paths } = tempRepo();
-    const { checkpoint } = saveLikeTheSaveSide(paths, OLD, "it's-quoted", { intent: "say \"hi\" and $HOME `x`" });
+    const { checkpoint } = saveLikeTheSaveSide(paths, OLD, "it's-quoted", {
+      intent: 'say "hi" and $HOME `x`',
+    });
     const bin = path.join(home, "bin");
     fs.mkdirSync(bin);
     const got = path.join(home, "got.txt");
-    fs.writeFileSync(path.join(bin, "claude"), `#!/bin/sh\nprintf '%s' "$2" > ${JSON.stringify(got)}\necho launched\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, "claude"),
+      `#!/bin/sh\nprintf '%s' "$2" > ${JSON.stringify(got)}\necho launched\n`,
+      { mode: 0o755 },
+    );
     const env = { PATH: `${bin}:${process.env["PATH"]}` };
     const printed = engine(repo, home, ["successor"], env).out.split("\n").slice(1).join("\n");
     spawnSync("sh", ["-c", printed], { env: { ...process.env, ...env } });

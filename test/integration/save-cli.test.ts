@@ -2,7 +2,14 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
-import { ENGINE, ensureBuilt, runNode, runNodeAsync, tempRepo, type TempRepo } from "../helpers/save-repo.ts";
+import {
+  ENGINE,
+  ensureBuilt,
+  runNode,
+  runNodeAsync,
+  tempRepo,
+  type TempRepo,
+} from "../helpers/save-repo.ts";
 
 beforeAll(ensureBuilt);
 
@@ -16,7 +23,10 @@ function save(repo: TempRepo, args: string[], input = "") {
 function withSessionState(repo: TempRepo): void {
   const dir = path.join(repo.root, ".workflow_artifacts", "memory", "sessions");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "2026-11-29-indexer.md"), `## Cost\n- Session UUID: ${SID}\n- Phase: implement\n\n## Unfinished work\n- T-7 ranking\n`);
+  writeFileSync(
+    path.join(dir, "2026-11-29-indexer.md"),
+    `## Cost\n- Session UUID: ${SID}\n- Phase: implement\n\n## Unfinished work\n- T-7 ranking\n`,
+  );
 }
 
 describe("save in a real repository, through the built engine", () => {
@@ -35,7 +45,9 @@ describe("save in a real repository, through the built engine", () => {
       `.workflow_artifacts/memory/pending-restore-${SID}.txt`,
       ".workflow_artifacts/memory/recent-sessions.md",
     ]);
-    expect(added.find((f) => f.includes("/checkpoints/"))).toMatch(/^\.workflow_artifacts\/memory\/checkpoints\/\d{4}-\d{2}-\d{2}T\d{4}-indexer\.md$/);
+    expect(added.find((f) => f.includes("/checkpoints/"))).toMatch(
+      /^\.workflow_artifacts\/memory\/checkpoints\/\d{4}-\d{2}-\d{2}T\d{4}-indexer\.md$/,
+    );
     expect(readFileSync(r.json.sentinel, "utf8")).toBe(`${r.json.checkpoint}\n`);
     expect(statSync(r.json.checkpoint).mode & 0o777).toBe(0o600);
     expect(parseCheckpoint(readFileSync(r.json.checkpoint, "utf8")).branch).toBe("main");
@@ -51,7 +63,9 @@ describe("save in a real repository, through the built engine", () => {
       `.workflow_artifacts/memory/pending-resume-ref-${SID}.txt`,
       ".workflow_artifacts/memory/recent-sessions.md",
     ]);
-    expect(readFileSync(ref.json.sentinel, "utf8")).toBe(`prior_session_uuid=${SID}\ncheckpoint_path=${ref.json.checkpoint}\n`);
+    expect(readFileSync(ref.json.sentinel, "utf8")).toBe(
+      `prior_session_uuid=${SID}\ncheckpoint_path=${ref.json.checkpoint}\n`,
+    );
 
     before = repo.files();
     const mid = save(repo, ["--session", SID, "--mode", "mid-agent"]);
@@ -63,10 +77,20 @@ describe("save in a real repository, through the built engine", () => {
   it("lists this session's commits with their real hashes", () => {
     const repo = tempRepo();
     const transcript = path.join(repo.home, "t.jsonl");
-    writeFileSync(transcript, `{"type":"user","timestamp":"${new Date(Date.now() - 60_000).toISOString()}"}\n`);
+    writeFileSync(
+      transcript,
+      `{"type":"user","timestamp":"${new Date(Date.now() - 60_000).toISOString()}"}\n`,
+    );
     repo.git("commit", "-q", "--allow-empty", "-m", "T-3 lexer done");
     const hash = repo.git("rev-parse", "--short", "HEAD");
-    const r = save(repo, ["--session", SID, "--transcript", transcript, "--next-blocked", "T-4 parser"]);
+    const r = save(repo, [
+      "--session",
+      SID,
+      "--transcript",
+      transcript,
+      "--next-blocked",
+      "T-4 parser",
+    ]);
     const parsed = parseCheckpoint(readFileSync(r.json.checkpoint, "utf8"));
     expect(parsed.commits).toEqual([{ hash, subject: "T-3 lexer done" }]);
     expect(parsed.nextUp).toEqual([{ item: "T-4 parser", prerequisitesMet: false }]);
@@ -86,7 +110,9 @@ describe("save in a real repository, through the built engine", () => {
     const r = save(repo, ["--session", SID, "--task", "../../../outside/evil"]);
     expect(r.json.warnings.join("\n")).toContain("reduced to 'outside-evil'");
     expect(repo.files().every((f) => f.startsWith(".workflow_artifacts/"))).toBe(true);
-    expect(path.dirname(r.json.checkpoint)).toBe(path.join(repo.root, ".workflow_artifacts", "memory", "checkpoints"));
+    expect(path.dirname(r.json.checkpoint)).toBe(
+      path.join(repo.root, ".workflow_artifacts", "memory", "checkpoints"),
+    );
   });
 });
 
@@ -94,9 +120,18 @@ describe("twenty saves at once", () => {
   it("twenty sessions in one repository give twenty intact checkpoints and twenty sentinels", async () => {
     const repo = tempRepo();
     mkdirSync(path.join(repo.root, ".workflow_artifacts", "shared-task"), { recursive: true });
-    const sids = Array.from({ length: 20 }, (_, i) => `cafe0000-0000-0000-0000-${String(i).padStart(12, "0")}`);
+    const sids = Array.from(
+      { length: 20 },
+      (_, i) => `cafe0000-0000-0000-0000-${String(i).padStart(12, "0")}`,
+    );
     const results = await Promise.all(
-      sids.map((sid) => runNodeAsync(ENGINE, ["save", "--json", "--session", sid, "--task", "shared-task", "--mode", "restore"], { cwd: repo.root, env: repo.env })),
+      sids.map((sid) =>
+        runNodeAsync(
+          ENGINE,
+          ["save", "--json", "--session", sid, "--task", "shared-task", "--mode", "restore"],
+          { cwd: repo.root, env: repo.env },
+        ),
+      ),
     );
     const outs = results.map((r) => JSON.parse(r.stdout));
     expect(outs.every((o) => o.ok)).toBe(true);
@@ -107,7 +142,12 @@ describe("twenty saves at once", () => {
     expect(files.filter((f) => /memory\/pending-restore-/.test(f))).toHaveLength(20);
     expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
     for (const [i, sid] of sids.entries()) {
-      const sentinel = path.join(repo.root, ".workflow_artifacts", "memory", `pending-restore-${sid}.txt`);
+      const sentinel = path.join(
+        repo.root,
+        ".workflow_artifacts",
+        "memory",
+        `pending-restore-${sid}.txt`,
+      );
       const checkpoint = readFileSync(sentinel, "utf8").trim();
       expect(checkpoint).toBe(outs[i].checkpoint);
       const text = readFileSync(checkpoint, "utf8");
@@ -115,9 +155,15 @@ describe("twenty saves at once", () => {
       expect(parsed.sessionId).toBe(sid);
       expect(text.trimEnd().endsWith("from branch 'main'.")).toBe(true);
     }
-    const ledger = readFileSync(path.join(repo.root, ".workflow_artifacts", "shared-task", "cost-ledger.md"), "utf8");
+    const ledger = readFileSync(
+      path.join(repo.root, ".workflow_artifacts", "shared-task", "cost-ledger.md"),
+      "utf8",
+    );
     expect(ledger.trim().split("\n")).toHaveLength(20);
-    const recent = readFileSync(path.join(repo.root, ".workflow_artifacts", "memory", "recent-sessions.md"), "utf8");
+    const recent = readFileSync(
+      path.join(repo.root, ".workflow_artifacts", "memory", "recent-sessions.md"),
+      "utf8",
+    );
     expect(recent.trim().split("\n")).toHaveLength(20);
   }, 60_000);
 });

@@ -1,17 +1,35 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { FIXTURES } from "../helpers/run-bundle.ts";
-import { ensureBuilt, runNode, SESSIONEND, SESSIONSTART, tempRepo, type Ran, type TempRepo } from "../helpers/save-repo.ts";
+import {
+  ensureBuilt,
+  runNode,
+  SESSIONEND,
+  SESSIONSTART,
+  tempRepo,
+  type Ran,
+  type TempRepo,
+} from "../helpers/save-repo.ts";
 
 beforeAll(ensureBuilt);
 
 // The built SessionEnd hook on real transcripts (test/fixtures) and real payloads (FACTS: SessionEnd
 // carries session_id, transcript_path, cwd, hook_event_name, reason).
 
-const BUSY = { file: "spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl", sid: "4d5611e5-241a-462a-8d15-5122611a9569" };
+const BUSY = {
+  file: "spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+  sid: "4d5611e5-241a-462a-8d15-5122611a9569",
+};
 const TRIVIAL = { file: "spotter-short.jsonl", sid: "55604662-cf2a-4331-851a-ec234028f8ca" };
 const NEW = "c0c0c0c0-0000-4000-8000-000000000003";
 
@@ -33,10 +51,28 @@ function transcriptFor(repo: TempRepo, fx: { file: string; sid: string }): strin
   return file;
 }
 
-const endPayload = (repo: TempRepo, sid: string, transcript: string, reason: string, cwd = repo.root) =>
-  JSON.stringify({ session_id: sid, transcript_path: transcript, cwd, hook_event_name: "SessionEnd", reason });
+const endPayload = (
+  repo: TempRepo,
+  sid: string,
+  transcript: string,
+  reason: string,
+  cwd = repo.root,
+) =>
+  JSON.stringify({
+    session_id: sid,
+    transcript_path: transcript,
+    cwd,
+    hook_event_name: "SessionEnd",
+    reason,
+  });
 const startPayload = (repo: TempRepo, sid: string, source: string) =>
-  JSON.stringify({ session_id: sid, transcript_path: path.join(repo.home, ".claude", "projects", "x", `${sid}.jsonl`), cwd: repo.root, hook_event_name: "SessionStart", source });
+  JSON.stringify({
+    session_id: sid,
+    transcript_path: path.join(repo.home, ".claude", "projects", "x", `${sid}.jsonl`),
+    cwd: repo.root,
+    hook_event_name: "SessionStart",
+    source,
+  });
 
 const checkpoints = (repo: TempRepo) => {
   const dir = path.join(repo.root, ".workflow_artifacts", "memory", "checkpoints");
@@ -45,7 +81,11 @@ const checkpoints = (repo: TempRepo) => {
 
 function runAsync(file: string, repo: TempRepo, input: string): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file], { cwd: repo.root, env: repo.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file], {
+      cwd: repo.root,
+      env: repo.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -59,7 +99,11 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
   it("saves a busy session: one checkpoint, status naming the reason, no sentinel, nothing on stdout, exit 0", () => {
     const repo = repoWithBudget();
     const t = transcriptFor(repo, BUSY);
-    const r = runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input: endPayload(repo, BUSY.sid, t, "prompt_input_exit") });
+    const r = runNode(SESSIONEND, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: endPayload(repo, BUSY.sid, t, "prompt_input_exit"),
+    });
     expect(r).toMatchObject({ code: 0, stdout: "" });
     const [file, ...rest] = checkpoints(repo);
     expect(rest).toEqual([]);
@@ -67,9 +111,17 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     const parsed = parseCheckpoint(readFileSync(file!, "utf8"));
     expect(parsed.status).toBe("checkpoint save (session end, prompt_input_exit)");
     expect(parsed.sessionId).toBe(BUSY.sid);
-    expect(readdirSync(path.join(repo.root, ".workflow_artifacts", "memory")).filter((n) => n.startsWith("pending-restore"))).toEqual([]);
+    expect(
+      readdirSync(path.join(repo.root, ".workflow_artifacts", "memory")).filter((n) =>
+        n.startsWith("pending-restore"),
+      ),
+    ).toEqual([]);
     // Ended again with nothing new: skipped (its own snapshot is the newest checkpoint).
-    runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input: endPayload(repo, BUSY.sid, t, "other") });
+    runNode(SESSIONEND, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: endPayload(repo, BUSY.sid, t, "other"),
+    });
     expect(checkpoints(repo)).toHaveLength(1);
   });
 
@@ -84,7 +136,10 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
       "not json",
       "{}",
     ]) {
-      expect(runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input })).toMatchObject({ code: 0, stdout: "" });
+      expect(runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input })).toMatchObject({
+        code: 0,
+        stdout: "",
+      });
     }
     expect(repo.files()).toEqual([]);
     expect(existsSync(path.join(repo.home, ".workflow_artifacts"))).toBe(false);
@@ -100,9 +155,14 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     const [s, e] = await Promise.all([start, end]);
     expect(e).toMatchObject({ code: 0, stdout: "" });
     expect(s.code).toBe(0);
-    const answer = JSON.parse(s.stdout) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
+    const answer = JSON.parse(s.stdout) as {
+      systemMessage: string;
+      hookSpecificOutput: { additionalContext: string };
+    };
     const [file] = checkpoints(repo);
-    expect(answer.systemMessage).toBe(`[quoin] cleared session saved as ${path.basename(file!)}; /checkpoint --restore brings it back`);
+    expect(answer.systemMessage).toBe(
+      `[quoin] cleared session saved as ${path.basename(file!)}; /checkpoint --restore brings it back`,
+    );
     expect(answer.hookSpecificOutput.additionalContext).toContain(file);
     expect(readdirSync(path.join(repo.home, ".claude", "quoin-checkpoint", "state"))).toEqual([]);
   });
@@ -110,10 +170,20 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
   it("startup in that repository names the snapshot in one line", () => {
     const repo = repoWithBudget();
     const t = transcriptFor(repo, BUSY);
-    runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input: endPayload(repo, BUSY.sid, t, "other") });
-    const s = runNode(SESSIONSTART, [], { cwd: repo.root, env: repo.env, input: startPayload(repo, NEW, "startup") });
+    runNode(SESSIONEND, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: endPayload(repo, BUSY.sid, t, "other"),
+    });
+    const s = runNode(SESSIONSTART, [], {
+      cwd: repo.root,
+      env: repo.env,
+      input: startPayload(repo, NEW, "startup"),
+    });
     const answer = JSON.parse(s.stdout) as { systemMessage: string };
-    expect(answer.systemMessage).toMatch(/^\[quoin\] last session, task [a-z0-9-]+, ended 0m ago: \/checkpoint --restore to continue$/);
+    expect(answer.systemMessage).toMatch(
+      /^\[quoin\] last session, task [a-z0-9-]+, ended 0m ago: \/checkpoint --restore to continue$/,
+    );
   });
 
   it("a SIGTERM once it has started (Claude Code's at 1.5 s) lets it finish: a whole checkpoint, no temp file, exit 0", async () => {
@@ -121,11 +191,23 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     const t = transcriptFor(repo, BUSY);
     // 12 MB of real history: the digest read is still going when the signal lands.
     writeFileSync(t, readFileSync(t, "utf8").repeat(4));
-    const child = spawn(process.execPath, [SESSIONEND], { cwd: repo.root, env: repo.env, stdio: ["pipe", "ignore", "ignore"] });
-    const closed = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+    const child = spawn(process.execPath, [SESSIONEND], {
+      cwd: repo.root,
+      env: repo.env,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    const closed = new Promise((resolve) =>
+      child.on("close", (code, signal) => resolve({ code, signal })),
+    );
     child.stdin.end(endPayload(repo, BUSY.sid, t, "clear"));
     // The clear marker says "writing" from the first step of the work: signal then.
-    const marker = path.join(repo.home, ".claude", "quoin-checkpoint", "state", `ended-${BUSY.sid}.json`);
+    const marker = path.join(
+      repo.home,
+      ".claude",
+      "quoin-checkpoint",
+      "state",
+      `ended-${BUSY.sid}.json`,
+    );
     while (!existsSync(marker)) await new Promise((r) => setTimeout(r, 2));
     child.kill("SIGTERM");
     expect(await closed).toEqual({ code: 0, signal: null });
@@ -133,13 +215,21 @@ describe("SessionEnd hook (built bundle, real transcripts)", () => {
     const names = readdirSync(dir);
     expect(names.filter((n) => n.endsWith(".md"))).toHaveLength(1);
     expect(names.filter((n) => !n.endsWith(".md"))).toEqual([]);
-    expect(parseCheckpoint(readFileSync(path.join(dir, names[0]!), "utf8")).sections.at(-1)?.title).toBe("Restore hint");
+    expect(
+      parseCheckpoint(readFileSync(path.join(dir, names[0]!), "utf8")).sections.at(-1)?.title,
+    ).toBe("Restore hint");
   });
 
   it("past its own deadline (QUOIN_SESSIONEND_DEADLINE_MS, counted from its process start) it writes nothing", () => {
     const repo = repoWithBudget("1");
     const t = transcriptFor(repo, BUSY);
-    expect(runNode(SESSIONEND, [], { cwd: repo.root, env: repo.env, input: endPayload(repo, BUSY.sid, t, "other") })).toMatchObject({ code: 0, stdout: "" });
+    expect(
+      runNode(SESSIONEND, [], {
+        cwd: repo.root,
+        env: repo.env,
+        input: endPayload(repo, BUSY.sid, t, "other"),
+      }),
+    ).toMatchObject({ code: 0, stdout: "" });
     expect(checkpoints(repo)).toEqual([]);
   });
 });

@@ -62,26 +62,39 @@ describe("the built UserPromptSubmit hook", () => {
   });
 
   it("blocks at the top tier only after both files are on disk", () => {
-    const r = runBundle(hook, [], { input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000b"), env: env() });
+    const r = runBundle(hook, [], {
+      input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000b"),
+      env: env(),
+    });
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBe("block");
-    const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map((m: RegExpMatchArray) => m[1]!);
+    const files = [...answer.reason.matchAll(/(\/\S+?\.(?:txt|md))/g)].map(
+      (m: RegExpMatchArray) => m[1]!,
+    );
     expect(files).toHaveLength(2);
     for (const f of files) expect(fs.existsSync(f)).toBe(true);
   });
 
   it("on a guessed window (no record, no setting; claude-opus-4-6 may run with 1M) the top tier advises and holds nothing", () => {
     const sid = "0b6c8f9a-2222-4c3d-8e9f-00000000000e";
-    const r = runBundle(hook, [], { input: payload(165_000, "deploy it", sid), env: { HOME: home } });
+    const r = runBundle(hook, [], {
+      input: payload(165_000, "deploy it", sid),
+      env: { HOME: home },
+    });
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBeUndefined();
     expect(answer.hookSpecificOutput.additionalContext).toContain("context 165k of 167k");
-    expect(fs.existsSync(path.join(project, ".workflow_artifacts/memory", `pending-prompt-${sid}.txt`))).toBe(false);
+    expect(
+      fs.existsSync(path.join(project, ".workflow_artifacts/memory", `pending-prompt-${sid}.txt`)),
+    ).toBe(false);
   });
 
   it.each([
     ["not JSON", "hello there"],
-    ["wrong types", JSON.stringify({ session_id: 12, hook_event_name: "UserPromptSubmit", prompt: ["x"] })],
+    [
+      "wrong types",
+      JSON.stringify({ session_id: 12, hook_event_name: "UserPromptSubmit", prompt: ["x"] }),
+    ],
     ["missing fields", JSON.stringify({ hook_event_name: "UserPromptSubmit" })],
     ["empty stdin", ""],
     ["10 MB of noise", Buffer.alloc(10 * 1024 * 1024, 0x61)],
@@ -93,20 +106,31 @@ describe("the built UserPromptSubmit hook", () => {
 
   it("logs a failure to memory/logs/hooks.log in a project that uses quoin", () => {
     runBundle(hook, [], { input: "garbage", env: env(), cwd: project });
-    const log = fs.readFileSync(path.join(project, ".workflow_artifacts/memory/logs/hooks.log"), "utf8");
-    expect(log).toMatch(/^\S+Z UserPromptSubmit: UserPromptSubmit stdin is not JSON \(got "garbage"\); expected the hook payload object$/m);
+    const log = fs.readFileSync(
+      path.join(project, ".workflow_artifacts/memory/logs/hooks.log"),
+      "utf8",
+    );
+    expect(log).toMatch(
+      /^\S+Z UserPromptSubmit: UserPromptSubmit stdin is not JSON \(got "garbage"\); expected the hook payload object$/m,
+    );
     expect(log).toMatch(/UserPromptSubmit stdin: session_id: expected string$/m);
   });
 
   it("survives a missing transcript file", () => {
-    const input = JSON.stringify({ ...JSON.parse(payload(1)), transcript_path: path.join(tmp, "gone.jsonl") });
+    const input = JSON.stringify({
+      ...JSON.parse(payload(1)),
+      transcript_path: path.join(tmp, "gone.jsonl"),
+    });
     expect(runBundle(hook, [], { input, env: env() })).toMatchObject({ status: 0, stdout: "" });
   });
 });
 
 describe("the block tier's forced save carries the digest without the hook loading it", () => {
   it("the prompt hook's bundle holds no transcript digest code; the precompact bundle does", () => {
-    const marks = (file: string) => ["TaskCreate", "NotebookEdit", "queue-operation"].filter((m) => fs.readFileSync(path.join(DIST, "hooks", file), "utf8").includes(m));
+    const marks = (file: string) =>
+      ["TaskCreate", "NotebookEdit", "queue-operation"].filter((m) =>
+        fs.readFileSync(path.join(DIST, "hooks", file), "utf8").includes(m),
+      );
     expect(marks("userpromptsubmit.cjs")).toEqual([]);
     expect(marks("precompact.cjs")).toEqual(["TaskCreate", "NotebookEdit", "queue-operation"]);
   });
@@ -115,11 +139,25 @@ describe("the block tier's forced save carries the digest without the hook loadi
     const sid = "0b6c8f9a-2222-4c3d-8e9f-00000000000c";
     const transcript = path.join(home, ".claude", "projects", "-proj", `${sid}.jsonl`);
     fs.writeFileSync(transcript, `${workSessionLines(project, 165_000).join("\n")}\n`);
-    const input = JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: project, hook_event_name: "UserPromptSubmit", prompt: "deploy it" });
-    const r = runBundle(path.join(DIST, "hooks", "userpromptsubmit.cjs"), [], { input, env: env() });
+    const input = JSON.stringify({
+      session_id: sid,
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: "UserPromptSubmit",
+      prompt: "deploy it",
+    });
+    const r = runBundle(path.join(DIST, "hooks", "userpromptsubmit.cjs"), [], {
+      input,
+      env: env(),
+    });
     const answer = JSON.parse(r.stdout);
     expect(answer.decision).toBe("block");
-    const checkpoint = fs.readFileSync(path.join(project, ".workflow_artifacts/memory", `pending-restore-${sid}.txt`), "utf8").trim();
+    const checkpoint = fs
+      .readFileSync(
+        path.join(project, ".workflow_artifacts/memory", `pending-restore-${sid}.txt`),
+        "utf8",
+      )
+      .trim();
     const p = parseCheckpoint(fs.readFileSync(checkpoint, "utf8"));
     expect(p.status).toBe("checkpoint save (forced: context at the block tier)");
     expect(p.digest.changed.map((f) => f.path)).toEqual(["lib/csv-export.ts"]);
@@ -129,9 +167,21 @@ describe("the block tier's forced save carries the digest without the hook loadi
   });
 
   it("alone (no engine beside it) it still holds the place with a skeleton that says the digest is missing", () => {
-    const r = runBundle(hook, [], { input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000d"), env: env() });
+    const r = runBundle(hook, [], {
+      input: payload(165_000, "deploy it", "0b6c8f9a-2222-4c3d-8e9f-00000000000d"),
+      env: env(),
+    });
     expect(JSON.parse(r.stdout).decision).toBe("block");
-    const checkpoint = fs.readFileSync(path.join(project, ".workflow_artifacts/memory", "pending-restore-0b6c8f9a-2222-4c3d-8e9f-00000000000d.txt"), "utf8").trim();
+    const checkpoint = fs
+      .readFileSync(
+        path.join(
+          project,
+          ".workflow_artifacts/memory",
+          "pending-restore-0b6c8f9a-2222-4c3d-8e9f-00000000000d.txt",
+        ),
+        "utf8",
+      )
+      .trim();
     expect(fs.readFileSync(checkpoint, "utf8")).toContain("transcript digest not written");
   });
 });

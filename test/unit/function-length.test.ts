@@ -27,15 +27,21 @@ function longFunctions(file: string, text = readFileSync(path.join(LIB, file), "
 
 describe("function length", () => {
   it(`no function in lib/ is over ${MAX_LINES} lines`, () => {
-    const files = readdirSync(LIB, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const files = readdirSync(LIB, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
     expect(files.length).toBeGreaterThan(10);
     expect(files.flatMap((f) => longFunctions(f.split(path.sep).join("/")))).toEqual([]);
   });
 
   it("would catch one (the check can fail)", () => {
-    const body = (n: number) => Array.from({ length: n }, (_, i) => `    const v${i} = ${i};`).join("\n");
+    const body = (n: number) =>
+      Array.from({ length: n }, (_, i) => `    const v${i} = ${i};`).join("\n");
     // an arrow inside a method inside a class: every kind of function is counted
     const text = `class A {\n  m() {\n    const f = () => {\n${body(MAX_LINES)}\n    };\n  }\n}\nfunction short() {\n${body(MAX_LINES - 2)}\n}\n`;
-    expect(longFunctions("x.ts", text)).toEqual(["lib/x.ts:2 m is 84 lines", "lib/x.ts:3 (anonymous) is 82 lines"]);
+    expect(longFunctions("x.ts", text)).toEqual([
+      "lib/x.ts:2 m is 84 lines",
+      "lib/x.ts:3 (anonymous) is 82 lines",
+    ]);
   });
 });

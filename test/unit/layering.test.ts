@@ -29,7 +29,10 @@ const WORLD = [
 
 // Anywhere in lib/, edge/ too: whatever a hook or the engine calls is paid on every run.
 const SLOW = [
-  { what: "localeCompare (its first call builds an ICU collator, about 8 ms; use compareNames)", re: /\.localeCompare\s*\(/ },
+  {
+    what: "localeCompare (its first call builds an ICU collator, about 8 ms; use compareNames)",
+    re: /\.localeCompare\s*\(/,
+  },
   { what: "Intl (ICU data loads on first use)", re: /\bIntl\./ },
 ];
 
@@ -46,14 +49,18 @@ function withoutComments(src: string): string {
 }
 
 function importsOf(src: string): string[] {
-  return [...src.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gm)].map((m) => m[1] as string);
+  return [...src.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gm)].map(
+    (m) => m[1] as string,
+  );
 }
 
 function layerViolations(file: string, src: string): string[] {
   const folder = file.split("/")[0] as string;
   const out: string[] = [];
-  if (!file.includes("/")) out.push(`${file}: a file at lib/'s top level (lib/ holds folders only)`);
-  if (RANK[folder] === undefined) out.push(`${file}: folder ${folder}/ has no rank in the layering table`);
+  if (!file.includes("/"))
+    out.push(`${file}: a file at lib/'s top level (lib/ holds folders only)`);
+  if (RANK[folder] === undefined)
+    out.push(`${file}: folder ${folder}/ has no rank in the layering table`);
   for (const spec of importsOf(src)) {
     if (!spec.startsWith(".")) continue;
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
@@ -70,14 +77,17 @@ function layerViolations(file: string, src: string): string[] {
   const code = withoutComments(src);
   for (const w of SLOW) if (w.re.test(code)) out.push(`${file}: uses ${w.what}`);
   if (folder !== "edge") {
-    for (const w of WORLD) if (w.re.test(code)) out.push(`${file}: uses ${w.what} outside lib/edge/`);
+    for (const w of WORLD)
+      if (w.re.test(code)) out.push(`${file}: uses ${w.what} outside lib/edge/`);
   }
   return out;
 }
 
 describe("lib/ layering", () => {
   it("every file sits in a ranked folder and imports only downwards; the world only in edge/", () => {
-    const violations = libFiles().flatMap((f) => layerViolations(f, readFileSync(path.join(LIB, f), "utf8")));
+    const violations = libFiles().flatMap((f) =>
+      layerViolations(f, readFileSync(path.join(LIB, f), "utf8")),
+    );
     expect(violations).toEqual([]);
   });
 

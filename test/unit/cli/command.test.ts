@@ -25,7 +25,12 @@ function probe() {
   const run = (argv: string[]) => {
     let out = "";
     let err = "";
-    const code = runCli(["probe", ...argv], memDeps().deps, { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, [command]);
+    const code = runCli(
+      ["probe", ...argv],
+      memDeps().deps,
+      { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" },
+      [command],
+    );
     return { code, out, err };
   };
   return { command, seen, run };
@@ -33,7 +38,12 @@ function probe() {
 
 describe("defineCommand: options typed from their definition", () => {
   it("types each kind: enum -> its values, boolean -> boolean, string -> string | undefined, multiple -> string[]", () => {
-    expectTypeOf<OptionValues<typeof options>>().toEqualTypeOf<{ mode: "a" | "b" | undefined; force: boolean; name: string | undefined; tag: string[] }>();
+    expectTypeOf<OptionValues<typeof options>>().toEqualTypeOf<{
+      mode: "a" | "b" | undefined;
+      force: boolean;
+      name: string | undefined;
+      tag: string[];
+    }>();
   });
 
   it("hands run the parsed values, with false and [] for absent flags", () => {
@@ -50,12 +60,17 @@ describe("defineCommand: options typed from their definition", () => {
     const p = probe();
     const r = p.run(["--mode", "c", "--json"]);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.out)).toEqual({ ok: false, reason: 'probe: --mode "c" is not valid; expected one of: a, b' });
+    expect(JSON.parse(r.out)).toEqual({
+      ok: false,
+      reason: 'probe: --mode "c" is not valid; expected one of: a, b',
+    });
     expect(p.seen).toEqual([]);
   });
 
   it("generates the usage line from the same definition", () => {
-    expect(probe().command.usage).toBe("probe [--mode a|b] [--force] [--name NAME] [--tag TAG]... [--session ID] [--cwd DIR] [--json]");
+    expect(probe().command.usage).toBe(
+      "probe [--mode a|b] [--force] [--name NAME] [--tag TAG]... [--session ID] [--cwd DIR] [--json]",
+    );
     expect(saveCommand.usage).toBe(
       "save [--mode restore|load-as-reference|mid-agent] [--ask-mode] [--asked] [--no-cleanup] [--after-compact] [--task NAME] [--intent TEXT] [--note TEXT]... " +
         "[--in-progress TEXT] [--next ITEM]... [--next-blocked ITEM]... [--blocker TEXT]... [--stdin-json] [--transcript PATH] [--session ID] [--cwd DIR] [--json]",

@@ -10,19 +10,33 @@ const SID = "3670272e-fd63-4588-a644-97824dbda25f";
 function cli(argv: string[], deps = memDeps({ "/home/u/proj/.git/HEAD": "x" }).deps) {
   let out = "";
   let err = "";
-  const code = runCli(argv, deps, { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, [dispatchCommand, pidfileCommand]);
+  const code = runCli(
+    argv,
+    deps,
+    { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" },
+    [dispatchCommand, pidfileCommand],
+  );
   return { code, out, err };
 }
 
 describe("engine: dispatch", () => {
   it("prints the verdict and the reason token on two lines", () => {
     const deps = memDeps({}, { env: { QUOIN_1M_DISPATCH: "off" } }).deps;
-    expect(cli(["dispatch", "decide", "--tier", "sonnet"], deps)).toMatchObject({ code: 0, out: "safe-path\nconfig\n" });
-    expect(cli(["dispatch", "decide", "--tier", "sonnet", "--json"], deps).out).toContain('"decision":"safe-path"');
+    expect(cli(["dispatch", "decide", "--tier", "sonnet"], deps)).toMatchObject({
+      code: 0,
+      out: "safe-path\nconfig\n",
+    });
+    expect(cli(["dispatch", "decide", "--tier", "sonnet", "--json"], deps).out).toContain(
+      '"decision":"safe-path"',
+    );
   });
   it("reads QUOIN_1M_DISPATCH through the knobs registry: ON is on, without a warning", () => {
     const { deps, warnings } = memDeps({}, { env: { QUOIN_1M_DISPATCH: "ON" } });
-    expect(cli(["dispatch", "decide", "--tier", "opus", "--verbose"], deps)).toEqual({ code: 0, out: "dispatch\nconfig\nQUOIN_1M_DISPATCH=on\n", err: "" });
+    expect(cli(["dispatch", "decide", "--tier", "opus", "--verbose"], deps)).toEqual({
+      code: 0,
+      out: "dispatch\nconfig\nQUOIN_1M_DISPATCH=on\n",
+      err: "",
+    });
     expect(warnings).toEqual([]);
   });
   it("an invalid QUOIN_1M_DISPATCH is said once and not used: the decision falls through to the probe", () => {
@@ -32,12 +46,17 @@ describe("engine: dispatch", () => {
   });
   it("always exits 0, failing open to dispatch", () => {
     expect(cli(["dispatch", "decide"])).toMatchObject({ code: 0, out: "dispatch\nprobe\n" });
-    expect(cli(["dispatch", "decide", "--tier", "gpt"])).toMatchObject({ code: 0, out: "dispatch\nprobe\n" });
+    expect(cli(["dispatch", "decide", "--tier", "gpt"])).toMatchObject({
+      code: 0,
+      out: "dispatch\nprobe\n",
+    });
     expect(cli(["dispatch", "write-cache", "--tier", "sonnet"])).toMatchObject({ code: 0 });
   });
   it("write-cache then decide reads the cache", () => {
     const { deps } = memDeps();
-    expect(cli(["dispatch", "write-cache", "--tier", "haiku", "--result", "unsafe"], deps).code).toBe(0);
+    expect(
+      cli(["dispatch", "write-cache", "--tier", "haiku", "--result", "unsafe"], deps).code,
+    ).toBe(0);
     expect(cli(["dispatch", "decide", "--tier", "haiku"], deps).out).toBe("safe-path\ncache\n");
   });
 });
@@ -45,18 +64,41 @@ describe("engine: dispatch", () => {
 describe("engine: pidfile", () => {
   it("acquire records the session process; active lists it; release moves it to trash", () => {
     const { deps, vol } = memDeps({ "/home/u/proj/.git/HEAD": "x" });
-    const acq = cli(["pidfile", "acquire", "checkpoint", "--session", SID, "--pid", "777", "--json"], deps);
+    const acq = cli(
+      ["pidfile", "acquire", "checkpoint", "--session", SID, "--pid", "777", "--json"],
+      deps,
+    );
     expect(acq.code).toBe(0);
     const file = `/home/u/proj/.workflow_artifacts/memory/sessions/checkpoint-${SID}.pidfile.lock`;
-    expect(JSON.parse(vol.readFileSync(file, "utf8") as string)).toMatchObject({ skill: "checkpoint", session: SID, pid: 777 });
-    expect(JSON.parse(cli(["pidfile", "active", "--session", SID, "--json"], deps).out).active).toHaveLength(1);
-    expect(JSON.parse(cli(["pidfile", "active", "checkpoint", "--session", SID, "--json"], deps).out).active).toHaveLength(0);
-    expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps).out).toContain("released");
+    expect(JSON.parse(vol.readFileSync(file, "utf8") as string)).toMatchObject({
+      skill: "checkpoint",
+      session: SID,
+      pid: 777,
+    });
+    expect(
+      JSON.parse(cli(["pidfile", "active", "--session", SID, "--json"], deps).out).active,
+    ).toHaveLength(1);
+    expect(
+      JSON.parse(cli(["pidfile", "active", "checkpoint", "--session", SID, "--json"], deps).out)
+        .active,
+    ).toHaveLength(0);
+    expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps).out).toContain(
+      "released",
+    );
     expect(vol.existsSync(file)).toBe(false);
-    expect(vol.existsSync(`/home/u/proj/.workflow_artifacts/memory/trash/2026-11-29/checkpoint-${SID}.pidfile.lock`)).toBe(true);
+    expect(
+      vol.existsSync(
+        `/home/u/proj/.workflow_artifacts/memory/trash/2026-11-29/checkpoint-${SID}.pidfile.lock`,
+      ),
+    ).toBe(true);
     // a second release (the engine's save already released) says nothing
-    expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps)).toMatchObject({ code: 0, out: "" });
-    expect(JSON.parse(cli(["pidfile", "release", "checkpoint", "--session", SID, "--json"], deps).out)).toMatchObject({ ok: true, released: false });
+    expect(cli(["pidfile", "release", "checkpoint", "--session", SID], deps)).toMatchObject({
+      code: 0,
+      out: "",
+    });
+    expect(
+      JSON.parse(cli(["pidfile", "release", "checkpoint", "--session", SID, "--json"], deps).out),
+    ).toMatchObject({ ok: true, released: false });
   });
   it("without a session id it warns in the seed's words and still exits 0", () => {
     const r = cli(["pidfile", "acquire", "checkpoint"]);

@@ -4,17 +4,33 @@ import { cleanupCommand } from "../../../cli/commands/cleanup.ts";
 import { deferCommand } from "../../../cli/commands/defer.ts";
 import { saveCommand } from "../../../cli/commands/save.ts";
 import { runCli } from "../../../cli/run-cli.ts";
-import { CKPTS, DAY, MEM, memWorld, OTHER, ROOT, SID, transcriptLine, type MemWorld } from "../../helpers/save-deps.ts";
+import {
+  CKPTS,
+  DAY,
+  MEM,
+  memWorld,
+  OTHER,
+  ROOT,
+  SID,
+  transcriptLine,
+  type MemWorld,
+} from "../../helpers/save-deps.ts";
 
 function cli(w: MemWorld, argv: string[], stdin = "") {
   let stdout = "";
   let stderr = "";
-  const code = runCli(argv, w.deps, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: () => stdin }, [
-    saveCommand,
-    deferCommand,
-    cleanupCommand,
-  ]);
-  return { code, stdout, stderr, json: argv.includes("--json") && stdout ? JSON.parse(stdout) : null };
+  const code = runCli(
+    argv,
+    w.deps,
+    { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: () => stdin },
+    [saveCommand, deferCommand, cleanupCommand],
+  );
+  return {
+    code,
+    stdout,
+    stderr,
+    json: argv.includes("--json") && stdout ? JSON.parse(stdout) : null,
+  };
 }
 
 describe("engine: save", () => {
@@ -27,10 +43,34 @@ describe("engine: save", () => {
 
   it("--json prints ok, mode, checkpoint, sentinel, warnings first, then the skill's extras", () => {
     const w = memWorld({ [`${ROOT}/.workflow_artifacts/.keep`]: "" });
-    const r = cli(w, ["save", "--session", SID, "--json", "--task", "t1", "--next", "T-2", "--blocker", "red CI"]);
+    const r = cli(w, [
+      "save",
+      "--session",
+      SID,
+      "--json",
+      "--task",
+      "t1",
+      "--next",
+      "T-2",
+      "--blocker",
+      "red CI",
+    ]);
     expect(r.code).toBe(0);
-    expect(Object.keys(r.json).slice(0, 5)).toEqual(["ok", "mode", "checkpoint", "sentinel", "warnings"]);
-    expect(r.json).toMatchObject({ ok: true, mode: "restore", checkpoint: `${CKPTS}/2026-11-29T2107-t1.md`, sentinel: `${MEM}/pending-restore-${SID}.txt`, highUtil: false, activeSkills: [] });
+    expect(Object.keys(r.json).slice(0, 5)).toEqual([
+      "ok",
+      "mode",
+      "checkpoint",
+      "sentinel",
+      "warnings",
+    ]);
+    expect(r.json).toMatchObject({
+      ok: true,
+      mode: "restore",
+      checkpoint: `${CKPTS}/2026-11-29T2107-t1.md`,
+      sentinel: `${MEM}/pending-restore-${SID}.txt`,
+      highUtil: false,
+      activeSkills: [],
+    });
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
   });
 
@@ -38,7 +78,10 @@ describe("engine: save", () => {
     const w = memWorld();
     const r = cli(w, ["save", "--session", "../../etc/x", "--json"]);
     expect(r.code).toBe(1);
-    expect(r.json).toEqual({ ok: false, reason: expect.stringContaining('--session: session id "../../etc/x" is not valid') });
+    expect(r.json).toEqual({
+      ok: false,
+      reason: expect.stringContaining('--session: session id "../../etc/x" is not valid'),
+    });
     expect(w.files()).toEqual([]);
   });
 
@@ -52,7 +95,11 @@ describe("engine: save", () => {
 
   it("reads the skill's JSON document with --stdin-json, and refuses a bad one", () => {
     const w = memWorld();
-    const r = cli(w, ["save", "--session", SID, "--json", "--stdin-json"], '{"blockers":["waiting on review"],"nextUp":[{"item":"T-9","prerequisitesMet":false}]}');
+    const r = cli(
+      w,
+      ["save", "--session", SID, "--json", "--stdin-json"],
+      '{"blockers":["waiting on review"],"nextUp":[{"item":"T-9","prerequisitesMet":false}]}',
+    );
     expect(w.fs.readFileSync(r.json.checkpoint, "utf8")).toContain("- T-9 (prerequisites met? no)");
     expect(w.fs.readFileSync(r.json.checkpoint, "utf8")).toContain("- waiting on review");
     const bad = cli(memWorld(), ["save", "--session", SID, "--json", "--stdin-json"], "{nope");
@@ -77,7 +124,13 @@ describe("engine: save", () => {
     expect(r.json.ok).toBe(true);
     expect(r.json.checkpoint).toMatch(/-csv-export\.md$/);
     const parsed = parseCheckpoint(w.fs.readFileSync(r.json.checkpoint, "utf8") as string);
-    expect(parsed).toMatchObject({ task: "csv-export", intent: doc.intent, inProgress: doc.inProgress, blockers: doc.blockers, done: doc.done });
+    expect(parsed).toMatchObject({
+      task: "csv-export",
+      intent: doc.intent,
+      inProgress: doc.inProgress,
+      blockers: doc.blockers,
+      done: doc.done,
+    });
     expect(parsed.nextUp).toEqual(doc.nextUp);
     expect(parsed.decisions).toContain("- stream rows instead of building one string");
     expect(parsed.openQuestions).toContain("- does the export include archived rows?");
@@ -99,7 +152,14 @@ describe("engine: save", () => {
 
   it("returns needsMode with the active skills when the skill must ask", () => {
     const w = memWorld(
-      { [`${MEM}/sessions/plan-${SID}.pidfile.lock`]: JSON.stringify({ skill: "plan", session: SID, pid: 5, acquired_at: "2026-11-29T21:00:00Z" }) },
+      {
+        [`${MEM}/sessions/plan-${SID}.pidfile.lock`]: JSON.stringify({
+          skill: "plan",
+          session: SID,
+          pid: 5,
+          acquired_at: "2026-11-29T21:00:00Z",
+        }),
+      },
       { alive: () => true },
     );
     const r = cli(w, ["save", "--session", SID, "--json"]);
@@ -112,7 +172,10 @@ describe("engine: save", () => {
     const transcript = `/home/u/.claude/projects/-home-u-proj/${SID}.jsonl`;
     // the panic tier: saved at once, no question (seed step 1.45)
     const panic = memWorld({ [transcript]: transcriptLine(170_000) });
-    expect(cli(panic, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({ ok: true, mode: "panic" });
+    expect(cli(panic, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({
+      ok: true,
+      mode: "panic",
+    });
     // compact already ran: the precompact checkpoint stands, no question
     const cp = `${CKPTS}/2026-11-29-t-precompact.md`;
     const compacted = memWorld({
@@ -120,7 +183,10 @@ describe("engine: save", () => {
       [`${MEM}/compact-happened-${SID}.txt`]: "x",
       [`${MEM}/pending-restore-${SID}.txt`]: `${cp}\n`,
     });
-    expect(cli(compacted, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({ ok: true, mode: "compact-already-ran" });
+    expect(cli(compacted, ["save", "--session", SID, "--json", "--ask-mode"]).json).toMatchObject({
+      ok: true,
+      mode: "compact-already-ran",
+    });
     // nothing stops it: the skill is asked to ask, and nothing is written
     const plain = memWorld({ [transcript]: transcriptLine(155_000) });
     const before = plain.files();
@@ -128,7 +194,15 @@ describe("engine: save", () => {
     expect(asked.json).toMatchObject({ ok: false, needsMode: true, activeSkills: [] });
     expect(plain.files()).toEqual(before);
     // the answer: a load-as-reference save with the high-use notice (the mode came from the question)
-    const ref = cli(plain, ["save", "--session", SID, "--json", "--mode", "load-as-reference", "--asked"]);
+    const ref = cli(plain, [
+      "save",
+      "--session",
+      SID,
+      "--json",
+      "--mode",
+      "load-as-reference",
+      "--asked",
+    ]);
     expect(ref.json).toMatchObject({ ok: true, mode: "load-as-reference", highUtil: true });
   });
 });
@@ -150,7 +224,10 @@ describe("engine: defer and cleanup", () => {
     expect(dry.stdout).toContain(`would trash: ${MEM}/pending-restore-${OTHER}.txt`);
     expect(w.fs.existsSync(`${MEM}/pending-restore-${OTHER}.txt`)).toBe(true);
     const real = cli(w, ["cleanup", "--session", SID, "--json"]);
-    expect(real.json).toMatchObject({ ok: true, sentinels: [`${MEM}/pending-restore-${OTHER}.txt`] });
+    expect(real.json).toMatchObject({
+      ok: true,
+      sentinels: [`${MEM}/pending-restore-${OTHER}.txt`],
+    });
     expect(real.json.summary).toContain("recover: mv");
     expect(w.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
   });
@@ -167,10 +244,23 @@ describe("engine: defer and cleanup", () => {
 describe("engine: save in a broken environment", () => {
   it("still answers --json with one ok:false object and exit 1", () => {
     const w = memWorld();
-    const broken = { ...w.fs, linkSync: () => { throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }); } } as typeof w.fs;
+    const broken = {
+      ...w.fs,
+      linkSync: () => {
+        throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" });
+      },
+    } as typeof w.fs;
     let stdout = "";
-    const code = runCli(["save", "--session", SID, "--json", "--mode", "restore"], { ...w.deps, fs: broken }, { stdout: (t) => (stdout += t), stderr: () => {}, readStdin: () => "" }, [saveCommand]);
+    const code = runCli(
+      ["save", "--session", SID, "--json", "--mode", "restore"],
+      { ...w.deps, fs: broken },
+      { stdout: (t) => (stdout += t), stderr: () => {}, readStdin: () => "" },
+      [saveCommand],
+    );
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toEqual({ ok: false, reason: "save failed: EROFS: read-only file system" });
+    expect(JSON.parse(stdout)).toEqual({
+      ok: false,
+      reason: "save failed: EROFS: read-only file system",
+    });
   });
 });

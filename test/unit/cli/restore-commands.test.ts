@@ -13,7 +13,12 @@ const CUR = "cccc0000-0000-0000-0000-000000000001";
 function cli(f: MemoryFixture, argv: string[], env: Record<string, string> = {}) {
   let out = "";
   let err = "";
-  const code = runCli(argv, f.deps(env), { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" }, COMMANDS);
+  const code = runCli(
+    argv,
+    f.deps(env),
+    { stdout: (t) => (out += t), stderr: (t) => (err += t), readStdin: () => "" },
+    COMMANDS,
+  );
   return { code, out, err };
 }
 
@@ -27,7 +32,17 @@ describe("restore --json", () => {
     expect(r.out.trim().split("\n")).toHaveLength(1);
     const j = JSON.parse(r.out);
     expect(j.action).toBe("choose");
-    expect(j.candidates.map((c: { n: number; task: string; source: string; legacy: boolean; saved: string }) => [c.n, c.task, c.source, c.legacy, c.saved])).toEqual([
+    expect(
+      j.candidates.map(
+        (c: { n: number; task: string; source: string; legacy: boolean; saved: string }) => [
+          c.n,
+          c.task,
+          c.source,
+          c.legacy,
+          c.saved,
+        ],
+      ),
+    ).toEqual([
       [1, "alpha", "sentinel", false, "2026-11-29 11:00 UTC"],
       [2, "beta", "disk-only", true, "2026-11-28 (legacy)"],
     ]);
@@ -38,8 +53,12 @@ describe("restore --json", () => {
     f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
     f.checkpoint("2026-11-28-beta.md", { task: "beta", ageDays: 0.5, sessionId: "legacy" });
     const r = cli(f, ["restore", "--session", CUR]);
-    expect(r.out).toContain("   1. * Task: alpha  Branch: main  Saved: 2026-11-29 11:00 UTC  (sentinel)");
-    expect(r.out).toContain("   2.   Task: beta  Branch: main  Saved: 2026-11-28 (legacy)  (legacy)");
+    expect(r.out).toContain(
+      "   1. * Task: alpha  Branch: main  Saved: 2026-11-29 11:00 UTC  (sentinel)",
+    );
+    expect(r.out).toContain(
+      "   2.   Task: beta  Branch: main  Saved: 2026-11-28 (legacy)  (legacy)",
+    );
   });
 
   it("refuses a --pick that is not a number (exit 2)", () => {
@@ -59,9 +78,13 @@ describe("restore --json", () => {
       expect(r.code).toBe(2);
       expect(r.out.trim().split("\n")).toHaveLength(1);
       expect(JSON.parse(r.out)).toMatchObject({ action: "invalid" });
-    // the seed: asked again once, then skipped
-    expect(JSON.parse(r.out).next.join(" ")).toContain("ask the user once more");
-    expect(JSON.parse(cli(f, ["restore", "--json", "--pick", "9", "--session", CUR]).out).next.join(" ")).toContain("--replay none");
+      // the seed: asked again once, then skipped
+      expect(JSON.parse(r.out).next.join(" ")).toContain("ask the user once more");
+      expect(
+        JSON.parse(cli(f, ["restore", "--json", "--pick", "9", "--session", CUR]).out).next.join(
+          " ",
+        ),
+      ).toContain("--replay none");
     }
   });
 
@@ -95,7 +118,12 @@ describe("restore knobs", () => {
     const f = new MemoryFixture();
     f.sentinel("s-1", f.checkpoint("2026-11-20T1100-alpha.md", { task: "alpha", ageDays: 9 }), 9);
     expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).path).toBe("3a");
-    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_SENTINEL_WINDOW: "10" }).out).path).toBe("3");
+    expect(
+      JSON.parse(
+        cli(f, ["restore", "--json", "--session", CUR], { QUOIN_RESTORE_SENTINEL_WINDOW: "10" })
+          .out,
+      ).path,
+    ).toBe("3");
   });
   it("uses the default and says so for an invalid knob", () => {
     const f = new MemoryFixture();
@@ -112,11 +140,23 @@ describe("restore hints for the skill", () => {
     f.prompt(CUR, "blocked prompt");
     let text = "";
     const j = JSON.parse(cli(f, ["restore", "--json", "--pick", "2", "--session", CUR]).out);
-    expect(j).toMatchObject({ action: "restore", done: false, needs: ["replay"], rerun: ["--pick", "2"] });
+    expect(j).toMatchObject({
+      action: "restore",
+      done: false,
+      needs: ["replay"],
+      rerun: ["--pick", "2"],
+    });
     // Runnable as printed: the engine's own file, quoted for a shell.
-    const out = runCli(["restore", "--pick", "2", "--session", CUR], { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.cjs" }, { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" }, COMMANDS);
+    const out = runCli(
+      ["restore", "--pick", "2", "--session", CUR],
+      { ...f.deps(), engineScript: "/h/a b/quoin-checkpoint.cjs" },
+      { stdout: (t) => (text += t), stderr: () => {}, readStdin: () => "" },
+      COMMANDS,
+    );
     expect(out).toBe(0);
-    expect(text).toContain('Answer, then rerun: node "/h/a b/quoin-checkpoint.cjs" restore --pick 2 --replay all|N,M|none|edit N');
+    expect(text).toContain(
+      'Answer, then rerun: node "/h/a b/quoin-checkpoint.cjs" restore --pick 2 --replay all|N,M|none|edit N',
+    );
   });
 
   it("explains a suppressed single candidate when there is nothing to synthesize from", () => {
@@ -130,16 +170,27 @@ describe("restore hints for the skill", () => {
 
   it("mentions a mid-agent handoff of this session (names only)", () => {
     const f = new MemoryFixture();
-    f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, `prior_session_uuid=${CUR}\ntask_name=alpha\nactive_skills=implement\ntimestamp=2026-11-29T10:00:00Z\n`);
+    f.write(
+      `${f.paths.memory}/mid-agent-handoff-${CUR}.txt`,
+      `prior_session_uuid=${CUR}\ntask_name=alpha\nactive_skills=implement\ntimestamp=2026-11-29T10:00:00Z\n`,
+    );
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
-    expect(j.midAgentHandoff).toMatchObject({ prior_session_uuid: CUR, task_name: "alpha", active_skills: "implement" });
-    expect(cli(f, ["restore", "--session", CUR]).out).toContain(`mid-agent handoff from session ${CUR} (task alpha); skills active then: implement`);
+    expect(j.midAgentHandoff).toMatchObject({
+      prior_session_uuid: CUR,
+      task_name: "alpha",
+      active_skills: "implement",
+    });
+    expect(cli(f, ["restore", "--session", CUR]).out).toContain(
+      `mid-agent handoff from session ${CUR} (task alpha); skills active then: implement`,
+    );
   });
 
   it("ignores a handoff whose content does not validate", () => {
     const f = new MemoryFixture();
     f.write(`${f.paths.memory}/mid-agent-handoff-${CUR}.txt`, "prior_session_uuid=../../etc\n");
-    expect(JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).midAgentHandoff).toBeNull();
+    expect(
+      JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out).midAgentHandoff,
+    ).toBeNull();
   });
 });
 
@@ -150,14 +201,21 @@ describe("list and show", () => {
     f.sentinel("s-1", a);
     f.checkpoint("2026-09-01-beta-precompact.md", { task: "beta", ageDays: 89, skeleton: true });
     const list = JSON.parse(cli(f, ["list", "--json"]).out);
-    expect(list.checkpoints.map((c: { n: number; task: string; sentinels: string[] }) => [c.n, c.task, c.sentinels.length])).toEqual([
+    expect(
+      list.checkpoints.map((c: { n: number; task: string; sentinels: string[] }) => [
+        c.n,
+        c.task,
+        c.sentinels.length,
+      ]),
+    ).toEqual([
       [1, "alpha", 1],
       [2, "beta", 0],
     ]);
     const text = cli(f, ["list"]).out;
     expect(text).toContain("1. * 2026-11-29 11:00 UTC");
     expect(text).toContain("2026-09-01 (precompact)");
-    for (const arg of ["1", "2026-11-29T1100-alpha.md", a]) expect(cli(f, ["show", arg]).out).toContain("## Active task\nalpha");
+    for (const arg of ["1", "2026-11-29T1100-alpha.md", a])
+      expect(cli(f, ["show", arg]).out).toContain("## Active task\nalpha");
   });
 
   it("show refuses a file outside checkpoints/ and a number out of range", () => {
@@ -169,7 +227,11 @@ describe("list and show", () => {
 
   it("show --json answers a refusal with one object (exit 2)", () => {
     const f = new MemoryFixture();
-    for (const argv of [["show", "--json", "5"], ["show", "--json"], ["show", "--json", "/etc/passwd.md"]]) {
+    for (const argv of [
+      ["show", "--json", "5"],
+      ["show", "--json"],
+      ["show", "--json", "/etc/passwd.md"],
+    ]) {
       const r = cli(f, argv);
       expect(r.code).toBe(2);
       expect(r.out.trim().split("\n")).toHaveLength(1);
@@ -191,7 +253,10 @@ describe("successor", () => {
   it("--launch runs claude -p through Deps.run with the prompt as one argument", () => {
     const f = new MemoryFixture();
     const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
-    f.runResult = (cmd) => (cmd === "claude" ? { status: 0, stdout: "successor done", stderr: "" } : { status: 128, stdout: "", stderr: "" });
+    f.runResult = (cmd) =>
+      cmd === "claude"
+        ? { status: 0, stdout: "successor done", stderr: "" }
+        : { status: 128, stdout: "", stderr: "" };
     const r = cli(f, ["successor", "--launch", "--json"]);
     const launched = f.runs.filter((x) => x.cmd === "claude");
     expect(launched).toHaveLength(1);
@@ -202,11 +267,20 @@ describe("successor", () => {
 
   it("prints a command that sh runs as one claude -p argument, whatever the checkpoint holds", () => {
     const f = new MemoryFixture();
-    const nasty = "$(touch /tmp/quoin-pwned) `id` it's \"q\" \\ ${HOME}\nline two; rm -rf x\n";
-    f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, extra: { intent: nasty } });
-    const j = JSON.parse(cli(f, ["successor", "--json"]).out) as { argv: string[]; command: string };
+    const nasty = '$(touch /tmp/quoin-pwned) `id` it\'s "q" \\ ${HOME}\nline two; rm -rf x\n';
+    f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 0.01,
+      extra: { intent: nasty },
+    });
+    const j = JSON.parse(cli(f, ["successor", "--json"]).out) as {
+      argv: string[];
+      command: string;
+    };
     // A stand-in claude that prints its second argument; nothing in the prompt may run.
-    const res = spawnSync("sh", ["-c", `claude() { printf %s "$2"; }\n${j.command}`], { encoding: "utf8" });
+    const res = spawnSync("sh", ["-c", `claude() { printf %s "$2"; }\n${j.command}`], {
+      encoding: "utf8",
+    });
     expect(res.stdout).toBe(j.argv[2]);
     expect(j.argv[2]).toContain("$(touch /tmp/quoin-pwned)");
   });
@@ -219,9 +293,17 @@ describe("successor", () => {
   it("--launch passes the permission mode the person chose, else says plainly that approvals are refused", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
-    f.runResult = (cmd) => (cmd === "claude" ? { status: 0, stdout: "ok", stderr: "" } : { status: 128, stdout: "", stderr: "" });
-    const chosen = JSON.parse(cli(f, ["successor", "--launch", "--json", "--permission-mode", "acceptEdits"]).out);
-    expect(f.runs.filter((x) => x.cmd === "claude")[0]!.args.slice(2)).toEqual(["--permission-mode", "acceptEdits"]);
+    f.runResult = (cmd) =>
+      cmd === "claude"
+        ? { status: 0, stdout: "ok", stderr: "" }
+        : { status: 128, stdout: "", stderr: "" };
+    const chosen = JSON.parse(
+      cli(f, ["successor", "--launch", "--json", "--permission-mode", "acceptEdits"]).out,
+    );
+    expect(f.runs.filter((x) => x.cmd === "claude")[0]!.args.slice(2)).toEqual([
+      "--permission-mode",
+      "acceptEdits",
+    ]);
     expect(chosen.permissions).toBe("the successor runs with --permission-mode acceptEdits");
     const plain = cli(f, ["successor", "--launch"]);
     expect(plain.out).toContain("every tool call that needs approval is refused in claude -p");
@@ -233,7 +315,10 @@ describe("successor", () => {
     const f = new MemoryFixture();
     const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     const pred = f.sentinel("aaaa0000-0000-0000-0000-00000000000a", cp);
-    const other = f.sentinel("bbbb0000-0000-0000-0000-00000000000b", f.checkpoint("2026-11-29T0900-beta.md", { task: "beta", ageDays: 0.05 }));
+    const other = f.sentinel(
+      "bbbb0000-0000-0000-0000-00000000000b",
+      f.checkpoint("2026-11-29T0900-beta.md", { task: "beta", ageDays: 0.05 }),
+    );
     f.runResult = () => ({ status: 0, stdout: "", stderr: "" });
     cli(f, ["successor"]);
     expect(f.exists(pred)).toBe(true);
@@ -263,7 +348,14 @@ describe("the next session receives the digest (issue 9 point 5)", () => {
   it("restore --json returns requests, working set, todos and failures as fields, the files to re-read, and what to do next", () => {
     const f = new MemoryFixture();
     f.write(`${ROOT}/lib/csv-export.ts`, "x");
-    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", sessionId: "dddd0000-0000-0000-0000-000000000001", extra: { digest, done: ["T-1 exporter"], inProgress: "T-2 button" } }));
+    f.sentinel(
+      CUR,
+      f.checkpoint("2026-11-29T1100-csv.md", {
+        task: "csv",
+        sessionId: "dddd0000-0000-0000-0000-000000000001",
+        extra: { digest, done: ["T-1 exporter"], inProgress: "T-2 button" },
+      }),
+    );
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("restore");
     expect(j.session).toMatchObject({
@@ -279,13 +371,22 @@ describe("the next session receives the digest (issue 9 point 5)", () => {
     // only the changed files that still exist, as absolute paths
     expect(j.reread).toEqual([`${ROOT}/lib/csv-export.ts`]);
     expect(j.next.join("\n")).toContain("Read each file in `reread` now (1).");
-    expect(j.next.join("\n")).toContain("Restate the todos and the newest request, then ask the user what to do next.");
+    expect(j.next.join("\n")).toContain(
+      "Restate the todos and the newest request, then ask the user what to do next.",
+    );
     expect(j.show.join("\n")).toContain("Newest request: now wire the download button");
   });
 
   it("the text form prints them", () => {
     const f = new MemoryFixture();
-    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", sessionId: "dddd0000-0000-0000-0000-000000000001", extra: { digest } }));
+    f.sentinel(
+      CUR,
+      f.checkpoint("2026-11-29T1100-csv.md", {
+        task: "csv",
+        sessionId: "dddd0000-0000-0000-0000-000000000001",
+        extra: { digest },
+      }),
+    );
     const out = cli(f, ["restore", "--session", CUR]).out;
     expect(out).toContain("Newest request: now wire the download button");
     expect(out).toContain("  [>] Wire the button");
@@ -296,14 +397,23 @@ describe("the next session receives the digest (issue 9 point 5)", () => {
 
   it("list and the picker rows show the intent or newest request, so two saves of one task in one minute differ", () => {
     const f = new MemoryFixture();
-    f.checkpoint("2026-11-29T1100-csv.md", { task: "csv", extra: { intent: "(newest request) wire the button" } });
-    f.checkpoint("2026-11-29T1100-csv-2.md", { task: "csv", extra: { intent: "(newest request) write the docs" } });
+    f.checkpoint("2026-11-29T1100-csv.md", {
+      task: "csv",
+      extra: { intent: "(newest request) wire the button" },
+    });
+    f.checkpoint("2026-11-29T1100-csv-2.md", {
+      task: "csv",
+      extra: { intent: "(newest request) write the docs" },
+    });
     const list = cli(f, ["list"]).out;
     expect(list).toContain('"(newest request) wire the button"');
     expect(list).toContain('"(newest request) write the docs"');
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("choose");
-    expect(j.candidates.map((c: { intent: string }) => c.intent).sort()).toEqual(["(newest request) wire the button", "(newest request) write the docs"]);
+    expect(j.candidates.map((c: { intent: string }) => c.intent).sort()).toEqual([
+      "(newest request) wire the button",
+      "(newest request) write the docs",
+    ]);
     expect(j.menu.join("\n")).toContain('"(newest request) write the docs"');
   });
 });

@@ -6,7 +6,11 @@ import { refusal } from "../../helpers/narrow.ts";
 
 function ctx(flag: string | undefined, env: Record<string, string> = {}) {
   const w = memWorld();
-  return buildContext({ ...w.deps, env }, { session: flag, json: true }, { stdout: () => {}, readStdin: () => "" });
+  return buildContext(
+    { ...w.deps, env },
+    { session: flag, json: true },
+    { stdout: () => {}, readStdin: () => "" },
+  );
 }
 
 describe("the session id for a command that writes", () => {
@@ -15,7 +19,12 @@ describe("the session id for a command that writes", () => {
     ["--session ''", "", {}, { ok: true, id: null }],
     ["--session unknown", "unknown", {}, { ok: true, id: null }],
     ["CLAUDE_CODE_SESSION_ID", undefined, { CLAUDE_CODE_SESSION_ID: SID }, { ok: true, id: SID }],
-    ["CLAUDE_CODE_SESSION_ID=unknown", undefined, { CLAUDE_CODE_SESSION_ID: "unknown" }, { ok: true, id: null }],
+    [
+      "CLAUDE_CODE_SESSION_ID=unknown",
+      undefined,
+      { CLAUDE_CODE_SESSION_ID: "unknown" },
+      { ok: true, id: null },
+    ],
     ["nothing at all", undefined, {}, { ok: true, id: null }],
   ] as const)("%s", (_label, flag, env, want) => {
     expect(sessionForWrite(ctx(flag, env))).toMatchObject(want);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { basisPoints, chooseWindow, effectiveLimit, formatTokens, modelWindows, settingNamesModel } from "../../../lib/context/context-window.ts";
+import {
+  basisPoints,
+  chooseWindow,
+  effectiveLimit,
+  formatTokens,
+  modelWindows,
+  settingNamesModel,
+} from "../../../lib/context/context-window.ts";
 
 const B = 33000;
 
@@ -13,10 +20,21 @@ describe("chooseWindow: each source in order", () => {
     tokens: 1000,
   };
   it("QUOIN_CONTEXT_WINDOW first", () => {
-    expect(chooseWindow(all)).toEqual({ window: 500000, limit: 467000, source: "env", known: true, from: "QUOIN_CONTEXT_WINDOW" });
+    expect(chooseWindow(all)).toEqual({
+      window: 500000,
+      limit: 467000,
+      source: "env",
+      known: true,
+      from: "QUOIN_CONTEXT_WINDOW",
+    });
   });
   it("then the status line's record", () => {
-    expect(chooseWindow({ ...all, envWindow: undefined })).toMatchObject({ window: 1000000, source: "statusline", known: true, from: "the status line" });
+    expect(chooseWindow({ ...all, envWindow: undefined })).toMatchObject({
+      window: 1000000,
+      source: "statusline",
+      known: true,
+      from: "the status line",
+    });
   });
   it("then a model setting Claude Code exposes", () => {
     expect(chooseWindow({ ...all, envWindow: undefined, recorded: undefined })).toMatchObject({
@@ -28,8 +46,16 @@ describe("chooseWindow: each source in order", () => {
     });
   });
   it("then the model table, only for a model with one window", () => {
-    expect(chooseWindow({ buffer: B, model: "claude-opus-4-8" })).toMatchObject({ window: 1000000, source: "model-table", known: true });
-    expect(chooseWindow({ buffer: B, model: "claude-haiku-4-5-20251001" })).toMatchObject({ window: 200000, source: "model-table", known: true });
+    expect(chooseWindow({ buffer: B, model: "claude-opus-4-8" })).toMatchObject({
+      window: 1000000,
+      source: "model-table",
+      known: true,
+    });
+    expect(chooseWindow({ buffer: B, model: "claude-haiku-4-5-20251001" })).toMatchObject({
+      window: 200000,
+      source: "model-table",
+      known: true,
+    });
   });
   it("else the default, a guess that says why", () => {
     expect(chooseWindow({ buffer: B, model: "claude-sonnet-4-5-20250929" })).toEqual({
@@ -39,12 +65,26 @@ describe("chooseWindow: each source in order", () => {
       known: false,
       from: "assumed; claude-sonnet-4-5-20250929 offers 200k or 1M",
     });
-    expect(chooseWindow({ buffer: B, model: "claude-opus-4-6" })).toMatchObject({ source: "default", known: false });
-    expect(chooseWindow({ buffer: B, model: "gpt-oss" })).toMatchObject({ window: 200000, known: false, from: "assumed; model gpt-oss not in the table" });
-    expect(chooseWindow({ buffer: B })).toMatchObject({ window: 200000, source: "default", known: false, from: "assumed" });
+    expect(chooseWindow({ buffer: B, model: "claude-opus-4-6" })).toMatchObject({
+      source: "default",
+      known: false,
+    });
+    expect(chooseWindow({ buffer: B, model: "gpt-oss" })).toMatchObject({
+      window: 200000,
+      known: false,
+      from: "assumed; model gpt-oss not in the table",
+    });
+    expect(chooseWindow({ buffer: B })).toMatchObject({
+      window: 200000,
+      source: "default",
+      known: false,
+      from: "assumed",
+    });
   });
   it("a hand-set 100 % limit is not a guess", () => {
-    expect(chooseWindow({ buffer: B, model: "claude-sonnet-4-5", limitOverride: 150000 })).toMatchObject({ window: 200000, limit: 150000, source: "default", known: true });
+    expect(
+      chooseWindow({ buffer: B, model: "claude-sonnet-4-5", limitOverride: 150000 }),
+    ).toMatchObject({ window: 200000, limit: 150000, source: "default", known: true });
   });
 });
 
@@ -60,16 +100,37 @@ describe("evidence beats a guess", () => {
     });
   });
   it("usage at the window proves nothing", () => {
-    expect(chooseWindow({ buffer: B, model: "claude-sonnet-4-5", tokens: 200000 })).toMatchObject({ window: 200000, source: "default" });
+    expect(chooseWindow({ buffer: B, model: "claude-sonnet-4-5", tokens: 200000 })).toMatchObject({
+      window: 200000,
+      source: "default",
+    });
   });
   it("beats the table and a setting, never the env knob or the status line", () => {
-    expect(chooseWindow({ buffer: B, model: "claude-haiku-4-5", tokens: 300000 })).toMatchObject({ window: 1000000, source: "usage" });
-    expect(chooseWindow({ buffer: B, setting: { window: 200000, where: "CLAUDE_CODE_DISABLE_1M_CONTEXT=1" }, tokens: 300000 })).toMatchObject({ window: 1000000, source: "usage" });
-    expect(chooseWindow({ buffer: B, envWindow: 200000, tokens: 300000 })).toMatchObject({ window: 200000, source: "env" });
-    expect(chooseWindow({ buffer: B, recorded: 200000, tokens: 300000 })).toMatchObject({ window: 200000, source: "statusline" });
+    expect(chooseWindow({ buffer: B, model: "claude-haiku-4-5", tokens: 300000 })).toMatchObject({
+      window: 1000000,
+      source: "usage",
+    });
+    expect(
+      chooseWindow({
+        buffer: B,
+        setting: { window: 200000, where: "CLAUDE_CODE_DISABLE_1M_CONTEXT=1" },
+        tokens: 300000,
+      }),
+    ).toMatchObject({ window: 1000000, source: "usage" });
+    expect(chooseWindow({ buffer: B, envWindow: 200000, tokens: 300000 })).toMatchObject({
+      window: 200000,
+      source: "env",
+    });
+    expect(chooseWindow({ buffer: B, recorded: 200000, tokens: 300000 })).toMatchObject({
+      window: 200000,
+      source: "statusline",
+    });
   });
   it("past every known window, keeps what it had", () => {
-    expect(chooseWindow({ buffer: B, model: "claude-opus-4-8", tokens: 1_200_000 })).toMatchObject({ window: 1000000, source: "model-table" });
+    expect(chooseWindow({ buffer: B, model: "claude-opus-4-8", tokens: 1_200_000 })).toMatchObject({
+      window: 1000000,
+      source: "model-table",
+    });
   });
 });
 
@@ -117,6 +178,12 @@ describe("limit and figures", () => {
     expect(basisPoints(200000, 167000)).toBe(11976);
   });
   it("formats tokens", () => {
-    expect([950, 158_400, 1_000_000, 1_250_000, 10_000_000].map(formatTokens)).toEqual(["950", "158k", "1M", "1.25M", "10M"]);
+    expect([950, 158_400, 1_000_000, 1_250_000, 10_000_000].map(formatTokens)).toEqual([
+      "950",
+      "158k",
+      "1M",
+      "1.25M",
+      "10M",
+    ]);
   });
 });

@@ -33,8 +33,13 @@ function countingFs(): { fs: FsApi; bytes: () => number } {
 describe("readTranscriptDigest", () => {
   it("with the whole file in budget equals digestLines over all its lines", () => {
     const all = fs.readFileSync(SPOTTER, "utf8").split("\n");
-    const read = readTranscriptDigest(realFs, SPOTTER, { projectRoot: ROOT, sessionId: SPOTTER_SID });
-    expect(read).toEqual(digestLines(all, { projectRoot: ROOT, sessionId: SPOTTER_SID, transcriptPath: SPOTTER }));
+    const read = readTranscriptDigest(realFs, SPOTTER, {
+      projectRoot: ROOT,
+      sessionId: SPOTTER_SID,
+    });
+    expect(read).toEqual(
+      digestLines(all, { projectRoot: ROOT, sessionId: SPOTTER_SID, transcriptPath: SPOTTER }),
+    );
     expect(read?.truncated).toBe(false);
     expect(read?.summary?.transcript).toBe(SPOTTER);
   });
@@ -43,7 +48,11 @@ describe("readTranscriptDigest", () => {
     const budget = 400_000;
     const head = 64 * 1024;
     const counting = countingFs();
-    const read = readTranscriptDigest(counting.fs, SPOTTER, { projectRoot: ROOT, budgetBytes: budget, headBytes: head })!;
+    const read = readTranscriptDigest(counting.fs, SPOTTER, {
+      projectRoot: ROOT,
+      budgetBytes: budget,
+      headBytes: head,
+    })!;
     expect(read.truncated).toBe(true);
     expect(read.firstRequest?.text).toMatch(/^Work on bead spotter-dov/);
     expect(read.requestCount).toBe(0); // the window holds no typed request, only the late task notification
@@ -53,19 +62,30 @@ describe("readTranscriptDigest", () => {
   });
 
   it("a head too small to hold the first request gives none rather than a later one", () => {
-    const read = readTranscriptDigest(realFs, SPOTTER, { projectRoot: ROOT, budgetBytes: 100_000, headBytes: 1000 })!;
+    const read = readTranscriptDigest(realFs, SPOTTER, {
+      projectRoot: ROOT,
+      budgetBytes: 100_000,
+      headBytes: 1000,
+    })!;
     expect(read.firstRequest).toBeNull();
   });
 
   it("a partial last line (a write in progress) is skipped, the rest read", () => {
     const file = path.join(tmp, "partial.jsonl");
-    const lines = fs.readFileSync(path.join(FIXTURES, "spotter-short.jsonl"), "utf8").split("\n").filter(Boolean);
+    const lines = fs
+      .readFileSync(path.join(FIXTURES, "spotter-short.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean);
     fs.writeFileSync(file, `${lines.join("\n")}\n{"type":"user","message":{"content":"half`);
-    expect(readTranscriptDigest(realFs, file, { projectRoot: "/x" })?.requests.map((r) => r.text)).toEqual(["mix phx.server doesnt seem to start"]);
+    expect(
+      readTranscriptDigest(realFs, file, { projectRoot: "/x" })?.requests.map((r) => r.text),
+    ).toEqual(["mix phx.server doesnt seem to start"]);
   });
 
   it("null for a missing file, a directory and a FIFO (without blocking on it)", () => {
-    expect(readTranscriptDigest(realFs, path.join(tmp, "missing.jsonl"), { projectRoot: "/x" })).toBeNull();
+    expect(
+      readTranscriptDigest(realFs, path.join(tmp, "missing.jsonl"), { projectRoot: "/x" }),
+    ).toBeNull();
     expect(readTranscriptDigest(realFs, tmp, { projectRoot: "/x" })).toBeNull();
     const fifo = path.join(tmp, "fifo.jsonl");
     execFileSync("mkfifo", [fifo]);
@@ -73,9 +93,18 @@ describe("readTranscriptDigest", () => {
   });
 
   it("works on memfs (the Deps fs of unit tests); an empty file is an empty digest", () => {
-    const deps = fakeDeps({ files: { "/t/empty.jsonl": "", "/t/one.jsonl": '{"type":"user","sessionId":"s","message":{"content":"hello"}}\n' } });
-    expect(readTranscriptDigest(deps.fs, "/t/empty.jsonl", { projectRoot: "/p" })?.requestCount).toBe(0);
-    expect(readTranscriptDigest(deps.fs, "/t/one.jsonl", { projectRoot: "/p" })?.firstRequest?.text).toBe("hello");
+    const deps = fakeDeps({
+      files: {
+        "/t/empty.jsonl": "",
+        "/t/one.jsonl": '{"type":"user","sessionId":"s","message":{"content":"hello"}}\n',
+      },
+    });
+    expect(
+      readTranscriptDigest(deps.fs, "/t/empty.jsonl", { projectRoot: "/p" })?.requestCount,
+    ).toBe(0);
+    expect(
+      readTranscriptDigest(deps.fs, "/t/one.jsonl", { projectRoot: "/p" })?.firstRequest?.text,
+    ).toBe("hello");
   });
 });
 
@@ -83,14 +112,59 @@ describe("mayMatter: the byte-level skip before parsing", () => {
   const b = (v: unknown) => Buffer.from(JSON.stringify(v));
   it("keeps what can change the digest and skips what cannot", () => {
     expect(mayMatter(b({ type: "user", message: { content: "typed" } }))).toBe(true);
-    expect(mayMatter(b({ type: "assistant", message: { content: [{ type: "tool_use", id: "t", name: "Edit", input: {} }] } }))).toBe(true);
-    expect(mayMatter(b({ type: "queue-operation", operation: "enqueue", content: "x" }))).toBe(true);
+    expect(
+      mayMatter(
+        b({
+          type: "assistant",
+          message: { content: [{ type: "tool_use", id: "t", name: "Edit", input: {} }] },
+        }),
+      ),
+    ).toBe(true);
+    expect(mayMatter(b({ type: "queue-operation", operation: "enqueue", content: "x" }))).toBe(
+      true,
+    );
     expect(mayMatter(b({ type: "system", subtype: "compact_boundary" }))).toBe(true);
-    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "x", is_error: true }] } }))).toBe(true);
-    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] }, toolUseResult: { task: { id: "1" } } }))).toBe(true);
+    expect(
+      mayMatter(
+        b({
+          type: "user",
+          message: {
+            content: [{ type: "tool_result", tool_use_id: "t", content: "x", is_error: true }],
+          },
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      mayMatter(
+        b({
+          type: "user",
+          message: { content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] },
+          toolUseResult: { task: { id: "1" } },
+        }),
+      ),
+    ).toBe(true);
     // a successful ordinary result, a progress line, an assistant text line: nothing for the digest
-    expect(mayMatter(b({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t", content: "file text" }] }, toolUseResult: {} }))).toBe(false);
-    expect(mayMatter(b({ type: "progress", data: { type: "bash_progress", output: 'quoted {"type":"user"}' } }))).toBe(false);
-    expect(mayMatter(b({ type: "assistant", message: { content: [{ type: "text", text: "the tool_use was fine" }] } }))).toBe(false);
+    expect(
+      mayMatter(
+        b({
+          type: "user",
+          message: { content: [{ type: "tool_result", tool_use_id: "t", content: "file text" }] },
+          toolUseResult: {},
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      mayMatter(
+        b({ type: "progress", data: { type: "bash_progress", output: 'quoted {"type":"user"}' } }),
+      ),
+    ).toBe(false);
+    expect(
+      mayMatter(
+        b({
+          type: "assistant",
+          message: { content: [{ type: "text", text: "the tool_use was fine" }] },
+        }),
+      ),
+    ).toBe(false);
   });
 });

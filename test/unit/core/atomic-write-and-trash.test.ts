@@ -44,7 +44,9 @@ describe("trash", () => {
   it("never moves a folder (link fails with EPERM on a folder, and the rename fallback would take it whole)", () => {
     const deps = fakeDeps({ files: { "/m/dir/inside.txt": "kept" } });
     expect(trashIfPresent(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toBeNull();
-    expect(() => trashMove(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toThrow(/not a regular file/);
+    expect(() => trashMove(deps.fs, "/m/dir", "/m", new Date("2026-11-29T10:00:00Z"))).toThrow(
+      /not a regular file/,
+    );
     expect(readText(deps, "/m/dir/inside.txt")).toBe("kept");
   });
   it("trashIfPresent is quiet about a missing file", () => {
@@ -56,10 +58,23 @@ describe("trash", () => {
 describe("the memory folder's .gitignore (issue 10: git status stays clean)", () => {
   const MEM = "/r/.workflow_artifacts/memory";
   it.each([
-    ["writeAtomic of a sentinel", (fs: FakeFs) => writeAtomic(fs, `${MEM}/pending-restore-s.txt`, "x")],
-    ["createUnique of a checkpoint in a subfolder", (fs: FakeFs) => createUnique(fs, `${MEM}/checkpoints`, (n) => `c-${n}.md`, "x")],
-    ["a trash move", (fs: FakeFs) => trashMove(fs, "/r/loose.txt", MEM, new Date("2026-11-29T00:00:00Z"))],
-    ["a recent-sessions line", (fs: FakeFs) => appendRecentSession(fs, `${MEM}/recent-sessions.md`, new Date("2026-11-29T00:00:00Z"), "s")],
+    [
+      "writeAtomic of a sentinel",
+      (fs: FakeFs) => writeAtomic(fs, `${MEM}/pending-restore-s.txt`, "x"),
+    ],
+    [
+      "createUnique of a checkpoint in a subfolder",
+      (fs: FakeFs) => createUnique(fs, `${MEM}/checkpoints`, (n) => `c-${n}.md`, "x"),
+    ],
+    [
+      "a trash move",
+      (fs: FakeFs) => trashMove(fs, "/r/loose.txt", MEM, new Date("2026-11-29T00:00:00Z")),
+    ],
+    [
+      "a recent-sessions line",
+      (fs: FakeFs) =>
+        appendRecentSession(fs, `${MEM}/recent-sessions.md`, new Date("2026-11-29T00:00:00Z"), "s"),
+    ],
   ])("is written with its one line `*` when %s creates the folder", (_why, write) => {
     const deps = fakeDeps({ files: { "/r/.git/HEAD": "", "/r/loose.txt": "x" } });
     write(deps.fs);

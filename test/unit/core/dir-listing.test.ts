@@ -32,7 +32,9 @@ describe("dispatch setting grammar", () => {
 
 describe("describeZodError", () => {
   it("names each failing path, and (root) for the value itself", () => {
-    const r = z.object({ a: z.string(), b: z.object({ c: z.number() }) }).safeParse({ a: 1, b: { c: "x" } });
+    const r = z
+      .object({ a: z.string(), b: z.object({ c: z.number() }) })
+      .safeParse({ a: 1, b: { c: "x" } });
     if (r.success) throw new Error("expected a failure");
     expect(describeZodError(r.error)).toMatch(/^a: .+; b\.c: .+$/);
     const root = z.string().safeParse(3);

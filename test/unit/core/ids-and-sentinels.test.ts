@@ -1,16 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { checkSessionId, reduceTaskName } from "../../../lib/core/ids.ts";
-import { parseKeyValues, parseSentinelName, renderKeyValues, SENTINEL_FAMILIES, sentinelPath } from "../../../lib/store/sentinels.ts";
+import {
+  parseKeyValues,
+  parseSentinelName,
+  renderKeyValues,
+  SENTINEL_FAMILIES,
+  sentinelPath,
+} from "../../../lib/store/sentinels.ts";
 
 describe("session ids", () => {
   it.each(["5f0c2d9e-1111-4a2b-9c3d-000000000001", "ABC-123", "a"])("accepts %s", (id) => {
     expect(checkSessionId(id)).toEqual({ ok: true, id });
   });
-  it.each(["", "unknown", "../../etc/x", "a/b", "a b", "x".repeat(129), "id.txt"])("refuses %j with a reason", (id) => {
-    const r = checkSessionId(id);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.reason).toMatch(/session id/);
-  });
+  it.each(["", "unknown", "../../etc/x", "a/b", "a b", "x".repeat(129), "id.txt"])(
+    "refuses %j with a reason",
+    (id) => {
+      const r = checkSessionId(id);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(/session id/);
+    },
+  );
 });
 
 describe("task names", () => {
@@ -35,8 +44,14 @@ describe("sentinel registry", () => {
     }
   });
   it("tells pending-resume-ref from pending-restore, and keeps empty-sid orphans", () => {
-    expect(parseSentinelName("pending-resume-ref-abc.txt")).toEqual({ family: "pending-resume-ref", sid: "abc" });
-    expect(parseSentinelName("pending-restore-.txt")).toEqual({ family: "pending-restore", sid: "" });
+    expect(parseSentinelName("pending-resume-ref-abc.txt")).toEqual({
+      family: "pending-resume-ref",
+      sid: "abc",
+    });
+    expect(parseSentinelName("pending-restore-.txt")).toEqual({
+      family: "pending-restore",
+      sid: "",
+    });
     expect(parseSentinelName("notes.txt")).toBeNull();
   });
   it("refuses to build a name from an unusable id", () => {
@@ -44,8 +59,16 @@ describe("sentinel registry", () => {
     expect(() => sentinelPath("/m", "pending-restore", "unknown")).toThrow(/refusing/);
   });
   it("round-trips key=value contents, newlines flattened", () => {
-    const text = renderKeyValues({ prior_session_uuid: "abc", checkpoint_path: "/p/x.md", note: "a\nb" });
-    expect(parseKeyValues(text)).toEqual({ prior_session_uuid: "abc", checkpoint_path: "/p/x.md", note: "a b" });
+    const text = renderKeyValues({
+      prior_session_uuid: "abc",
+      checkpoint_path: "/p/x.md",
+      note: "a\nb",
+    });
+    expect(parseKeyValues(text)).toEqual({
+      prior_session_uuid: "abc",
+      checkpoint_path: "/p/x.md",
+      note: "a b",
+    });
     expect(parseKeyValues("a=1\r\nb = 2\r\njunk\n")).toEqual({ a: "1", b: "2" });
   });
 });

@@ -6,9 +6,15 @@ function sliceParses(text: string, node: JsonNode, expected: unknown, where = "(
   expect(JSON.parse(text.slice(node.start, node.end)), where).toEqual(expected);
   if (node.kind === "object") {
     const record = expected as Record<string, unknown>;
-    expect(node.props.map((p) => p.key), `${where} keys`).toEqual(Object.keys(record));
+    expect(
+      node.props.map((p) => p.key),
+      `${where} keys`,
+    ).toEqual(Object.keys(record));
     for (const p of node.props) {
-      expect(JSON.parse(text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,") + "]"), `${where}.${p.key}`).toEqual([p.key, record[p.key]]);
+      expect(
+        JSON.parse(text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,") + "]"),
+        `${where}.${p.key}`,
+      ).toEqual([p.key, record[p.key]]);
       sliceParses(text, p.value, record[p.key], `${where}.${p.key}`);
     }
   }
@@ -20,14 +26,17 @@ function sliceParses(text: string, node: JsonNode, expected: unknown, where = "(
 }
 
 describe("locateJson", () => {
-  it.each(['{"a":[1,{"b":null}],"c":"x\\"y"}', "{}", "[]", '\ufeff {"k": [ ] }  ', '{\n  "hooks": {\n    "Stop": [ { "x": -1.5e3 } ]\n  }\n}\n'])(
-    "locates every value of %j",
-    (text) => {
-      const res = locateJson(text);
-      if (!res.ok) throw new Error(res.reason);
-      sliceParses(text, res.root, JSON.parse(text.replace(/^\ufeff/, "")));
-    },
-  );
+  it.each([
+    '{"a":[1,{"b":null}],"c":"x\\"y"}',
+    "{}",
+    "[]",
+    '\ufeff {"k": [ ] }  ',
+    '{\n  "hooks": {\n    "Stop": [ { "x": -1.5e3 } ]\n  }\n}\n',
+  ])("locates every value of %j", (text) => {
+    const res = locateJson(text);
+    if (!res.ok) throw new Error(res.reason);
+    sliceParses(text, res.root, JSON.parse(text.replace(/^\ufeff/, "")));
+  });
   it.each([
     ['{"a":1,}', "line 1, column 8: expected a string"],
     ["[1,]", "line 1, column 4: expected a JSON value"],

@@ -29,8 +29,21 @@ describe("knobs", () => {
   });
 
   it("reads valid values", () => {
-    const k = readKnobs({ QUOIN_BLOCK_MODE: "advise", QUOIN_CONTEXT_WINDOW: "1000000", QUOIN_BYTES_PER_TOKEN: "4.5", QUOIN_1M_DISPATCH: "sonnet,haiku" }, () => {});
-    expect(k).toMatchObject({ QUOIN_BLOCK_MODE: "advise", QUOIN_CONTEXT_WINDOW: 1000000, QUOIN_BYTES_PER_TOKEN: 4.5, QUOIN_1M_DISPATCH: "sonnet,haiku" });
+    const k = readKnobs(
+      {
+        QUOIN_BLOCK_MODE: "advise",
+        QUOIN_CONTEXT_WINDOW: "1000000",
+        QUOIN_BYTES_PER_TOKEN: "4.5",
+        QUOIN_1M_DISPATCH: "sonnet,haiku",
+      },
+      () => {},
+    );
+    expect(k).toMatchObject({
+      QUOIN_BLOCK_MODE: "advise",
+      QUOIN_CONTEXT_WINDOW: 1000000,
+      QUOIN_BYTES_PER_TOKEN: 4.5,
+      QUOIN_1M_DISPATCH: "sonnet,haiku",
+    });
   });
 
   it.each([
@@ -40,13 +53,18 @@ describe("knobs", () => {
     ["QUOIN_BYTES_PER_TOKEN", "0"],
     ["QUOIN_1M_DISPATCH", "maybe"],
     ["QUOIN_ROTATE_OBSERVATIONS", "1.5"],
-  ] as const)("a bad %s=%s costs one line naming the knob and the default is used", (name, value) => {
-    const warnings: string[] = [];
-    const k = readKnobs({ [name]: value }, (l) => warnings.push(l));
-    expect(k[name]).toBe(knobDefault(name));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^\\[quoin\\] ${name}=.*expected .*; using the default`));
-  });
+  ] as const)(
+    "a bad %s=%s costs one line naming the knob and the default is used",
+    (name, value) => {
+      const warnings: string[] = [];
+      const k = readKnobs({ [name]: value }, (l) => warnings.push(l));
+      expect(k[name]).toBe(knobDefault(name));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        new RegExp(`^\\[quoin\\] ${name}=.*expected .*; using the default`),
+      );
+    },
+  );
 
   it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline (README: Knobs)", () => {
     expect(KNOB_NAMES).toHaveLength(20);

@@ -5,7 +5,9 @@ import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
 describe("refuseSymlinkedTree", () => {
   it("refuses a write through a symlinked folder of the memory tree, with the folder named", () => {
-    const d = fakeDeps({ files: { "/elsewhere/.keep": "", "/p/.workflow_artifacts/memory/x.txt": "" } });
+    const d = fakeDeps({
+      files: { "/elsewhere/.keep": "", "/p/.workflow_artifacts/memory/x.txt": "" },
+    });
     d.vol.symlinkSync("/elsewhere", "/p/.workflow_artifacts/memory/checkpoints");
     expect(() => writeAtomic(d.fs, "/p/.workflow_artifacts/memory/checkpoints/a.md", "x")).toThrow(
       "/p/.workflow_artifacts/memory/checkpoints is a symlink; quoin-checkpoint does not write through it",

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as z from "zod/mini";
 import { DISPATCH_SETTING_PATTERN } from "../../../lib/core/model-tiers.ts";
-import { KNOB_NAMES, knobDefault, readKnobs, type KnobName, type Knobs } from "../../../lib/core/knobs.ts";
+import {
+  KNOB_NAMES,
+  knobDefault,
+  readKnobs,
+  type KnobName,
+  type Knobs,
+} from "../../../lib/core/knobs.ts";
 import {
   coercedNumber,
   firstBadField,
@@ -220,7 +226,12 @@ describe("coercedNumber: z.coerce.number() with int/min/gt/max, exactly", () => 
     const parse = coercedNumber({ int: true, min: 0, max: Number.MAX_VALUE });
     expect(parse("9007199254740991")).toBe(9007199254740991);
     expect(parse("9007199254740992")).toBeUndefined();
-    expect(viaZod(z.coerce.number().check(z.int(), z.gte(0), z.lte(Number.MAX_VALUE)), "9007199254740992")).toBeUndefined();
+    expect(
+      viaZod(
+        z.coerce.number().check(z.int(), z.gte(0), z.lte(Number.MAX_VALUE)),
+        "9007199254740992",
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -268,10 +279,30 @@ describe("lowerCaseMatching: z.string().check(z.toLowerCase(), z.regex(p)), exac
   });
   it("answers as zod did for any text", () => {
     const texts = fc.oneof(
-      fc.array(fc.constantFrom("on", "OFF", "Sonnet", "haiku", "opus", ",", " , ", " ", "x", "\u0130", "K"), { maxLength: 6 }).map((p) => p.join("")),
+      fc
+        .array(
+          fc.constantFrom(
+            "on",
+            "OFF",
+            "Sonnet",
+            "haiku",
+            "opus",
+            ",",
+            " , ",
+            " ",
+            "x",
+            "\u0130",
+            "K",
+          ),
+          { maxLength: 6 },
+        )
+        .map((p) => p.join("")),
       fc.string({ maxLength: 12 }),
     );
-    fc.assert(fc.property(texts, (text) => parse(text) === viaZod(schema, text)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(texts, (text) => parse(text) === viaZod(schema, text)),
+      { numRuns: 3000 },
+    );
   });
   it("a global pattern answers the same every time (lastIndex is reset, as zod did)", () => {
     const again = lowerCaseMatching(/^a+$/g);
@@ -279,19 +310,47 @@ describe("lowerCaseMatching: z.string().check(z.toLowerCase(), z.regex(p)), exac
   });
 });
 
-const JSON_VALUES: unknown[] = [undefined, null, "", "x", "UserPromptSubmit", "userpromptsubmit", 0, -0, 1.5, NaN, Infinity, -Infinity, true, false, {}, [], ["x"], { a: 1 }];
+const JSON_VALUES: unknown[] = [
+  undefined,
+  null,
+  "",
+  "x",
+  "UserPromptSubmit",
+  "userpromptsubmit",
+  0,
+  -0,
+  1.5,
+  NaN,
+  Infinity,
+  -Infinity,
+  true,
+  false,
+  {},
+  [],
+  ["x"],
+  { a: 1 },
+];
 
 describe("payload fields: z.string(), z.literal(), z.nullable(z.string()), exactly", () => {
   it.each(JSON_VALUES.map((v) => [v]))("%j", (value) => {
     expect(requiredString.test(value)).toBe(z.string().safeParse(value).success);
     expect(optionalString.test(value)).toBe(z.string().safeParse(value).success);
-    expect(literal("UserPromptSubmit").test(value)).toBe(z.literal("UserPromptSubmit").safeParse(value).success);
-    expect(optionalNullableString.test(value)).toBe(z.nullable(z.string()).safeParse(value).success);
+    expect(literal("UserPromptSubmit").test(value)).toBe(
+      z.literal("UserPromptSubmit").safeParse(value).success,
+    );
+    expect(optionalNullableString.test(value)).toBe(
+      z.nullable(z.string()).safeParse(value).success,
+    );
     expect(isFiniteNumber(value)).toBe(z.number().safeParse(value).success);
     expect(isRecord(value)).toBe(z.object({}).safeParse(value).success);
   });
   it("says what each field should be, in hook-io's words", () => {
-    expect([requiredString, optionalString, optionalNullableString, literal("SessionEnd")].map((f) => [f.optional, f.expected])).toEqual([
+    expect(
+      [requiredString, optionalString, optionalNullableString, literal("SessionEnd")].map((f) => [
+        f.optional,
+        f.expected,
+      ]),
+    ).toEqual([
       [false, "string"],
       [true, "string"],
       [true, "string or null"],
@@ -299,30 +358,77 @@ describe("payload fields: z.string(), z.literal(), z.nullable(z.string()), exact
     ]);
   });
   it("names the first bad field in the order given; absent optional fields pass, null ones do not", () => {
-    const fields = { session_id: requiredString, hook_event_name: literal("PreCompact"), custom_instructions: optionalNullableString, trigger: optionalString };
-    expect(firstBadField({ session_id: "s", hook_event_name: "PreCompact" }, fields)).toBeUndefined();
-    expect(firstBadField({ session_id: "s", hook_event_name: "PreCompact", custom_instructions: null }, fields)).toBeUndefined();
-    expect(firstBadField({ session_id: "s", hook_event_name: "PreCompact", trigger: null }, fields)).toEqual({ name: "trigger", expected: "string" });
-    expect(firstBadField({ session_id: 5, hook_event_name: "Stop" }, fields)).toEqual({ name: "session_id", expected: "string" });
-    expect(firstBadField({ session_id: "s" }, fields)).toEqual({ name: "hook_event_name", expected: '"PreCompact"' });
+    const fields = {
+      session_id: requiredString,
+      hook_event_name: literal("PreCompact"),
+      custom_instructions: optionalNullableString,
+      trigger: optionalString,
+    };
+    expect(
+      firstBadField({ session_id: "s", hook_event_name: "PreCompact" }, fields),
+    ).toBeUndefined();
+    expect(
+      firstBadField(
+        { session_id: "s", hook_event_name: "PreCompact", custom_instructions: null },
+        fields,
+      ),
+    ).toBeUndefined();
+    expect(
+      firstBadField({ session_id: "s", hook_event_name: "PreCompact", trigger: null }, fields),
+    ).toEqual({ name: "trigger", expected: "string" });
+    expect(firstBadField({ session_id: 5, hook_event_name: "Stop" }, fields)).toEqual({
+      name: "session_id",
+      expected: "string",
+    });
+    expect(firstBadField({ session_id: "s" }, fields)).toEqual({
+      name: "hook_event_name",
+      expected: '"PreCompact"',
+    });
   });
 });
 
 describe("readKnobs on the new checks", () => {
   it("trims, then reads the number as z.coerce.number() did", () => {
-    const k = readKnobs({ QUOIN_STOP_BPS: " 7 ", QUOIN_BLOCK_BPS: "1e3", QUOIN_PANIC_BPS: "0x10", QUOIN_BYTES_PER_TOKEN: "\t4.5\n", QUOIN_1M_DISPATCH: " Sonnet,Haiku " }, () => {});
-    expect(k).toMatchObject({ QUOIN_STOP_BPS: 7, QUOIN_BLOCK_BPS: 1000, QUOIN_PANIC_BPS: 16, QUOIN_BYTES_PER_TOKEN: 4.5, QUOIN_1M_DISPATCH: "sonnet,haiku" });
+    const k = readKnobs(
+      {
+        QUOIN_STOP_BPS: " 7 ",
+        QUOIN_BLOCK_BPS: "1e3",
+        QUOIN_PANIC_BPS: "0x10",
+        QUOIN_BYTES_PER_TOKEN: "\t4.5\n",
+        QUOIN_1M_DISPATCH: " Sonnet,Haiku ",
+      },
+      () => {},
+    );
+    expect(k).toMatchObject({
+      QUOIN_STOP_BPS: 7,
+      QUOIN_BLOCK_BPS: 1000,
+      QUOIN_PANIC_BPS: 16,
+      QUOIN_BYTES_PER_TOKEN: 4.5,
+      QUOIN_1M_DISPATCH: "sonnet,haiku",
+    });
   });
   it.each([
     ["QUOIN_STOP_BPS", "Infinity", "an integer of basis points, 0-100000 (7000 = 70%)", "7000"],
-    ["QUOIN_CONTEXT_WINDOW", "200000.5", "a whole number of tokens, e.g. 200000", "none (auto-detect)"],
+    [
+      "QUOIN_CONTEXT_WINDOW",
+      "200000.5",
+      "a whole number of tokens, e.g. 200000",
+      "none (auto-detect)",
+    ],
     ["QUOIN_BYTES_PER_TOKEN", " 0 ", "a positive number, e.g. 8.0", "8"],
     ["QUOIN_BLOCK_MODE", "Advise", "'block' or 'advise'", "block"],
-    ["QUOIN_1M_DISPATCH", "maybe", "'on', 'off', or a list of haiku, sonnet, opus like 'sonnet,haiku'", "none (auto-detect)"],
+    [
+      "QUOIN_1M_DISPATCH",
+      "maybe",
+      "'on', 'off', or a list of haiku, sonnet, opus like 'sonnet,haiku'",
+      "none (auto-detect)",
+    ],
   ])("%s=%j: the exact warning line", (name, raw, expected, fallback) => {
     const warnings: string[] = [];
     readKnobs({ [name]: raw }, (l) => warnings.push(l));
-    expect(warnings).toEqual([`[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${expected}; using the default ${fallback}`]);
+    expect(warnings).toEqual([
+      `[quoin] ${name}=${JSON.stringify(raw)} is not valid: expected ${expected}; using the default ${fallback}`,
+    ]);
   });
   it("keeps the knobs precisely typed", () => {
     expectTypeOf<Knobs>().toEqualTypeOf<{
@@ -375,13 +481,34 @@ describe("readKnobs on the new checks", () => {
     QUOIN_SESSIONEND_DEADLINE_MS: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(600_000)),
     QUOIN_1M_DISPATCH: () => z.string().check(z.toLowerCase(), z.regex(DISPATCH_SETTING_PATTERN)),
   };
-  const PROBES = [...new Set([...NUMBER_CASES.flatMap((c) => c.rows.map(([t]) => t)), ...COMMON.map(([t]) => t), "block", "advise", "on", "ON", "sonnet,haiku", "3651", "8761", "1e7", "1e8", "600000.5"])];
+  const PROBES = [
+    ...new Set([
+      ...NUMBER_CASES.flatMap((c) => c.rows.map(([t]) => t)),
+      ...COMMON.map(([t]) => t),
+      "block",
+      "advise",
+      "on",
+      "ON",
+      "sonnet,haiku",
+      "3651",
+      "8761",
+      "1e7",
+      "1e8",
+      "600000.5",
+    ]),
+  ];
 
   it.each(KNOB_NAMES.map((n) => [n]))("%s answers every probe as its zod schema did", (name) => {
     for (const text of PROBES) {
       const got = readKnobs({ [name]: text }, () => {})[name];
-      const want = text.trim() === "" ? knobDefault(name) : (viaZod(ZOD_KNOBS[name](), text.trim()) ?? knobDefault(name));
-      expect(Object.is(got, want), `${name}=${JSON.stringify(text)}: got ${String(got)}, want ${String(want)}`).toBe(true);
+      const want =
+        text.trim() === ""
+          ? knobDefault(name)
+          : (viaZod(ZOD_KNOBS[name](), text.trim()) ?? knobDefault(name));
+      expect(
+        Object.is(got, want),
+        `${name}=${JSON.stringify(text)}: got ${String(got)}, want ${String(want)}`,
+      ).toBe(true);
     }
   });
 });

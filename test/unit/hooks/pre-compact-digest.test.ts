@@ -19,13 +19,26 @@ const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktre
 /** What the person typed, read independently of the digest: user text lines and queued prompts. */
 function typedRequests(lines: readonly string[]): string[] {
   const out: string[] = [];
-  const typed = (t: string) => !/^\s*<(command-|local-command|task-notification)/.test(t) && !t.startsWith("[Request interrupted");
+  const typed = (t: string) =>
+    !/^\s*<(command-|local-command|task-notification)/.test(t) &&
+    !t.startsWith("[Request interrupted");
   for (const l of lines) {
     const e = JSON.parse(l) as Record<string, any>;
-    if (e["type"] === "queue-operation" && e["operation"] === "enqueue" && typeof e["content"] === "string" && typed(e["content"])) out.push(e["content"]);
+    if (
+      e["type"] === "queue-operation" &&
+      e["operation"] === "enqueue" &&
+      typeof e["content"] === "string" &&
+      typed(e["content"])
+    )
+      out.push(e["content"]);
     if (e["type"] !== "user" || e["isMeta"] || e["isSidechain"] || e["isCompactSummary"]) continue;
     const c = e["message"]?.content;
-    const text = typeof c === "string" ? c : Array.isArray(c) && c.every((b: any) => b.type === "text") ? c.map((b: any) => b.text).join("\n") : null;
+    const text =
+      typeof c === "string"
+        ? c
+        : Array.isArray(c) && c.every((b: any) => b.type === "text")
+          ? c.map((b: any) => b.text).join("\n")
+          : null;
     if (text && typed(text)) out.push(text);
   }
   return out;
@@ -34,14 +47,25 @@ function typedRequests(lines: readonly string[]): string[] {
 const flat = (t: string) => t.replace(/\s+/g, " ").trim();
 
 describe("PreCompact checkpoint on spotter-4d5611e5, cut before its compaction", () => {
-  const lines = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const { before, summaryText } = cutAtCompaction(lines);
   const deps = fakeDeps({
     home: HOME,
     cwd: ROOT,
-    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n", [TRANSCRIPT]: `${before.join("\n")}\n` },
+    files: {
+      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
+      [TRANSCRIPT]: `${before.join("\n")}\n`,
+    },
   });
-  const out = runPreCompact(deps, { hook_event_name: "PreCompact", session_id: SID, transcript_path: TRANSCRIPT, cwd: ROOT, trigger: "auto" });
+  const out = runPreCompact(deps, {
+    hook_event_name: "PreCompact",
+    session_id: SID,
+    transcript_path: TRANSCRIPT,
+    cwd: ROOT,
+    trigger: "auto",
+  });
   if (!out.saved) throw new Error(out.reason);
   const text = deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
   const tokens = fileTokens(summaryText);
@@ -51,7 +75,9 @@ describe("PreCompact checkpoint on spotter-4d5611e5, cut before its compaction",
   it("names at least 90 % of the summary's file-like tokens", () => {
     expect(tokens.length).toBeGreaterThan(10);
     // printed so the figure is visible in the run
-    console.log(`precompact checkpoint names ${cov.named.length} of ${tokens.length} summary file tokens (${(cov.ratio * 100).toFixed(1)} %); missed: ${cov.missed.join(", ")}; ${Buffer.byteLength(text)} bytes`);
+    console.log(
+      `precompact checkpoint names ${cov.named.length} of ${tokens.length} summary file tokens (${(cov.ratio * 100).toFixed(1)} %); missed: ${cov.missed.join(", ")}; ${Buffer.byteLength(text)} bytes`,
+    );
     expect(cov.ratio).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -62,8 +88,12 @@ describe("PreCompact checkpoint on spotter-4d5611e5, cut before its compaction",
     expect(body).toContain(flat(typed[0]!).slice(0, 80));
     expect(body).toContain(flat(typed.at(-1)!).slice(0, 80));
     const parsed = parseCheckpoint(text);
-    expect(parsed.digest.requests.find((r) => r.label === "first")?.text).toContain(flat(typed[0]!).slice(0, 80));
-    expect(parsed.digest.requests.find((r) => r.label === "newest")?.text).toContain(flat(typed.at(-1)!).slice(0, 80));
+    expect(parsed.digest.requests.find((r) => r.label === "first")?.text).toContain(
+      flat(typed[0]!).slice(0, 80),
+    );
+    expect(parsed.digest.requests.find((r) => r.label === "newest")?.text).toContain(
+      flat(typed.at(-1)!).slice(0, 80),
+    );
   });
 
   it("has a task other than unknown on a named branch, and stays at most 6 KB", () => {
@@ -87,8 +117,13 @@ describe("PreCompact checkpoint on viewer-fe5e1c67", () => {
       const e = JSON.parse(l) as { message?: { content?: unknown } };
       const c = e.message?.content;
       if (!Array.isArray(c)) continue;
-      for (const b of c as Array<{ type?: string; name?: string; input?: { todos?: Array<{ content: string; status: string }> } }>) {
-        if (b.type === "tool_use" && b.name === "TodoWrite" && b.input?.todos) todos = b.input.todos;
+      for (const b of c as Array<{
+        type?: string;
+        name?: string;
+        input?: { todos?: Array<{ content: string; status: string }> };
+      }>) {
+        if (b.type === "tool_use" && b.name === "TodoWrite" && b.input?.todos)
+          todos = b.input.todos;
       }
     }
     return todos;
@@ -96,13 +131,25 @@ describe("PreCompact checkpoint on viewer-fe5e1c67", () => {
 
   it("holds every todo of its last TodoWrite", () => {
     const transcript = `/home/u/.claude/projects/-path-to-Demo/${VSID}.jsonl`;
-    const deps = fakeDeps({ home: "/home/u", cwd: VROOT, files: { [`${VROOT}/.git/HEAD`]: "ref: refs/heads/main\n", [transcript]: raw } });
-    const out = runPreCompact(deps, { hook_event_name: "PreCompact", session_id: VSID, transcript_path: transcript, cwd: VROOT, trigger: "auto" });
+    const deps = fakeDeps({
+      home: "/home/u",
+      cwd: VROOT,
+      files: { [`${VROOT}/.git/HEAD`]: "ref: refs/heads/main\n", [transcript]: raw },
+    });
+    const out = runPreCompact(deps, {
+      hook_event_name: "PreCompact",
+      session_id: VSID,
+      transcript_path: transcript,
+      cwd: VROOT,
+      trigger: "auto",
+    });
     if (!out.saved) throw new Error(out.reason);
     const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
     const expected = lastTodos();
     expect(expected.length).toBeGreaterThan(2);
-    expect(parsed.digest.todos?.map((t) => [t.status, t.content])).toEqual(expected.map((t) => [t.status, flat(t.content)]));
+    expect(parsed.digest.todos?.map((t) => [t.status, t.content])).toEqual(
+      expected.map((t) => [t.status, flat(t.content)]),
+    );
     // on main with no session-state: a slug of the first request, not unknown
     expect(parsed.task).not.toBe("unknown");
   });

@@ -1,15 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_DIGEST, type TranscriptDigest } from "../../../lib/context/transcript-digest.ts";
-import { activitySince, isTrivialSession, reasonLabel, sessionEndSkip, type SkipFacts } from "../../../lib/hooks/session-end-rules.ts";
+import {
+  activitySince,
+  isTrivialSession,
+  reasonLabel,
+  sessionEndSkip,
+  type SkipFacts,
+} from "../../../lib/hooks/session-end-rules.ts";
 
 const SAVED = "2026-11-29T20:00:00Z";
 const before = "2026-11-29T19:59:59.900Z";
 const sameSecond = "2026-11-29T20:00:00.700Z";
 const after = "2026-11-29T20:00:01.200Z";
 
-const digest = (over: Partial<TranscriptDigest> = {}): TranscriptDigest => ({ ...EMPTY_DIGEST, ...over });
+const digest = (over: Partial<TranscriptDigest> = {}): TranscriptDigest => ({
+  ...EMPTY_DIGEST,
+  ...over,
+});
 const req = (at: string) => ({ text: "do it", at, uuid: at });
-const busy = digest({ requestCount: 3, requests: [req(before), req(before)], changed: [{ path: "a.ts", count: 1, lastAt: before }] });
+const busy = digest({
+  requestCount: 3,
+  requests: [req(before), req(before)],
+  changed: [{ path: "a.ts", count: 1, lastAt: before }],
+});
 
 const facts = (over: Partial<SkipFacts> = {}): SkipFacts => ({
   rootIsHomeOrSlash: false,
@@ -39,7 +52,11 @@ describe("isTrivialSession", () => {
     ["nothing at all", {}, true],
     ["one request", { requestCount: 1 }, true],
     ["two requests", { requestCount: 2 }, false],
-    ["one request and a changed file", { requestCount: 1, changed: [{ path: "a", count: 1, lastAt: null }] }, false],
+    [
+      "one request and a changed file",
+      { requestCount: 1, changed: [{ path: "a", count: 1, lastAt: null }] },
+      false,
+    ],
     ["one request and a todo list", { requestCount: 1, todos: [] }, false],
     ["history cut short by the budget", { requestCount: 1, truncated: true }, false],
   ])("%s -> %s", (_name, over, want) => expect(isTrivialSession(digest(over))).toBe(want));
@@ -47,8 +64,20 @@ describe("isTrivialSession", () => {
 
 describe("activitySince", () => {
   it.each<[string, Partial<TranscriptDigest>, string[]]>([
-    ["all before", { requests: [req(before)], changed: [{ path: "a", count: 1, lastAt: before }], todosAt: before }, []],
-    ["within the saved second (the /checkpoint's own turn)", { requests: [req(sameSecond)], todosAt: sameSecond }, []],
+    [
+      "all before",
+      {
+        requests: [req(before)],
+        changed: [{ path: "a", count: 1, lastAt: before }],
+        todosAt: before,
+      },
+      [],
+    ],
+    [
+      "within the saved second (the /checkpoint's own turn)",
+      { requests: [req(sameSecond)], todosAt: sameSecond },
+      [],
+    ],
     ["a request after", { requests: [req(before), req(after)] }, ["1 request(s)"]],
     ["a file after", { changed: [{ path: "a", count: 2, lastAt: after }] }, ["1 changed file(s)"]],
     ["todos after", { todosAt: after }, ["the todo list"]],
@@ -68,20 +97,35 @@ describe("sessionEndSkip", () => {
     ["trivial", { digest: digest({ requestCount: 1 }) }, "trivial"],
     ["busy, no previous checkpoint", {}, null],
     ["busy, nothing since the previous checkpoint", { previous: prev }, "unchanged"],
-    ["a commit since the previous checkpoint", { previous: prev, commitsSincePrevious: () => 1 }, null],
-    ["a request since the previous checkpoint", { previous: prev, digest: { ...busy, requests: [req(after)] } }, null],
-  ])("%s -> %s", (_name, over, want) => expect(sessionEndSkip(facts(over))?.skip ?? null).toBe(want));
+    [
+      "a commit since the previous checkpoint",
+      { previous: prev, commitsSincePrevious: () => 1 },
+      null,
+    ],
+    [
+      "a request since the previous checkpoint",
+      { previous: prev, digest: { ...busy, requests: [req(after)] } },
+      null,
+    ],
+  ])("%s -> %s", (_name, over, want) =>
+    expect(sessionEndSkip(facts(over))?.skip ?? null).toBe(want),
+  );
 
   it("asks git only when nothing else changed", () => {
     let asked = 0;
     const count = () => ((asked += 1), 0);
-    sessionEndSkip(facts({ previous: prev, digest: { ...busy, todosAt: after }, commitsSincePrevious: count }));
+    sessionEndSkip(
+      facts({ previous: prev, digest: { ...busy, todosAt: after }, commitsSincePrevious: count }),
+    );
     expect(asked).toBe(0);
     sessionEndSkip(facts({ previous: prev, commitsSincePrevious: count }));
     expect(asked).toBe(1);
   });
 
   it("names the checkpoint that is still current", () => {
-    expect(sessionEndSkip(facts({ previous: prev }))).toMatchObject({ skip: "unchanged", previous: prev.file });
+    expect(sessionEndSkip(facts({ previous: prev }))).toMatchObject({
+      skip: "unchanged",
+      previous: prev.file,
+    });
   });
 });

@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
-import { NO_ARTIFACTS, parseCheckpoint, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import {
+  NO_ARTIFACTS,
+  parseCheckpoint,
+  renderCheckpoint,
+} from "../../../lib/store/checkpoint-format.ts";
 import type { SessionEndInput } from "../../../lib/hooks/hook-io.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
 import { CKPTS, HOME, MEM, memWorld, NOW, ROOT, SID } from "../../helpers/save-deps.ts";
-import { checkpointTurnLines, editLines, replyLine, todoLines, transcriptText, userLine } from "../../helpers/session-transcript.ts";
+import {
+  checkpointTurnLines,
+  editLines,
+  replyLine,
+  todoLines,
+  transcriptText,
+  userLine,
+} from "../../helpers/session-transcript.ts";
 
 const TRANSCRIPT = `${HOME}/.claude/projects/-home-u-proj/${SID}.jsonl`;
 const STATE = `${HOME}/.claude/quoin-checkpoint/state`;
@@ -33,7 +44,19 @@ const busy = transcriptText([
 ]);
 
 function previousCheckpoint(savedAt: Date, status = "checkpoint save (voluntary)"): string {
-  return renderCheckpoint({ status, currentStage: "", task: "parser", branch: "feat/x", sessionId: SID, projectHash: "-home-u-proj", savedAt, artifacts: NO_ARTIFACTS }, asciiBody);
+  return renderCheckpoint(
+    {
+      status,
+      currentStage: "",
+      task: "parser",
+      branch: "feat/x",
+      sessionId: SID,
+      projectHash: "-home-u-proj",
+      savedAt,
+      artifacts: NO_ARTIFACTS,
+    },
+    asciiBody,
+  );
 }
 
 describe("runSessionEnd: the snapshot", () => {
@@ -56,15 +79,29 @@ describe("runSessionEnd: the snapshot", () => {
     expect(w.files().filter((f) => f.includes("pending-restore"))).toEqual([]);
   });
 
-  it.each(["clear", "resume", "logout", "prompt_input_exit", "other", "bypass_permissions_disabled", undefined])("saves for reason %s", (reason) => {
+  it.each([
+    "clear",
+    "resume",
+    "logout",
+    "prompt_input_exit",
+    "other",
+    "bypass_permissions_disabled",
+    undefined,
+  ])("saves for reason %s", (reason) => {
     const w = memWorld({ [TRANSCRIPT]: busy });
     const out = runSessionEnd(w.deps, payload({ reason }), open);
     expect(out.saved).toBe(true);
-    if (out.saved) expect(parseCheckpoint(w.fs.readFileSync(out.checkpoint, "utf8") as string).status).toBe(`checkpoint save (session end, ${reason ?? "unknown"})`);
+    if (out.saved)
+      expect(parseCheckpoint(w.fs.readFileSync(out.checkpoint, "utf8") as string).status).toBe(
+        `checkpoint save (session end, ${reason ?? "unknown"})`,
+      );
   });
 
   it("never overwrites: a second save in the same minute gets -2", () => {
-    const w = memWorld({ [TRANSCRIPT]: busy, [`${CKPTS}/2026-11-29T2107-feat-x.md`]: "someone else's" });
+    const w = memWorld({
+      [TRANSCRIPT]: busy,
+      [`${CKPTS}/2026-11-29T2107-feat-x.md`]: "someone else's",
+    });
     const out = runSessionEnd(w.deps, payload(), open);
     expect(out.saved && out.checkpoint).toBe(`${CKPTS}/2026-11-29T2107-feat-x-2.md`);
     expect(w.fs.readFileSync(`${CKPTS}/2026-11-29T2107-feat-x.md`, "utf8")).toBe("someone else's");
@@ -78,7 +115,12 @@ describe("runSessionEnd: skip rules leave nothing behind", () => {
   };
 
   it("trivial: one request, no file changed, no todos", () => {
-    const w = memWorld({ [TRANSCRIPT]: transcriptText([userLine(SID, at(5), "what does this repo do?"), replyLine(SID, at(4))]) });
+    const w = memWorld({
+      [TRANSCRIPT]: transcriptText([
+        userLine(SID, at(5), "what does this repo do?"),
+        replyLine(SID, at(4)),
+      ]),
+    });
     const before = w.files();
     const out = runSessionEnd(w.deps, payload(), open);
     expect(!out.saved && out.skip).toBe("trivial");
@@ -114,25 +156,51 @@ describe("runSessionEnd: skip rules leave nothing behind", () => {
 
   it("a precompact save of this session counts as its newest checkpoint too", () => {
     const prev = `${CKPTS}/2026-11-29-parser-precompact.md`;
-    const w = memWorld({ [TRANSCRIPT]: busy, [prev]: previousCheckpoint(new Date(at(20)), "checkpoint save (precompact, auto trigger)") });
-    expect(runSessionEnd(w.deps, payload(), open)).toMatchObject({ saved: false, skip: "unchanged" });
+    const w = memWorld({
+      [TRANSCRIPT]: busy,
+      [prev]: previousCheckpoint(new Date(at(20)), "checkpoint save (precompact, auto trigger)"),
+    });
+    expect(runSessionEnd(w.deps, payload(), open)).toMatchObject({
+      saved: false,
+      skip: "unchanged",
+    });
   });
 
   it("another session's checkpoint does not count", () => {
-    const w = memWorld({ [TRANSCRIPT]: busy, [`${CKPTS}/2026-11-29T2050-parser.md`]: previousCheckpoint(new Date(at(17))).replace(SID, "aaaaaaaa-0000-0000-0000-000000000000") });
+    const w = memWorld({
+      [TRANSCRIPT]: busy,
+      [`${CKPTS}/2026-11-29T2050-parser.md`]: previousCheckpoint(new Date(at(17))).replace(
+        SID,
+        "aaaaaaaa-0000-0000-0000-000000000000",
+      ),
+    });
     expect(runSessionEnd(w.deps, payload(), open).saved).toBe(true);
   });
 
   it("saves when a request, or a commit, came after that checkpoint", () => {
     const prev = { [`${CKPTS}/2026-11-29T2040-parser.md`]: previousCheckpoint(new Date(at(27))) };
-    const later = memWorld({ [TRANSCRIPT]: busy + transcriptText([userLine(SID, at(10), "and the docs")]), ...prev });
+    const later = memWorld({
+      [TRANSCRIPT]: busy + transcriptText([userLine(SID, at(10), "and the docs")]),
+      ...prev,
+    });
     expect(runSessionEnd(later.deps, payload(), open).saved).toBe(true);
-    const committed = memWorld({ [TRANSCRIPT]: busy, ...prev }, { run: (_c, args) => ({ status: 0, stdout: args.includes("log") ? "abc1234\t2026-11-29T21:00:00Z\tfix parser\n" : "", stderr: "" }) });
+    const committed = memWorld(
+      { [TRANSCRIPT]: busy, ...prev },
+      {
+        run: (_c, args) => ({
+          status: 0,
+          stdout: args.includes("log") ? "abc1234\t2026-11-29T21:00:00Z\tfix parser\n" : "",
+          stderr: "",
+        }),
+      },
+    );
     expect(runSessionEnd(committed.deps, payload(), open).saved).toBe(true);
     expect(committed.runs.some((r) => r.args.includes("--since=2026-11-29T20:40:26Z"))).toBe(true);
     // and the snapshot lists the session's commits (git log since its first request)
     const saved = committed.files().find((f) => f.includes("checkpoints/2026-11-29T2107"));
-    expect(parseCheckpoint(committed.fs.readFileSync(`${ROOT}/${saved}`, "utf8") as string).commits).toEqual([{ hash: "abc1234", subject: "fix parser" }]);
+    expect(
+      parseCheckpoint(committed.fs.readFileSync(`${ROOT}/${saved}`, "utf8") as string).commits,
+    ).toEqual([{ hash: "abc1234", subject: "fix parser" }]);
   });
 
   it("past its own deadline it writes nothing", () => {
@@ -149,14 +217,20 @@ describe("runSessionEnd: the /clear marker", () => {
     const w = memWorld({ [TRANSCRIPT]: busy });
     const out = runSessionEnd(w.deps, payload({ reason: "clear" }), open);
     const marker = JSON.parse(w.fs.readFileSync(`${STATE}/ended-${SID}.json`, "utf8") as string);
-    expect(marker).toMatchObject({ state: "saved", root: ROOT, checkpoint: out.saved ? out.checkpoint : "?" });
+    expect(marker).toMatchObject({
+      state: "saved",
+      root: ROOT,
+      checkpoint: out.saved ? out.checkpoint : "?",
+    });
     expect(w.fs.statSync(`${STATE}/ended-${SID}.json`).mode & 0o777).toBe(0o600);
   });
 
   it("a skipped clear says so; other reasons leave no marker", () => {
     const w = memWorld({ [TRANSCRIPT]: transcriptText([userLine(SID, at(5), "hi")]) });
     runSessionEnd(w.deps, payload({ reason: "clear" }), open);
-    expect(JSON.parse(w.fs.readFileSync(`${STATE}/ended-${SID}.json`, "utf8") as string)).toMatchObject({ state: "skipped", why: "trivial" });
+    expect(
+      JSON.parse(w.fs.readFileSync(`${STATE}/ended-${SID}.json`, "utf8") as string),
+    ).toMatchObject({ state: "skipped", why: "trivial" });
     const o = memWorld({ [TRANSCRIPT]: busy });
     runSessionEnd(o.deps, payload({ reason: "logout" }), open);
     expect(o.fs.existsSync(STATE)).toBe(false);

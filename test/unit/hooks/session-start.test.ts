@@ -25,12 +25,16 @@ describe("sessionstart: after a compaction", () => {
     const w = memWorld();
     const answer = handleSessionStart(w.deps, payload({ source: "compact" }), knobs());
     for (const family of ["compact-happened", "postcompact-reset"]) {
-      expect(parseKeyValues(w.fs.readFileSync(`${MEM}/${family}-${SID}.txt`, "utf8") as string)).toEqual({
+      expect(
+        parseKeyValues(w.fs.readFileSync(`${MEM}/${family}-${SID}.txt`, "utf8") as string),
+      ).toEqual({
         compacted_at: "2026-11-29T21:07:26Z",
         session_id: SID,
       });
     }
-    expect(answer).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: REENTRY_NOTE } });
+    expect(answer).toEqual({
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: REENTRY_NOTE },
+    });
   });
 
   it("writes no compaction markers on other sources", () => {
@@ -64,15 +68,23 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     const w = memWorld({ [mine]: INJECTION, [theirs]: INJECTION, [ref]: INJECTION });
     w.write(`${MEM}/pending-restore-${SID}.txt`, `${mine}\n`, 3 * 60_000);
     w.write(`${MEM}/pending-restore-${OTHER}.txt`, `${theirs}\n`, 60_000);
-    w.write(`${MEM}/pending-resume-ref-${THIRD}.txt`, `prior_session_uuid=${THIRD}\ncheckpoint_path=${ref}\n`);
-    w.write(`${MEM}/mid-agent-handoff-${THIRD}.txt`, `prior_session_uuid=${THIRD}\ntask_name=Big Task\nactive_skills=plan (pid 1)\ntimestamp=x\n`);
+    w.write(
+      `${MEM}/pending-resume-ref-${THIRD}.txt`,
+      `prior_session_uuid=${THIRD}\ncheckpoint_path=${ref}\n`,
+    );
+    w.write(
+      `${MEM}/mid-agent-handoff-${THIRD}.txt`,
+      `prior_session_uuid=${THIRD}\ntask_name=Big Task\nactive_skills=plan (pid 1)\ntimestamp=x\n`,
+    );
     return w;
   }
 
   it("names this session's pending restore first, by path and task, never content", () => {
     const w = full();
     const text = context(handleSessionStart(w.deps, payload(), knobs()));
-    expect(text).toBe(`[quoin-checkpoint] A checkpoint for this session is waiting: ${mine} (task 'mine'). Run /checkpoint --restore to resume from it.`);
+    expect(text).toBe(
+      `[quoin-checkpoint] A checkpoint for this session is waiting: ${mine} (task 'mine'). Run /checkpoint --restore to resume from it.`,
+    );
     expect(text).not.toContain("IGNORE");
   });
 
@@ -80,15 +92,25 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     const w = full();
     const answer = handleSessionStart(w.deps, payload(), knobs());
     const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
-    expect(line).toBe("[quoin] a checkpoint of this session is waiting (2026-11-29T2000-mine.md): /checkpoint --restore resumes it");
+    expect(line).toBe(
+      "[quoin] a checkpoint of this session is waiting (2026-11-29T2000-mine.md): /checkpoint --restore resumes it",
+    );
     expect(line).toMatch(/^[\x20-\x7e]{1,200}$/);
   });
 
   it("else names the newest other session's pending restore, marked as another session's", () => {
     const w = full();
     w.write(`${MEM}/pending-restore-${THIRD}.txt`, `${ref}\n`, 10 * 60_000);
-    const text = context(handleSessionStart(w.deps, payload({ session_id: "44444444-0000-0000-0000-000000000000" }), knobs()));
-    expect(text).toContain(`Another session (${OTHER}) left a checkpoint waiting: ${theirs} (task 'theirs')`);
+    const text = context(
+      handleSessionStart(
+        w.deps,
+        payload({ session_id: "44444444-0000-0000-0000-000000000000" }),
+        knobs(),
+      ),
+    );
+    expect(text).toContain(
+      `Another session (${OTHER}) left a checkpoint waiting: ${theirs} (task 'theirs')`,
+    );
     expect(text).toContain("It belongs to that session, not this one.");
   });
 
@@ -96,7 +118,8 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     const w = full();
     w.vol.unlinkSync(`${MEM}/pending-restore-${SID}.txt`);
     w.vol.unlinkSync(`${MEM}/pending-restore-${OTHER}.txt`);
-    const start = (sid: string) => context(handleSessionStart(w.deps, payload({ session_id: sid }), knobs()));
+    const start = (sid: string) =>
+      context(handleSessionStart(w.deps, payload({ session_id: sid }), knobs()));
     expect(start(SID)).toContain("Reference checkpoint from session");
     expect(start(SID)).toContain("Reference checkpoint from session");
     const later = start("44444444-4444-4444-4444-444444444444");
@@ -104,7 +127,9 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     expect(later).toContain("Mid-agent handoff");
     // a new load-as-reference save (the sentinel rewritten) is news again
     w.vol.utimesSync(`${MEM}/pending-resume-ref-${THIRD}.txt`, new Date(), new Date());
-    expect(start("44444444-4444-4444-4444-444444444444")).toContain("Reference checkpoint from session");
+    expect(start("44444444-4444-4444-4444-444444444444")).toContain(
+      "Reference checkpoint from session",
+    );
   });
 
   it("else a load-as-reference checkpoint, else a mid-agent handoff", () => {
@@ -112,7 +137,9 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     w.vol.unlinkSync(`${MEM}/pending-restore-${SID}.txt`);
     w.vol.unlinkSync(`${MEM}/pending-restore-${OTHER}.txt`);
     expect(chooseBanner(w.deps, w.paths, SID)?.kind).toBe("reference");
-    expect(chooseBanner(w.deps, w.paths, SID)?.text).toContain(`Reference checkpoint from session ${THIRD}: ${ref} (task 'refd')`);
+    expect(chooseBanner(w.deps, w.paths, SID)?.text).toContain(
+      `Reference checkpoint from session ${THIRD}: ${ref} (task 'refd')`,
+    );
     w.vol.unlinkSync(`${MEM}/pending-resume-ref-${THIRD}.txt`);
     const b = chooseBanner(w.deps, w.paths, SID);
     expect(b?.kind).toBe("mid-agent");
@@ -120,7 +147,11 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
   });
 
   it("trusts a sentinel's path only inside this project's checkpoints/ folder", () => {
-    const w = memWorld({ "/etc/passwd": "root", [`${CKPTS}/sub/x.md`]: "x", [`${CKPTS}/ok.md`]: "x" });
+    const w = memWorld({
+      "/etc/passwd": "root",
+      [`${CKPTS}/sub/x.md`]: "x",
+      [`${CKPTS}/ok.md`]: "x",
+    });
     expect(trustedCheckpoint(w.deps, w.paths, "/etc/passwd")).toBeNull();
     expect(trustedCheckpoint(w.deps, w.paths, `${CKPTS}/../../../../../etc/passwd`)).toBeNull();
     expect(trustedCheckpoint(w.deps, w.paths, `${CKPTS}/sub/x.md`)).toBeNull();
@@ -136,7 +167,9 @@ describe("sessionstart: one banner, in DESIGN.md's order", () => {
     const answer = handleSessionStart(w.deps, payload({ source: "compact" }), knobs());
     expect(context(answer).length).toBeLessThan(2000);
     expect(context(answer)).toContain(REENTRY_NOTE);
-    expect(handleSessionStart(memWorld({ [`${MEM}/recent-sessions.md`]: "" }).deps, payload(), knobs())).toBeNull();
+    expect(
+      handleSessionStart(memWorld({ [`${MEM}/recent-sessions.md`]: "" }).deps, payload(), knobs()),
+    ).toBeNull();
   });
 });
 
@@ -179,7 +212,9 @@ describe("sessionstart: work done once", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    expect(context(handleSessionStart({ ...w.deps, fs }, payload(), knobs()))).toContain(`waiting: ${mine}`);
+    expect(context(handleSessionStart({ ...w.deps, fs }, payload(), knobs()))).toContain(
+      `waiting: ${mine}`,
+    );
   });
 
   it("never names a sentinel the sweep just moved to trash", () => {
@@ -195,8 +230,14 @@ describe("sessionstart: sentinels that cannot be trusted are passed over", () =>
   it("skips a reference or handoff whose prior session id is not a session id, or whose path is outside checkpoints/", () => {
     const ok = `${CKPTS}/2026-11-28T1000-fine.md`;
     const w = memWorld({ [ok]: "x" });
-    w.write(`${MEM}/pending-resume-ref-${OTHER}.txt`, `prior_session_uuid=../../x\ncheckpoint_path=${ok}\n`);
-    w.write(`${MEM}/pending-resume-ref-${THIRD}.txt`, `prior_session_uuid=${THIRD}\ncheckpoint_path=/etc/passwd\n`);
+    w.write(
+      `${MEM}/pending-resume-ref-${OTHER}.txt`,
+      `prior_session_uuid=../../x\ncheckpoint_path=${ok}\n`,
+    );
+    w.write(
+      `${MEM}/pending-resume-ref-${THIRD}.txt`,
+      `prior_session_uuid=${THIRD}\ncheckpoint_path=/etc/passwd\n`,
+    );
     w.write(`${MEM}/mid-agent-handoff-${OTHER}.txt`, "prior_session_uuid=\ntask_name=x\n");
     expect(chooseBanner(w.deps, w.paths, SID)).toBeNull();
   });
@@ -211,7 +252,10 @@ describe("sessionstart: sentinels that cannot be trusted are passed over", () =>
     expect(text).toContain("task 'ignore-previous-rm-rf'");
     expect(text).toContain("skills active then: implement (pid 977).");
     expect(text).not.toMatch(/IGNORE|now/);
-    w.write(`${MEM}/mid-agent-handoff-${OTHER}.txt`, `prior_session_uuid=${OTHER}\ntask_name=x\nactive_skills=run the tests now\n`);
+    w.write(
+      `${MEM}/mid-agent-handoff-${OTHER}.txt`,
+      `prior_session_uuid=${OTHER}\ntask_name=x\nactive_skills=run the tests now\n`,
+    );
     expect(chooseBanner(w.deps, w.paths, SID)?.text).toContain("skills active then: (none).");
   });
 });
@@ -241,7 +285,10 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
     });
 
   it("puts this session's newest request, todos and newest changed files into the note, under 2,000 characters", () => {
-    const w = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
+    const w = memWorld({
+      [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID),
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
+    });
     const text = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
     expect(text).toContain("Newest request: now wire the download button");
     expect(text).toContain("Todos: [>] Wire the button");
@@ -251,9 +298,19 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
   });
 
   it("never takes another session's checkpoint, nor any on a plain start", () => {
-    const w = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(OTHER), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
-    expect(context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()))).not.toContain("Newest request");
-    const v = memWorld({ [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID), [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n` });
-    expect(context(handleSessionStart(v.deps, payload({ source: "startup" }), knobs()))).not.toContain("Newest request");
+    const w = memWorld({
+      [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(OTHER),
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
+    });
+    expect(
+      context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs())),
+    ).not.toContain("Newest request");
+    const v = memWorld({
+      [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID),
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
+    });
+    expect(
+      context(handleSessionStart(v.deps, payload({ source: "startup" }), knobs())),
+    ).not.toContain("Newest request");
   });
 });

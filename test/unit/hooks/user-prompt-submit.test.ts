@@ -9,7 +9,8 @@ import { transcriptWithTokens } from "../../helpers/transcripts.ts";
 const ROOT = "/home/u/proj";
 const MEM = `${ROOT}/.workflow_artifacts/memory`;
 const SID = "5f0c2d9e-1111-4a2b-9c3d-000000000001";
-const TRANSCRIPT = "/home/u/.claude/projects/-home-u-proj/5f0c2d9e-1111-4a2b-9c3d-000000000001.jsonl";
+const TRANSCRIPT =
+  "/home/u/.claude/projects/-home-u-proj/5f0c2d9e-1111-4a2b-9c3d-000000000001.jsonl";
 
 // 167k is the 100% of a 200k window; 70% = 116.9k, 95% = 158.65k.
 const QUIET = 100_000;
@@ -20,9 +21,18 @@ const BLOCK = 160_000;
 // are a guess without another source (see "the block tier on a guessed window").
 const KNOWN_200K = "claude-opus-4-5-20251101";
 
-function world(tokens: number, env: Record<string, string> = {}, extra: Record<string, string> = {}, model = KNOWN_200K): FakeDeps {
+function world(
+  tokens: number,
+  env: Record<string, string> = {},
+  extra: Record<string, string> = {},
+  model = KNOWN_200K,
+): FakeDeps {
   return fakeDeps({
-    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/parser\n", [TRANSCRIPT]: transcriptWithTokens(tokens, model), ...extra },
+    files: {
+      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/parser\n",
+      [TRANSCRIPT]: transcriptWithTokens(tokens, model),
+      ...extra,
+    },
     env,
     now: "2026-11-29T12:00:00Z",
   });
@@ -42,8 +52,11 @@ function prompt(text: string, over: Partial<UserPromptSubmitInput> = {}): UserPr
   };
 }
 
-const run = (deps: FakeDeps, input: UserPromptSubmitInput) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn));
-const context = (answer: unknown) => (answer as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput?.additionalContext;
+const run = (deps: FakeDeps, input: UserPromptSubmitInput) =>
+  handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn));
+const context = (answer: unknown) =>
+  (answer as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput
+    ?.additionalContext;
 
 describe("userpromptsubmit below the advisory band", () => {
   it("writes nothing into a repository without a memory folder (a plain prompt leaves no trace)", () => {
@@ -52,7 +65,9 @@ describe("userpromptsubmit below the advisory band", () => {
     expect(run(deps, prompt("fix the bug"))).toBeNull();
     expect(run(deps, prompt("and the next one"))).toBeNull();
     // The rotation count is per-session state outside the repository.
-    expect(listFiles(deps).filter((f) => !before.includes(f))).toEqual([`/home/u/.claude/quoin-checkpoint/state/rotation-${SID}.json`]);
+    expect(listFiles(deps).filter((f) => !before.includes(f))).toEqual([
+      `/home/u/.claude/quoin-checkpoint/state/rotation-${SID}.json`,
+    ]);
   });
 
   it("says nothing and records the prompt in recent-sessions.md where the memory folder exists", () => {
@@ -73,7 +88,9 @@ describe("userpromptsubmit advisory band", () => {
     const text = context(run(deps, prompt("next step")));
     expect(text).toContain("context 130k of 167k (77.8%)");
     expect(text).toContain(`window 200k (model ${KNOWN_200K})`);
-    expect(text).toContain("Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.");
+    expect(text).toContain(
+      "Advisory from 70.0% = 117k of 167k; prompts are held at 95.0% = 159k of 167k.",
+    );
     expect(text).toContain("/checkpoint");
     expect(deps.fs.existsSync(MEM)).toBe(false);
   });
@@ -81,24 +98,38 @@ describe("userpromptsubmit advisory band", () => {
   it("also tells the person, in one short line with tokens and the limit (systemMessage)", () => {
     const answer = run(world(ADVISORY), prompt("next step"));
     const line = answer && "systemMessage" in answer ? answer.systemMessage : undefined;
-    expect(line).toBe("[quoin] context 130k of 167k (77.8%): /checkpoint saves this session's place, /checkpoint --defer silences this");
+    expect(line).toBe(
+      "[quoin] context 130k of 167k (77.8%): /checkpoint saves this session's place, /checkpoint --defer silences this",
+    );
   });
 
   it("is silenced by this session's defer marker", () => {
-    const deps = world(ADVISORY, {}, { [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n" });
+    const deps = world(
+      ADVISORY,
+      {},
+      { [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n" },
+    );
     expect(run(deps, prompt("next"))).toBeNull();
   });
 
   it("is not silenced by another session's defer marker", () => {
-    const deps = world(ADVISORY, {}, { [`${MEM}/checkpoint-defer-other-session.txt`]: "2026-11-29T11:00:00Z\n" });
+    const deps = world(
+      ADVISORY,
+      {},
+      { [`${MEM}/checkpoint-defer-other-session.txt`]: "2026-11-29T11:00:00Z\n" },
+    );
     expect(context(run(deps, prompt("next")))).toContain("77.8%");
   });
 
   it("step 0.5: a postcompact-reset trashes itself and the defer marker, so advice resumes", () => {
-    const deps = world(ADVISORY, {}, {
-      [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n",
-      [`${MEM}/postcompact-reset-${SID}.txt`]: `compacted_at=2026-11-29T11:30:00Z\nsession_id=${SID}\n`,
-    });
+    const deps = world(
+      ADVISORY,
+      {},
+      {
+        [`${MEM}/checkpoint-defer-${SID}.txt`]: "2026-11-29T11:00:00Z\n",
+        [`${MEM}/postcompact-reset-${SID}.txt`]: `compacted_at=2026-11-29T11:30:00Z\nsession_id=${SID}\n`,
+      },
+    );
     expect(context(run(deps, prompt("next")))).toContain("77.8%");
     expect(listFiles(deps, MEM)).toEqual([
       `${MEM}/recent-sessions.md`,
@@ -108,7 +139,14 @@ describe("userpromptsubmit advisory band", () => {
   });
 
   it("uses the window the status line recorded for this session, outside the repository", () => {
-    const deps = world(ADVISORY, {}, { [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]: '{"context_window_size":1000000,"model":"claude-opus-4-6[1m]"}\n' });
+    const deps = world(
+      ADVISORY,
+      {},
+      {
+        [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]:
+          '{"context_window_size":1000000,"model":"claude-opus-4-6[1m]"}\n',
+      },
+    );
     expect(run(deps, prompt("next"))).toBeNull(); // 130k of 967k is 13%
   });
 
@@ -125,12 +163,22 @@ describe("userpromptsubmit block tier", () => {
     const answer = run(deps, prompt("refactor the parser"));
     const checkpoint = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     const pending = `${MEM}/pending-prompt-${SID}.txt`;
-    expect(answer).toEqual({ decision: "block", reason: expect.stringContaining(`context 160k of 167k (95.8%); window 200k (model ${KNOWN_200K}); past the block tier (95.0% = 159k of 167k)`) });
+    expect(answer).toEqual({
+      decision: "block",
+      reason: expect.stringContaining(
+        `context 160k of 167k (95.8%); window 200k (model ${KNOWN_200K}); past the block tier (95.0% = 159k of 167k)`,
+      ),
+    });
     const reason = (answer as { reason: string }).reason;
     expect(reason).toContain(pending);
     expect(reason).toContain(checkpoint);
     expect(parseBlockedPrompts(readText(deps, pending))).toEqual([
-      { timestamp: "2026-11-29T12:00:00Z", nonReplayable: false, nonReplayableKind: undefined, text: "refactor the parser" },
+      {
+        timestamp: "2026-11-29T12:00:00Z",
+        nonReplayable: false,
+        nonReplayableKind: undefined,
+        text: "refactor the parser",
+      },
     ]);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${checkpoint}\n`);
     const body = readText(deps, checkpoint);
@@ -142,7 +190,11 @@ describe("userpromptsubmit block tier", () => {
   });
 
   it("names the task from the newest session-state file", () => {
-    const deps = world(BLOCK, {}, { [`${MEM}/sessions/2026-11-28-parser-rewrite.md`]: "## Unfinished work\n- x\n" });
+    const deps = world(
+      BLOCK,
+      {},
+      { [`${MEM}/sessions/2026-11-28-parser-rewrite.md`]: "## Unfinished work\n- x\n" },
+    );
     run(deps, prompt("go"));
     expect(deps.fs.existsSync(`${MEM}/checkpoints/2026-11-29T1200-parser-rewrite.md`)).toBe(true);
   });
@@ -151,7 +203,9 @@ describe("userpromptsubmit block tier", () => {
     const deps = world(BLOCK);
     run(deps, prompt("first"));
     deps.setNow("2026-11-29T12:01:00Z");
-    const answer = run(deps, prompt("<task-notification>agent done</task-notification>")) as { reason: string };
+    const answer = run(deps, prompt("<task-notification>agent done</task-notification>")) as {
+      reason: string;
+    };
     expect(answer.reason).toContain("(saved earlier)");
     expect(listFiles(deps, `${MEM}/checkpoints`)).toHaveLength(1);
     const entries = parseBlockedPrompts(readText(deps, `${MEM}/pending-prompt-${SID}.txt`));
@@ -162,16 +216,26 @@ describe("userpromptsubmit block tier", () => {
   });
 
   it("replaces a pending-restore that names a missing checkpoint, keeping the old sentinel in trash", () => {
-    const deps = world(BLOCK, {}, { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` });
+    const deps = world(
+      BLOCK,
+      {},
+      { [`${MEM}/pending-restore-${SID}.txt`]: `${MEM}/checkpoints/2026-11-20T0900-gone.md\n` },
+    );
     const answer = run(deps, prompt("go")) as { reason: string };
     const fresh = `${MEM}/checkpoints/2026-11-29T1200-feat-parser.md`;
     expect(answer.reason).toContain(`Restore state: ${fresh}.`);
     expect(readText(deps, `${MEM}/pending-restore-${SID}.txt`)).toBe(`${fresh}\n`);
-    expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain("gone.md");
+    expect(readText(deps, `${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`)).toContain(
+      "gone.md",
+    );
   });
 
   it("migrates a legacy headerless pending-prompt file instead of losing it", () => {
-    const deps = world(BLOCK, {}, { [`${MEM}/pending-prompt-${SID}.txt`]: "an old prompt\nwith two lines" });
+    const deps = world(
+      BLOCK,
+      {},
+      { [`${MEM}/pending-prompt-${SID}.txt`]: "an old prompt\nwith two lines" },
+    );
     run(deps, prompt("new one"));
     const entries = parseBlockedPrompts(readText(deps, `${MEM}/pending-prompt-${SID}.txt`));
     expect(entries.map((e) => [e.timestamp, e.text])).toEqual([
@@ -182,7 +246,10 @@ describe("userpromptsubmit block tier", () => {
 
   it("in advise mode lets the prompt through with the same words; the checkpoint is written, the delivered prompt is never offered for replay", () => {
     const deps = world(BLOCK, { QUOIN_BLOCK_MODE: "advise" });
-    const answer = run(deps, prompt("go on")) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
+    const answer = run(deps, prompt("go on")) as {
+      systemMessage: string;
+      hookSpecificOutput: { additionalContext: string };
+    };
     expect(answer.systemMessage).toContain("QUOIN_BLOCK_MODE=advise");
     expect(answer.systemMessage).not.toContain("Prompt saved");
     expect(answer.hookSpecificOutput.additionalContext).toBe(answer.systemMessage);
@@ -190,7 +257,14 @@ describe("userpromptsubmit block tier", () => {
     expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
   });
 
-  it.each(["/compact", "/clear", "/help", "/checkpoint", "/checkpoint --restore", "  /compact focus on tests"])("lets %s through untouched", (text) => {
+  it.each([
+    "/compact",
+    "/clear",
+    "/help",
+    "/checkpoint",
+    "/checkpoint --restore",
+    "  /compact focus on tests",
+  ])("lets %s through untouched", (text) => {
     const deps = world(BLOCK);
     expect(run(deps, prompt(text))).toBeNull();
     expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
@@ -205,7 +279,9 @@ describe("userpromptsubmit block tier", () => {
     const deps = world(BLOCK);
     const answer = run(deps, prompt("go", { session_id: "../../etc/x" }));
     expect(context(answer)).toContain("95.8%");
-    expect(listFiles(deps, "/").filter((f) => f.includes("etc") || f.includes(".workflow_artifacts"))).toEqual([]);
+    expect(
+      listFiles(deps, "/").filter((f) => f.includes("etc") || f.includes(".workflow_artifacts")),
+    ).toEqual([]);
   });
 });
 
@@ -220,7 +296,13 @@ describe("userpromptsubmit outside a project", () => {
 
 describe("userpromptsubmit idle advisory", () => {
   it("a gap over an hour leaves an idle note that the prompt then gets once", () => {
-    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n2026-11-29T11:50:00Z | other-session\n` });
+    const deps = world(
+      QUIET,
+      {},
+      {
+        [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n2026-11-29T11:50:00Z | other-session\n`,
+      },
+    );
     const text = context(run(deps, prompt("back again")));
     expect(text).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
     expect(text).toContain("context 100k of 167k (59.8%)");
@@ -231,28 +313,49 @@ describe("userpromptsubmit idle advisory", () => {
   });
 
   it("an exempt first prompt after the gap leaves the note for the next prompt", () => {
-    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n` });
+    const deps = world(
+      QUIET,
+      {},
+      { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n` },
+    );
     expect(run(deps, prompt("/clear"))).toBeNull();
     expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(true);
     deps.setNow("2026-11-29T12:01:00Z");
-    expect(context(run(deps, prompt("where were we?")))).toContain("idle 3h30m (previous prompt 2026-11-29T08:30:00Z)");
+    expect(context(run(deps, prompt("where were we?")))).toContain(
+      "idle 3h30m (previous prompt 2026-11-29T08:30:00Z)",
+    );
     expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(false);
     expect(run(deps, prompt("and then?"))).toBeNull();
   });
 
   it("finds the session's previous prompt behind many other sessions' lines", () => {
-    const others = Array.from({ length: 300 }, (_, i) => `2026-11-29T09:${String(i % 60).padStart(2, "0")}:00Z | other-${i}`).join("\n");
-    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n${others}\n` });
+    const others = Array.from(
+      { length: 300 },
+      (_, i) => `2026-11-29T09:${String(i % 60).padStart(2, "0")}:00Z | other-${i}`,
+    ).join("\n");
+    const deps = world(
+      QUIET,
+      {},
+      { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:30:00Z | ${SID}\n${others}\n` },
+    );
     expect(context(run(deps, prompt("back")))).toContain("idle 3h30m");
   });
 
   it("no note for a gap under an hour", () => {
-    const deps = world(QUIET, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T11:10:00Z | ${SID}\n` });
+    const deps = world(
+      QUIET,
+      {},
+      { [`${MEM}/recent-sessions.md`]: `2026-11-29T11:10:00Z | ${SID}\n` },
+    );
     expect(run(deps, prompt("x"))).toBeNull();
   });
 
   it("keeps the idle note for the next prompt when this one is blocked", () => {
-    const deps = world(BLOCK, {}, { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:00:00Z | ${SID}\n` });
+    const deps = world(
+      BLOCK,
+      {},
+      { [`${MEM}/recent-sessions.md`]: `2026-11-29T08:00:00Z | ${SID}\n` },
+    );
     expect(run(deps, prompt("x"))).toMatchObject({ decision: "block" });
     expect(deps.fs.existsSync(`${MEM}/idle-advisory-pending-${SID}.txt`)).toBe(true);
   });
@@ -269,7 +372,9 @@ describe("userpromptsubmit rotation budget", () => {
     const deps = world(QUIET, { QUOIN_ROTATE_OBSERVATIONS: "3" });
     expect(run(deps, prompt("1"))).toBeNull();
     expect(run(deps, prompt("2"))).toBeNull();
-    const text = context(run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.cjs" }, prompt("3")));
+    const text = context(
+      run({ ...deps, engineScript: "/h/it's $x/quoin-checkpoint.cjs" }, prompt("3")),
+    );
     expect(text).toContain("Rotation budget reached: 3 prompts");
     // A command the person can run as printed: the engine's own path, quoted for a shell.
     expect(text).toContain(`(run: node '/h/it'\\''s $x/quoin-checkpoint.cjs' successor)`);
@@ -290,7 +395,12 @@ describe("userpromptsubmit: the block tier on a guessed and on a known window", 
   const AT = 158_650; // 9500
   const ABOVE = 158_667; // 9501
   const GUESSED = "claude-sonnet-4-5-20250929"; // offers 200k or 1M: the table cannot tell
-  const answerOf = (deps: FakeDeps) => run(deps, prompt("go on")) as { decision?: string; reason?: string; systemMessage?: string } | null;
+  const answerOf = (deps: FakeDeps) =>
+    run(deps, prompt("go on")) as {
+      decision?: string;
+      reason?: string;
+      systemMessage?: string;
+    } | null;
 
   it.each([
     ["a guessed window", GUESSED, {}],
@@ -307,18 +417,27 @@ describe("userpromptsubmit: the block tier on a guessed and on a known window", 
   it.each([
     ["at", AT, "95.0%"],
     ["above", ABOVE, "95.0%"],
-  ])("%s the tier on a guessed window: advises, says the window is assumed and how to make it known", (_where, tokens) => {
-    const deps = world(tokens, {}, {}, GUESSED);
-    const answer = answerOf(deps);
-    expect(answer?.decision).toBeUndefined();
-    expect(answer?.systemMessage).toContain(`window 200k (assumed; ${GUESSED} offers 200k or 1M)`);
-    expect(answer?.systemMessage).toContain("the prompt went through because the window is assumed, not known");
-    expect(answer?.systemMessage).toContain("install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW");
-    expect(context(answer)).toBe(answer?.systemMessage);
-    // Delivered: never offered for replay. The checkpoint is still saved.
-    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
-    expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
-  });
+  ])(
+    "%s the tier on a guessed window: advises, says the window is assumed and how to make it known",
+    (_where, tokens) => {
+      const deps = world(tokens, {}, {}, GUESSED);
+      const answer = answerOf(deps);
+      expect(answer?.decision).toBeUndefined();
+      expect(answer?.systemMessage).toContain(
+        `window 200k (assumed; ${GUESSED} offers 200k or 1M)`,
+      );
+      expect(answer?.systemMessage).toContain(
+        "the prompt went through because the window is assumed, not known",
+      );
+      expect(answer?.systemMessage).toContain(
+        "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW",
+      );
+      expect(context(answer)).toBe(answer?.systemMessage);
+      // Delivered: never offered for replay. The checkpoint is still saved.
+      expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+      expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(true);
+    },
+  );
 
   it.each([
     ["at", AT, "(95.0%)", KNOWN_200K, {}],
@@ -337,56 +456,106 @@ describe("userpromptsubmit: the block tier on a guessed and on a known window", 
     const near = world(930_000, {}, {}, GUESSED);
     const answer = run(near, prompt("go on"));
     expect(answer).toMatchObject({ decision: "block" });
-    expect((answer as { reason: string }).reason).toContain("context 930k of 967k (96.1%); window 1M (usage 930k is over 200k: at least 1M)");
+    expect((answer as { reason: string }).reason).toContain(
+      "context 930k of 967k (96.1%); window 1M (usage 930k is over 200k: at least 1M)",
+    );
   });
 });
 
 describe("userpromptsubmit: the window from Claude Code's model settings", () => {
   const GUESSED = "claude-sonnet-4-5-20250929";
   const USER_SETTINGS = "/home/u/.claude/settings.json";
-  const block = (deps: FakeDeps) => (run(deps, prompt("go on")) as { decision?: string } | null)?.decision;
+  const block = (deps: FakeDeps) =>
+    (run(deps, prompt("go on")) as { decision?: string } | null)?.decision;
 
   it("a user settings.json model with [1m] naming the transcript's model settles 1M", () => {
-    expect(block(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED))).toBeUndefined();
-    expect(run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED), prompt("go on"))).toBeNull(); // 160k of 967k
+    expect(
+      block(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED)),
+    ).toBeUndefined();
+    expect(
+      run(
+        world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "claude-sonnet-4-5[1m]"}' }, GUESSED),
+        prompt("go on"),
+      ),
+    ).toBeNull(); // 160k of 967k
   });
 
   it("an alias names any model of its tier", () => {
-    expect(run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "sonnet[1m]"}' }, GUESSED), prompt("go"))).toBeNull();
+    expect(
+      run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "sonnet[1m]"}' }, GUESSED), prompt("go")),
+    ).toBeNull();
     // opus[1m] does not name a Sonnet session: still a guess, so advice, not a block.
-    const other = run(world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "opus[1m]"}' }, GUESSED), prompt("go")) as { systemMessage?: string };
+    const other = run(
+      world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "opus[1m]"}' }, GUESSED),
+      prompt("go"),
+    ) as { systemMessage?: string };
     expect(other.systemMessage).toContain("assumed");
   });
 
   it("ANTHROPIC_MODEL comes before the settings files, and the local file before the project and user files", () => {
     const files = { [USER_SETTINGS]: '{"model": "sonnet[1m]"}' };
     const env = world(BLOCK, { ANTHROPIC_MODEL: "claude-sonnet-4-5" }, files, GUESSED);
-    expect(run(env, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
-    const local = world(BLOCK, {}, { ...files, [`${ROOT}/.claude/settings.local.json`]: '{"model": "claude-sonnet-4-5"}' }, GUESSED);
-    expect(run(local, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
-    const project = world(BLOCK, {}, { [`${ROOT}/.claude/settings.json`]: '{"permissions": {}, "model": "claude-sonnet-4-5[1m]"}' }, GUESSED);
+    expect(run(env, prompt("go"))).toMatchObject({
+      systemMessage: expect.stringContaining("assumed"),
+    });
+    const local = world(
+      BLOCK,
+      {},
+      { ...files, [`${ROOT}/.claude/settings.local.json`]: '{"model": "claude-sonnet-4-5"}' },
+      GUESSED,
+    );
+    expect(run(local, prompt("go"))).toMatchObject({
+      systemMessage: expect.stringContaining("assumed"),
+    });
+    const project = world(
+      BLOCK,
+      {},
+      {
+        [`${ROOT}/.claude/settings.json`]: '{"permissions": {}, "model": "claude-sonnet-4-5[1m]"}',
+      },
+      GUESSED,
+    );
     expect(run(project, prompt("go"))).toBeNull();
-    expect(run(world(BLOCK, { ANTHROPIC_MODEL: "sonnet[1m]" }, {}, GUESSED), prompt("go"))).toBeNull();
+    expect(
+      run(world(BLOCK, { ANTHROPIC_MODEL: "sonnet[1m]" }, {}, GUESSED), prompt("go")),
+    ).toBeNull();
   });
 
   it("the status line's record comes before the settings", () => {
-    const deps = world(BLOCK, {}, {
-      [USER_SETTINGS]: '{"model": "sonnet[1m]"}',
-      [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]: '{"context_window_size":200000}\n',
-    }, GUESSED);
+    const deps = world(
+      BLOCK,
+      {},
+      {
+        [USER_SETTINGS]: '{"model": "sonnet[1m]"}',
+        [`/home/u/.claude/quoin-checkpoint/state/window-${SID}.json`]:
+          '{"context_window_size":200000}\n',
+      },
+      GUESSED,
+    );
     expect(block(deps)).toBe("block");
   });
 
   it("CLAUDE_CODE_DISABLE_1M_CONTEXT=1 settles 200k, even for a model that is 1M natively", () => {
     expect(block(world(BLOCK, { CLAUDE_CODE_DISABLE_1M_CONTEXT: "1" }, {}, GUESSED))).toBe("block");
-    expect(block(world(BLOCK, { CLAUDE_CODE_DISABLE_1M_CONTEXT: "1" }, {}, "claude-opus-4-8"))).toBe("block");
+    expect(
+      block(world(BLOCK, { CLAUDE_CODE_DISABLE_1M_CONTEXT: "1" }, {}, "claude-opus-4-8")),
+    ).toBe("block");
     expect(run(world(BLOCK, {}, {}, "claude-opus-4-8"), prompt("go"))).toBeNull();
   });
 
   it("a malformed or oversized settings file settles nothing", () => {
     const bad = world(BLOCK, {}, { [USER_SETTINGS]: '{"model": "sonnet[1m]",' }, GUESSED);
-    expect(run(bad, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
-    const big = world(BLOCK, {}, { [USER_SETTINGS]: `{"model": "sonnet[1m]", "x": "${"y".repeat(70_000)}"}` }, GUESSED);
-    expect(run(big, prompt("go"))).toMatchObject({ systemMessage: expect.stringContaining("assumed") });
+    expect(run(bad, prompt("go"))).toMatchObject({
+      systemMessage: expect.stringContaining("assumed"),
+    });
+    const big = world(
+      BLOCK,
+      {},
+      { [USER_SETTINGS]: `{"model": "sonnet[1m]", "x": "${"y".repeat(70_000)}"}` },
+      GUESSED,
+    );
+    expect(run(big, prompt("go"))).toMatchObject({
+      systemMessage: expect.stringContaining("assumed"),
+    });
   });
 });

@@ -35,46 +35,94 @@ describe("doctor", () => {
   it("says how to install when nothing is installed", () => {
     const { deps } = depsWithClock(50);
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.20.2" });
-    expect(checks.find((c) => c.name === "installed files")).toMatchObject({ ok: false, fix: expect.stringContaining("npm run setup") });
+    expect(checks.find((c) => c.name === "installed files")).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining("npm run setup"),
+    });
   });
 
   it("passes an install, times each hook, and names the missing PreCompact bundle with its fix", () => {
     const { deps, ran } = depsWithClock(50);
-    const res = runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    const res = runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
     expect(res.ok).toBe(true);
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.20.2" });
     const text = formatDoctor(checks);
-    expect(text).toContain("ok    user install (/home/u/.claude): UserPromptSubmit hook: starts in 50 ms");
-    expect(text).toContain("FAIL  user install (/home/u/.claude): PreCompact hook: no quoin entry under hooks.PreCompact");
+    expect(text).toContain(
+      "ok    user install (/home/u/.claude): UserPromptSubmit hook: starts in 50 ms",
+    );
+    expect(text).toContain(
+      "FAIL  user install (/home/u/.claude): PreCompact hook: no quoin entry under hooks.PreCompact",
+    );
     expect(text).toContain("fix: build the precompact bundle");
     expect(text).toContain("1 problem(s) found");
-    expect(ran).toContainEqual(["node", "/home/u/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs"]);
-    expect(text).toContain("ok    user install (/home/u/.claude): SessionEnd hook: starts in 50 ms");
+    expect(ran).toContainEqual([
+      "node",
+      "/home/u/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs",
+    ]);
+    expect(text).toContain(
+      "ok    user install (/home/u/.claude): SessionEnd hook: starts in 50 ms",
+    );
   });
 
   it("flags an old node and a slow hook", () => {
     const { deps } = depsWithClock(1500);
-    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
     const checks = runDoctorChecks(deps, { nodeVersion: "v18.1.0" });
     expect(checks[0]).toMatchObject({ ok: false, fix: "install Node.js 20 or newer" });
-    expect(checks.find((c) => c.name.endsWith("SessionStart hook"))).toMatchObject({ ok: false, detail: "starts in 1500 ms (over 1000 ms)" });
+    expect(checks.find((c) => c.name.endsWith("SessionStart hook"))).toMatchObject({
+      ok: false,
+      detail: "starts in 1500 ms (over 1000 ms)",
+    });
   });
 
   it("reports a malformed settings.json without touching it", () => {
     const { deps, vol } = depsWithClock(10);
-    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
     vol.writeFileSync("/home/u/.claude/settings.json", "{ nope");
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
-    expect(checks.find((c) => c.name.endsWith("settings.json"))).toMatchObject({ ok: false, detail: expect.stringContaining("line 1, column 3") });
+    expect(checks.find((c) => c.name.endsWith("settings.json"))).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("line 1, column 3"),
+    });
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe("{ nope");
   });
 
   it("flags a /checkpoint skill that is not quoin's", () => {
     const { deps, vol } = depsWithClock(10);
-    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
-    vol.writeFileSync("/home/u/.claude/skills/checkpoint/SKILL.md", "---\nname: checkpoint\n---\nmy own\n");
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
+    vol.writeFileSync(
+      "/home/u/.claude/skills/checkpoint/SKILL.md",
+      "---\nname: checkpoint\n---\nmy own\n",
+    );
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
-    expect(checks.find((c) => c.name.endsWith("/checkpoint skill"))).toMatchObject({ ok: false, detail: expect.stringContaining("is not quoin's") });
+    expect(checks.find((c) => c.name.endsWith("/checkpoint skill"))).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("is not quoin's"),
+    });
     expect(checks.find((c) => c.name.endsWith("/cleanup skill"))).toMatchObject({ ok: true });
   });
 
@@ -82,31 +130,70 @@ describe("doctor", () => {
     const { deps, vol } = depsWithClock(10);
     vol.mkdirSync("/home/u/.claude/quoin-checkpoint", { recursive: true });
     vol.writeFileSync("/home/u/.claude/quoin-checkpoint/dispatch-cache.json", "{}\n");
-    vol.writeFileSync("/home/u/.claude/settings.json", JSON.stringify({ enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }));
+    vol.writeFileSync(
+      "/home/u/.claude/settings.json",
+      JSON.stringify({ enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }),
+    );
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
-    expect(checks.find((c) => c.name === "installed files")?.detail).toContain("quoin-checkpoint@quoin-checkpoint");
+    expect(checks.find((c) => c.name === "installed files")?.detail).toContain(
+      "quoin-checkpoint@quoin-checkpoint",
+    );
   });
 
   it("warns, without failing, when any-ascii.cjs is not beside the engine: transliteration falls back to '?'", () => {
     const { deps, vol } = depsWithClock(10);
-    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
     const name = "user install (/home/u/.claude): transliteration tables";
-    expect(runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name)).toEqual({ name, ok: true, detail: "/home/u/.claude/quoin-checkpoint/any-ascii.cjs" });
+    expect(runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name)).toEqual({
+      name,
+      ok: true,
+      detail: "/home/u/.claude/quoin-checkpoint/any-ascii.cjs",
+    });
     vol.unlinkSync("/home/u/.claude/quoin-checkpoint/any-ascii.cjs");
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
-    expect(checks.find((c) => c.name === name)).toMatchObject({ ok: true, warn: true, detail: expect.stringContaining("transliteration falls back to '?'"), fix: expect.stringContaining("reinstall") });
-    expect(formatDoctor(checks)).toContain(`WARN  ${name}: /home/u/.claude/quoin-checkpoint/any-ascii.cjs is missing`);
+    expect(checks.find((c) => c.name === name)).toMatchObject({
+      ok: true,
+      warn: true,
+      detail: expect.stringContaining("transliteration falls back to '?'"),
+      fix: expect.stringContaining("reinstall"),
+    });
+    expect(formatDoctor(checks)).toContain(
+      `WARN  ${name}: /home/u/.claude/quoin-checkpoint/any-ascii.cjs is missing`,
+    );
     expect(formatDoctor(checks)).not.toContain("FAIL  user install (/home/u/.claude): engine");
   });
 
   it("flags a settings install next to the enabled plugin", () => {
     const { deps, vol } = depsWithClock(10);
-    runInstall(deps, { scope: "user", uninstall: false, dryRun: false, statusLine: false, distDir: DIST });
-    const settings = JSON.parse(vol.readFileSync("/home/u/.claude/settings.json", "utf8") as string);
-    vol.writeFileSync("/home/u/.claude/settings.json", JSON.stringify({ ...settings, enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true } }));
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
+    const settings = JSON.parse(
+      vol.readFileSync("/home/u/.claude/settings.json", "utf8") as string,
+    );
+    vol.writeFileSync(
+      "/home/u/.claude/settings.json",
+      JSON.stringify({
+        ...settings,
+        enabledPlugins: { "quoin-checkpoint@quoin-checkpoint": true },
+      }),
+    );
     const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
-    expect(checks.find((c) => c.name === "one install only")).toMatchObject({ ok: false, detail: expect.stringContaining("every hook runs twice") });
+    expect(checks.find((c) => c.name === "one install only")).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining("every hook runs twice"),
+    });
   });
 });
 
@@ -120,22 +207,35 @@ describe("doctor: the window of recent sessions", () => {
     "/home/u/proj/.workflow_artifacts/memory/recent-sessions.md": `2026-11-29T10:00:00Z | ${A}\n2026-11-29T11:00:00Z | ${B}\n2026-11-29T11:30:00Z | ${C}\n2026-11-29T12:00:00Z | ${A}\n`,
     [`${projects}/${A}.jsonl`]: transcriptWithTokens(50_000, "claude-sonnet-4-5-20250929"),
     [`${projects}/${B}.jsonl`]: transcriptWithTokens(50_000, "claude-sonnet-4-5-20250929"),
-    [`/home/u/.claude/quoin-checkpoint/state/window-${B}.json`]: '{"context_window_size":1000000}\n',
+    [`/home/u/.claude/quoin-checkpoint/state/window-${B}.json`]:
+      '{"context_window_size":1000000}\n',
   };
 
   it("names each session's window source, newest first, and warns on the default guess without failing", () => {
     const { deps } = memDeps(files);
-    const checks = runDoctorChecks(deps, { nodeVersion: "v20.20.2", knobs: readKnobs({}, () => {}) }).filter((c) => c.name.startsWith("window of"));
+    const checks = runDoctorChecks(deps, {
+      nodeVersion: "v20.20.2",
+      knobs: readKnobs({}, () => {}),
+    }).filter((c) => c.name.startsWith("window of"));
     expect(checks).toEqual([
       {
         name: "window of session aaaaaaaa (last prompt 2026-11-29T12:00:00Z)",
         ok: true,
         warn: true,
-        detail: "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so the block tier only advises",
+        detail:
+          "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so the block tier only advises",
         fix: "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW",
       },
-      { name: "window of session cccccccc (last prompt 2026-11-29T11:30:00Z)", ok: true, detail: "transcript not found (started in another folder, or removed)" },
-      { name: "window of session bbbbbbbb (last prompt 2026-11-29T11:00:00Z)", ok: true, detail: "1M from statusline (the status line); 100% = 967k" },
+      {
+        name: "window of session cccccccc (last prompt 2026-11-29T11:30:00Z)",
+        ok: true,
+        detail: "transcript not found (started in another folder, or removed)",
+      },
+      {
+        name: "window of session bbbbbbbb (last prompt 2026-11-29T11:00:00Z)",
+        ok: true,
+        detail: "1M from statusline (the status line); 100% = 967k",
+      },
     ]);
     const text = formatDoctor(checks);
     expect(text).toContain("WARN  window of session aaaaaaaa");
@@ -144,6 +244,10 @@ describe("doctor: the window of recent sessions", () => {
 
   it("says nothing about windows outside a project", () => {
     const { deps } = memDeps(files, { cwd: "/home/u" });
-    expect(runDoctorChecks(deps, { nodeVersion: "v20.20.2", knobs: readKnobs({}, () => {}) }).filter((c) => c.name.startsWith("window of"))).toEqual([]);
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.20.2", knobs: readKnobs({}, () => {}) }).filter(
+        (c) => c.name.startsWith("window of"),
+      ),
+    ).toEqual([]);
   });
 });

@@ -4,7 +4,13 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { engineInvocation } from "../../../lib/core/shell-quote.ts";
 import { nodeDeps } from "../../../lib/edge/node-deps.ts";
-import { commandTarget, ENGINE_BUNDLE, engineCommand, hookCommand, statusLineBundleCommand } from "../../../lib/install/install-layout.ts";
+import {
+  commandTarget,
+  ENGINE_BUNDLE,
+  engineCommand,
+  hookCommand,
+  statusLineBundleCommand,
+} from "../../../lib/install/install-layout.ts";
 import { ENGINE_COMMAND } from "../../../lib/skills/skill-render.ts";
 import { mergeInstall, mergeUninstall } from "../../../lib/install/settings-merge.ts";
 
@@ -12,7 +18,10 @@ import { mergeInstall, mergeUninstall } from "../../../lib/install/settings-merg
 // swapped for printf, and see which path the shell hands over.
 function argvOf(command: string, env: Record<string, string> = {}): string {
   const asPrintf = command.replace(/^node /, "printf '%s' ");
-  return execFileSync("/bin/sh", ["-c", asPrintf], { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "", ...env } });
+  return execFileSync("/bin/sh", ["-c", asPrintf], {
+    encoding: "utf8",
+    env: { PATH: process.env["PATH"] ?? "", ...env },
+  });
 }
 
 const ODD_HOMES = [
@@ -34,30 +43,59 @@ describe("hook and engine commands under sh -c", () => {
   });
 
   it("keep ${CLAUDE_PLUGIN_ROOT} in double quotes too (the plugin's hooks.json)", () => {
-    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe('node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.cjs"');
+    expect(hookCommand("${CLAUDE_PLUGIN_ROOT}", "sessionstart")).toBe(
+      'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionstart.cjs"',
+    );
   });
 
   it("keep ${CLAUDE_PROJECT_DIR} in double quotes so it still expands", () => {
     const cmd = hookCommand("${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint", "precompact");
     expect(cmd).toBe('node "${CLAUDE_PROJECT_DIR}/.claude/quoin-checkpoint/hooks/precompact.cjs"');
-    expect(argvOf(cmd, { CLAUDE_PROJECT_DIR: "/r/my repo" })).toBe("/r/my repo/.claude/quoin-checkpoint/hooks/precompact.cjs");
+    expect(argvOf(cmd, { CLAUDE_PROJECT_DIR: "/r/my repo" })).toBe(
+      "/r/my repo/.claude/quoin-checkpoint/hooks/precompact.cjs",
+    );
   });
 
-  it.each(ODD_HOMES)("status line with a single-quoted engine path installs and uninstalls: %s", (dir) => {
-    const installed = mergeInstall(`{"statusLine": {"type": "command", "command": "mine"}}\n`, { hooks: [], statusLine: statusLineBundleCommand(dir) });
-    if (!installed.ok) throw new Error(installed.reason);
-    const again = mergeInstall(installed.text, { hooks: [], statusLine: statusLineBundleCommand(dir) });
-    expect(again).toMatchObject({ ok: true, changed: false });
-    expect(mergeUninstall(installed.text)).toMatchObject({ ok: true, text: `{"statusLine": {"type": "command", "command": "mine"}}\n` });
-  });
+  it.each(ODD_HOMES)(
+    "status line with a single-quoted engine path installs and uninstalls: %s",
+    (dir) => {
+      const installed = mergeInstall(`{"statusLine": {"type": "command", "command": "mine"}}\n`, {
+        hooks: [],
+        statusLine: statusLineBundleCommand(dir),
+      });
+      if (!installed.ok) throw new Error(installed.reason);
+      const again = mergeInstall(installed.text, {
+        hooks: [],
+        statusLine: statusLineBundleCommand(dir),
+      });
+      expect(again).toMatchObject({ ok: true, changed: false });
+      expect(mergeUninstall(installed.text)).toMatchObject({
+        ok: true,
+        text: `{"statusLine": {"type": "command", "command": "mine"}}\n`,
+      });
+    },
+  );
 });
 
 describe("the plugin's hooks.json", () => {
   it("registers the SessionEnd hook for every reason (no matcher) and with no timeout", async () => {
     const { pluginFiles } = await import("../../../lib/install/plugin-files.ts");
-    const files = pluginFiles({ version: "0", description: "d", license: "MIT", engine: "", anyAscii: "", statusLine: "", hookBundles: { sessionend: "// se", precompact: "// pc" }, skills: {} });
+    const files = pluginFiles({
+      version: "0",
+      description: "d",
+      license: "MIT",
+      engine: "",
+      anyAscii: "",
+      statusLine: "",
+      hookBundles: { sessionend: "// se", precompact: "// pc" },
+      skills: {},
+    });
     const hooks = JSON.parse(files["hooks/hooks.json"]!).hooks;
-    expect(hooks.SessionEnd).toEqual([{ hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.cjs"' }] }]);
+    expect(hooks.SessionEnd).toEqual([
+      {
+        hooks: [{ type: "command", command: 'node "${CLAUDE_PLUGIN_ROOT}/hooks/sessionend.cjs"' }],
+      },
+    ]);
     expect(hooks.PreCompact[0].hooks[0].timeout).toBe(30);
     expect(files["hooks/sessionend.cjs"]).toBe("// se");
   });
@@ -81,12 +119,17 @@ describe("every place that names the engine", () => {
   });
 
   it("the prompt hook's forced save (hooks/userpromptsubmit.ts)", () => {
-    const source = readFileSync(path.resolve(import.meta.dirname, "../../../hooks/userpromptsubmit.ts"), "utf8");
+    const source = readFileSync(
+      path.resolve(import.meta.dirname, "../../../hooks/userpromptsubmit.ts"),
+      "utf8",
+    );
     expect(source).toContain(`path.join(import.meta.dirname, "..", "${ENGINE_BUNDLE}")`);
   });
 
   it("the skills' engine commands (skill-render.ts)", () => {
-    expect(ENGINE_COMMAND.settings).toBe(`node '\${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/${ENGINE_BUNDLE}'`);
+    expect(ENGINE_COMMAND.settings).toBe(
+      `node '\${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/${ENGINE_BUNDLE}'`,
+    );
     expect(ENGINE_COMMAND.plugin).toBe(`node "\${CLAUDE_PLUGIN_ROOT}/${ENGINE_BUNDLE}"`);
   });
 });

@@ -1,10 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { mergeInstall, mergeUninstall, ownedHookCommands, unwrapStatusLine, statusLineCommand, type OwnedHook } from "../../../lib/install/settings-merge.ts";
+import {
+  mergeInstall,
+  mergeUninstall,
+  ownedHookCommands,
+  unwrapStatusLine,
+  statusLineCommand,
+  type OwnedHook,
+} from "../../../lib/install/settings-merge.ts";
 
 const STATUSLINE = 'node "/h/.claude/quoin-checkpoint/statusline.cjs"';
 const hook = (event: string, name: string, matcher?: string): OwnedHook => ({
   event,
-  group: { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: `node "/h/.claude/quoin-checkpoint/hooks/${name}.cjs"`, timeout: 15 }] },
+  group: {
+    ...(matcher ? { matcher } : {}),
+    hooks: [
+      {
+        type: "command",
+        command: `node "/h/.claude/quoin-checkpoint/hooks/${name}.cjs"`,
+        timeout: 15,
+      },
+    ],
+  },
 });
 const HOOKS = [
   hook("SessionStart", "sessionstart", "startup|resume|clear|compact"),
@@ -26,13 +42,24 @@ const USER_SETTINGS = `{
 `;
 
 function roundTrip(before: string | null, statusLine = false) {
-  const installed = mergeInstall(before, { hooks: HOOKS, ...(statusLine ? { statusLine: STATUSLINE } : {}) });
+  const installed = mergeInstall(before, {
+    hooks: HOOKS,
+    ...(statusLine ? { statusLine: STATUSLINE } : {}),
+  });
   if (!installed.ok) throw new Error(installed.reason);
-  const again = mergeInstall(installed.text, { hooks: HOOKS, ...(statusLine ? { statusLine: STATUSLINE } : {}) });
+  const again = mergeInstall(installed.text, {
+    hooks: HOOKS,
+    ...(statusLine ? { statusLine: STATUSLINE } : {}),
+  });
   if (!again.ok) throw new Error(again.reason);
   const removed = mergeUninstall(installed.text);
   if (!removed.ok) throw new Error(removed.reason);
-  return { installed: installed.text, again: again.text, againChanged: again.changed, removed: removed.text };
+  return {
+    installed: installed.text,
+    again: again.text,
+    againChanged: again.changed,
+    removed: removed.text,
+  };
 }
 
 describe("settings merge", () => {
@@ -48,8 +75,14 @@ describe("settings merge", () => {
 
   it("keeps the user's keys and hooks byte for byte and gives the original back on uninstall", () => {
     const r = roundTrip(USER_SETTINGS);
-    expect(r.installed.startsWith('{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(git status)"] },')).toBe(true);
-    expect(r.installed).toContain('{ "hooks": [ { "type": "command", "command": "echo theirs" } ] }');
+    expect(
+      r.installed.startsWith(
+        '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(git status)"] },',
+      ),
+    ).toBe(true);
+    expect(r.installed).toContain(
+      '{ "hooks": [ { "type": "command", "command": "echo theirs" } ] }',
+    );
     expect(r.installed).toContain('"Stop": [{"hooks":[{"type":"command","command":"say done"}]}]');
     const parsed = JSON.parse(r.installed);
     expect(parsed.hooks.UserPromptSubmit).toHaveLength(2);
@@ -89,12 +122,27 @@ describe("settings merge", () => {
   });
 
   it.each([
-    ['{\n  "hooks": {},\n  "hooks": {"Stop": []}\n}\n', 'key "hooks" appears twice in the top level (again at line 3, column 3)'],
-    ['{"hooks": {"PreCompact": [], "PreCompact": []}}', 'key "PreCompact" appears twice in "hooks"'],
-    ['{"statusLine": {"command": "a", "command": "b"}}', 'key "command" appears twice in "statusLine"'],
+    [
+      '{\n  "hooks": {},\n  "hooks": {"Stop": []}\n}\n',
+      'key "hooks" appears twice in the top level (again at line 3, column 3)',
+    ],
+    [
+      '{"hooks": {"PreCompact": [], "PreCompact": []}}',
+      'key "PreCompact" appears twice in "hooks"',
+    ],
+    [
+      '{"statusLine": {"command": "a", "command": "b"}}',
+      'key "command" appears twice in "statusLine"',
+    ],
   ])("refuses a key written twice where it edits: %j", (text, reason) => {
-    expect(mergeInstall(text, { hooks: HOOKS, statusLine: STATUSLINE })).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
-    expect(mergeUninstall(text)).toMatchObject({ ok: false, reason: expect.stringContaining(reason) });
+    expect(mergeInstall(text, { hooks: HOOKS, statusLine: STATUSLINE })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
+    expect(mergeUninstall(text)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(reason),
+    });
   });
 
   it("refuses a hooks value of the wrong shape", () => {
@@ -145,16 +193,28 @@ describe("a handler the user added inside quoin's group (issue 10 point 9)", () 
     expect(again.changed).toBe(false);
     const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
     expect(groups).toHaveLength(1);
-    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([HOOKS[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([
+      HOOKS[1]!.group.hooks[0]!.command,
+      "~/bin/audit-prompt",
+    ]);
   });
 
   it("is kept when quoin's command changes (a new install folder) and when quoin is uninstalled", () => {
-    const moved = HOOKS.map((h) => ({ ...h, group: { ...h.group, hooks: h.group.hooks.map((x) => ({ ...x, command: x.command.replace("/h/", "/other/") })) } }));
+    const moved = HOOKS.map((h) => ({
+      ...h,
+      group: {
+        ...h.group,
+        hooks: h.group.hooks.map((x) => ({ ...x, command: x.command.replace("/h/", "/other/") })),
+      },
+    }));
     const again = mergeInstall(withUserHandler(), { hooks: moved });
     if (!again.ok) throw new Error(again.reason);
     const groups = JSON.parse(again.text).hooks.UserPromptSubmit;
     expect(groups).toHaveLength(1);
-    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([moved[1]!.group.hooks[0]!.command, "~/bin/audit-prompt"]);
+    expect(groups[0].hooks.map((h: { command: string }) => h.command)).toEqual([
+      moved[1]!.group.hooks[0]!.command,
+      "~/bin/audit-prompt",
+    ]);
     const removed = mergeUninstall(again.text);
     if (!removed.ok) throw new Error(removed.reason);
     expect(JSON.parse(removed.text).hooks).toEqual({ UserPromptSubmit: [{ hooks: [mine] }] });

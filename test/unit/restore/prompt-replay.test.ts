@@ -1,13 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { applyReplaySelection, classifyPendingPrompts, parseReplaySelection, replayMenu, type PendingPromptSource, type ReplayCase } from "../../../lib/restore/prompt-replay.ts";
+import {
+  applyReplaySelection,
+  classifyPendingPrompts,
+  parseReplaySelection,
+  replayMenu,
+  type PendingPromptSource,
+  type ReplayCase,
+} from "../../../lib/restore/prompt-replay.ts";
 import { appendBlockedPrompt } from "../../../lib/store/pending-prompts.ts";
 import { okValue, refusal } from "../../helpers/narrow.ts";
 
 const CUR = "cur-1";
-const src = (sid: string, text: string, mtimeMs = 1): PendingPromptSource => ({ file: `/m/pending-prompt-${sid}.txt`, sid, mtimeMs, text });
+const src = (sid: string, text: string, mtimeMs = 1): PendingPromptSource => ({
+  file: `/m/pending-prompt-${sid}.txt`,
+  sid,
+  mtimeMs,
+  text,
+});
 
 let multi = appendBlockedPrompt(null, "first prompt", "2026-11-29T10:00:00Z");
-multi = appendBlockedPrompt(multi, "<task-notification>bg agent finished</task-notification>", "2026-11-29T10:01:00Z");
+multi = appendBlockedPrompt(
+  multi,
+  "<task-notification>bg agent finished</task-notification>",
+  "2026-11-29T10:01:00Z",
+);
 multi = appendBlockedPrompt(multi, "third prompt\nwith two lines", "2026-11-29T10:02:00Z");
 
 function active(c: ReplayCase) {
@@ -28,12 +44,15 @@ describe("parseReplaySelection", () => {
     ["edit 2", { kind: "edit", n: 2 }],
     ["edit", { kind: "edit", n: 1 }],
   ];
-  for (const [raw, selection] of table) it(`reads ${JSON.stringify(raw)}`, () => expect(parseReplaySelection(raw)).toEqual({ ok: true, selection }));
-  for (const raw of ["", "some", "1-3", "edit x"]) it(`refuses ${JSON.stringify(raw)} with the forms it accepts`, () => {
-    const r = parseReplaySelection(raw);
-    expect(r.ok).toBe(false);
-    expect(refusal(r).reason).toContain("expected all, none");
-  });
+  for (const [raw, selection] of table)
+    it(`reads ${JSON.stringify(raw)}`, () =>
+      expect(parseReplaySelection(raw)).toEqual({ ok: true, selection }));
+  for (const raw of ["", "some", "1-3", "edit x"])
+    it(`refuses ${JSON.stringify(raw)} with the forms it accepts`, () => {
+      const r = parseReplaySelection(raw);
+      expect(r.ok).toBe(false);
+      expect(refusal(r).reason).toContain("expected all, none");
+    });
 });
 
 describe("classifyPendingPrompts: cases A, B, C", () => {
@@ -54,19 +73,30 @@ describe("classifyPendingPrompts: cases A, B, C", () => {
   it("CASE B for a legacy headerless file: one entry", () => {
     const c = active(classifyPendingPrompts([src(CUR, "please refactor the parser\n")], CUR));
     expect(c.legacy).toBe(true);
-    expect(c.entries).toEqual([{ n: 1, timestamp: "legacy", nonReplayable: false, text: "please refactor the parser" }]);
-    expect(replayMenu(c)).toEqual(["Your previous prompt was: please refactor the parser", "Run it now? [y / n / edit]"]);
+    expect(c.entries).toEqual([
+      { n: 1, timestamp: "legacy", nonReplayable: false, text: "please refactor the parser" },
+    ]);
+    expect(replayMenu(c)).toEqual([
+      "Your previous prompt was: please refactor the parser",
+      "Run it now? [y / n / edit]",
+    ]);
   });
   it("CASE C: only other sessions' files; newest shown, with the mismatch warning", () => {
-    const c = active(classifyPendingPrompts([src("old-1", "older", 1), src("old-2", "newer", 2)], CUR));
+    const c = active(
+      classifyPendingPrompts([src("old-1", "older", 1), src("old-2", "newer", 2)], CUR),
+    );
     expect(c.case).toBe("C");
     expect(c.source.sid).toBe("old-2");
     expect(c.others).toBe(1);
-    expect(c.warning).toBe("Stale pending-prompt sentinel detected (session-id MISMATCH: was old-2, current cur-1).");
+    expect(c.warning).toBe(
+      "Stale pending-prompt sentinel detected (session-id MISMATCH: was old-2, current cur-1).",
+    );
     expect(replayMenu(c)).toContain("Run it now? [y / n / delete]");
   });
   it("CASE C prefers the file of the session the checkpoint came from", () => {
-    const c = active(classifyPendingPrompts([src("old-1", "older", 1), src("old-2", "newer", 2)], CUR, "old-1"));
+    const c = active(
+      classifyPendingPrompts([src("old-1", "older", 1), src("old-2", "newer", 2)], CUR, "old-1"),
+    );
     expect(c.source.sid).toBe("old-1");
   });
   it("an unknown current session never claims CASE B", () => {
@@ -106,14 +136,19 @@ describe("applyReplaySelection", () => {
     const all = applyReplaySelection(b, { kind: "all" });
     expect(okValue(all).replay.some((e) => e.nonReplayable)).toBe(false);
     const two = applyReplaySelection(b, { kind: "numbers", numbers: [2] });
-    expect(okValue(two).replay[0]?.text).toBe("<task-notification>bg agent finished</task-notification>");
+    expect(okValue(two).replay[0]?.text).toBe(
+      "<task-notification>bg agent finished</task-notification>",
+    );
   });
   it("edit N gives the whole entry", () => {
     const r = applyReplaySelection(b, { kind: "edit", n: 3 });
     expect(okValue(r).edit?.text).toBe("third prompt\nwith two lines");
   });
   it("refuses numbers outside the list", () => {
-    expect(applyReplaySelection(b, { kind: "numbers", numbers: [1, 4] })).toEqual({ ok: false, reason: "4: expected numbers from 1 to 3" });
+    expect(applyReplaySelection(b, { kind: "numbers", numbers: [1, 4] })).toEqual({
+      ok: false,
+      reason: "4: expected numbers from 1 to 3",
+    });
     expect(applyReplaySelection(b, { kind: "edit", n: 0 }).ok).toBe(false);
   });
   it("the menu numbers entries, tags non-replayable ones and explains 'all'", () => {

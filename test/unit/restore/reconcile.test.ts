@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
-import { planDrift, planTaskStates, reconcile, reconcileLines } from "../../../lib/restore/reconcile.ts";
+import {
+  planDrift,
+  planTaskStates,
+  reconcile,
+  reconcileLines,
+} from "../../../lib/restore/reconcile.ts";
 import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
 
 function fixtureCheckpoint(f: MemoryFixture) {
@@ -24,13 +29,24 @@ function fixtureCheckpoint(f: MemoryFixture) {
 describe("reconcile (seed 001)", () => {
   it("keeps commits git knows, drops the rest as noise, re-derives state from git, lists drift and blockers", () => {
     const f = new MemoryFixture();
-    f.write(`${ROOT}/docs/plan.md`, "- [ ] T-01 parser\n- [x] T-03 something\n- [ ] T-04 wire up\n", 0.5);
+    f.write(
+      `${ROOT}/docs/plan.md`,
+      "- [ ] T-01 parser\n- [x] T-03 something\n- [ ] T-04 wire up\n",
+      0.5,
+    );
     f.runResult = (_cmd, args) => {
       const sub = args[2];
       if (sub === "status") return { status: 0, stdout: " M lib/a.ts\n?? new.ts\n", stderr: "" };
-      if (sub === "diff") return { status: 0, stdout: " lib/a.ts | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n", stderr: "" };
-      if (sub === "cat-file") return { status: args[4] === "1111111^{commit}" ? 0 : 1, stdout: "", stderr: "" };
-      if (sub === "log") return { status: 0, stdout: "abcdef0\t2026-11-29T11:00:00Z\tlater work\n", stderr: "" };
+      if (sub === "diff")
+        return {
+          status: 0,
+          stdout: " lib/a.ts | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n",
+          stderr: "",
+        };
+      if (sub === "cat-file")
+        return { status: args[4] === "1111111^{commit}" ? 0 : 1, stdout: "", stderr: "" };
+      if (sub === "log")
+        return { status: 0, stdout: "abcdef0\t2026-11-29T11:00:00Z\tlater work\n", stderr: "" };
       return { status: 1, stdout: "", stderr: "" };
     };
     const r = reconcile(f.deps(), ROOT, fixtureCheckpoint(f));
@@ -69,19 +85,28 @@ describe("reconcile (seed 001)", () => {
     const f = new MemoryFixture();
     f.write("/etc/plan.md", "- [x] T-03 elsewhere\n");
     f.fs.mkdirSync(`${ROOT}/docs`, { recursive: true });
-    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync("/etc/plan.md", `${ROOT}/docs/plan.md`);
-    expect(reconcile(f.deps(), ROOT, fixtureCheckpoint(f)).drift).toEqual(["plan file docs/plan.md not found (or outside the project)"]);
+    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync(
+      "/etc/plan.md",
+      `${ROOT}/docs/plan.md`,
+    );
+    expect(reconcile(f.deps(), ROOT, fixtureCheckpoint(f)).drift).toEqual([
+      "plan file docs/plan.md not found (or outside the project)",
+    ]);
   });
 });
 
 describe("planTaskStates and planDrift", () => {
   it("reads checkboxes and status glyphs", () => {
-    const s = planTaskStates("- [x] T-1 a\n- [ ] T-2 b\n1. \u2713 T-3 c\n* \u23F3 T-4 d\nT-5 prose\n");
+    const s = planTaskStates(
+      "- [x] T-1 a\n- [ ] T-2 b\n1. \u2713 T-3 c\n* \u23F3 T-4 d\nT-5 prose\n",
+    );
     expect([...s.done]).toEqual(["T-1", "T-3"]);
     expect([...s.open]).toEqual(["T-2", "T-4"]);
   });
   it("reports a plan-done task whose commit is not in git", () => {
     const cp = parseCheckpoint("## Active task\nx\n");
-    expect(planDrift("- [x] T-7 thing\n", cp, [], [{ hash: "abcdef1", subject: "T-7 thing" }])).toEqual(["T-7: done in the plan, but commit abcdef1 is not in git"]);
+    expect(
+      planDrift("- [x] T-7 thing\n", cp, [], [{ hash: "abcdef1", subject: "T-7 thing" }]),
+    ).toEqual(["T-7: done in the plan, but commit abcdef1 is not in git"]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { pickRestore, isSameSession, type B3Route, type PickerDecision } from "../../../lib/restore/restore-picker.ts";
+import {
+  pickRestore,
+  isSameSession,
+  type B3Route,
+  type PickerDecision,
+} from "../../../lib/restore/restore-picker.ts";
 import { MemoryFixture, SETTINGS } from "../../helpers/memory-fixture.ts";
 import { variant } from "../../helpers/narrow.ts";
 
@@ -7,20 +12,31 @@ const CUR = "cccc0000-0000-0000-0000-000000000001";
 const OLD = "aaaa0000-0000-0000-0000-000000000002";
 const OTHER = "bbbb0000-0000-0000-0000-000000000003";
 
-type Expect = { action: PickerDecision["action"]; path?: string; consumed?: "" | "sentinel" | string; route?: string };
+type Expect = {
+  action: PickerDecision["action"];
+  path?: string;
+  consumed?: "" | "sentinel" | string;
+  route?: string;
+};
 
 function check(d: PickerDecision, e: Expect, sentinel?: string) {
   expect(d.action).toBe(e.action);
   if (e.path !== undefined) expect("path" in d ? d.path : undefined).toBe(e.path);
   if (e.route !== undefined) expect(d.action === "synthesize" ? d.route : undefined).toBe(e.route);
   if (e.consumed !== undefined) {
-    const consumed = d.action === "restore" || d.action === "synthesize" ? d.consumedSentinelPath : "";
+    const consumed =
+      d.action === "restore" || d.action === "synthesize" ? d.consumedSentinelPath : "";
     expect(consumed).toBe(e.consumed === "sentinel" ? sentinel : e.consumed);
   }
 }
 
 describe("Tier 1: the current-session sentinel", () => {
-  const cases: Array<{ name: string; setup: (f: MemoryFixture) => string | undefined; sid?: string; expect: Expect }> = [
+  const cases: Array<{
+    name: string;
+    setup: (f: MemoryFixture) => string | undefined;
+    sid?: string;
+    expect: Expect;
+  }> = [
     {
       name: "returns the same-task checkpoint at once (path 1, nothing consumed)",
       setup: (f) => {
@@ -67,7 +83,10 @@ describe("Tier 1: the current-session sentinel", () => {
     {
       name: "falls through when the sentinel names a file outside checkpoints/",
       setup: (f) => {
-        const outside = f.write(`${f.paths.memory}/2026-11-29T1100-alpha.md`, "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(200, " "));
+        const outside = f.write(
+          `${f.paths.memory}/2026-11-29T1100-alpha.md`,
+          "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(200, " "),
+        );
         f.sentinel(CUR, outside);
         return undefined;
       },
@@ -76,7 +95,10 @@ describe("Tier 1: the current-session sentinel", () => {
     {
       name: "falls through when the sentinel path climbs out with ..",
       setup: (f) => {
-        f.write("/home/dev/proj/evil.md", "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(200, " "));
+        f.write(
+          "/home/dev/proj/evil.md",
+          "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(200, " "),
+        );
         f.sentinel(CUR, `${f.paths.checkpoints}/../../../evil.md`);
         return undefined;
       },
@@ -85,7 +107,13 @@ describe("Tier 1: the current-session sentinel", () => {
     {
       name: "falls through when `## Active task` cannot be parsed",
       setup: (f) => {
-        f.sentinel(CUR, f.checkpoint("2026-11-29T1100-x.md", { task: "", raw: "## Status\nsaved\n\n## Branch\nmain\n".padEnd(300, "x") }));
+        f.sentinel(
+          CUR,
+          f.checkpoint("2026-11-29T1100-x.md", {
+            task: "",
+            raw: "## Status\nsaved\n\n## Branch\nmain\n".padEnd(300, "x"),
+          }),
+        );
         return undefined;
       },
       expect: { action: "none", path: "2" },
@@ -102,7 +130,10 @@ describe("Tier 1: the current-session sentinel", () => {
   for (const sid of ["", "unknown"]) {
     it(`is skipped for the session id ${JSON.stringify(sid)} (no pending-restore-${sid}.txt lookup)`, () => {
       const f = new MemoryFixture();
-      const orphanTarget = f.checkpoint("2026-11-29T0900-alpha.md", { task: "alpha", ageDays: 0.2 });
+      const orphanTarget = f.checkpoint("2026-11-29T0900-alpha.md", {
+        task: "alpha",
+        ageDays: 0.2,
+      });
       f.sentinel(sid, orphanTarget, 0.2);
       f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.04 });
       const d = pickRestore(f.snapshot(sid), SETTINGS);
@@ -125,7 +156,11 @@ describe("Tier 1: the current-session sentinel", () => {
 describe("Tier 2: pending-prompt cross-reference", () => {
   it("anchors on another session that has both a pending-prompt and a pending-restore", () => {
     const f = new MemoryFixture();
-    const cp = f.checkpoint("2026-11-29T0800-alpha.md", { task: "alpha", ageDays: 0.2, sessionId: OLD });
+    const cp = f.checkpoint("2026-11-29T0800-alpha.md", {
+      task: "alpha",
+      ageDays: 0.2,
+      sessionId: OLD,
+    });
     const sentinel = f.sentinel(OLD, cp, 0.2);
     f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-29T08:00:00Z] ===\nrun the tests\n", 0.2);
     f.checkpoint("2026-11-29T1100-other.md", { task: "other", ageDays: 0.01 });
@@ -136,10 +171,18 @@ describe("Tier 2: pending-prompt cross-reference", () => {
 
   it("anchors on a days-old blocked session of the same task as today's session-state (no staleness check)", () => {
     const f = new MemoryFixture();
-    const sentinel = f.sentinel(OLD, f.checkpoint("2026-11-25T0800-alpha.md", { task: "alpha", ageDays: 4 }), 4);
+    const sentinel = f.sentinel(
+      OLD,
+      f.checkpoint("2026-11-25T0800-alpha.md", { task: "alpha", ageDays: 4 }),
+      4,
+    );
     f.prompt(OLD, "a prompt", 4);
     f.sessionState("2026-11-29-alpha.md", undefined, 0.1);
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "tier2", consumed: "sentinel" }, sentinel);
+    check(
+      pickRestore(f.snapshot(CUR), SETTINGS),
+      { action: "restore", path: "tier2", consumed: "sentinel" },
+      sentinel,
+    );
   });
 
   it("tries the freshest pending-prompt first (mtime order)", () => {
@@ -170,7 +213,9 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     // alpha matches the freshest session file, but the anchor task (beta) wins: cross-task, suppressed.
     check(d, { action: "synthesize", route: "gate" });
-    expect(variant(d, "action", "synthesize").warnings.join("\n")).toContain("freshest session task='beta'");
+    expect(variant(d, "action", "synthesize").warnings.join("\n")).toContain(
+      "freshest session task='beta'",
+    );
   });
 
   it("falls back to the newest session-state when no file names the prompt's session", () => {
@@ -184,7 +229,11 @@ describe("Tier 2: pending-prompt cross-reference", () => {
 
 describe("sentinel paths are trusted only inside checkpoints/", () => {
   function outside(f: MemoryFixture): string {
-    return f.write("/home/dev/proj/notes/2026-11-29T1100-alpha.md", "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(300, " "), 0.01);
+    return f.write(
+      "/home/dev/proj/notes/2026-11-29T1100-alpha.md",
+      "## Active task\nalpha\n\n## Branch\nmain\n".padEnd(300, " "),
+      0.01,
+    );
   }
   it("Tier 2 does not anchor on a sentinel naming a file elsewhere", () => {
     const f = new MemoryFixture();
@@ -210,7 +259,9 @@ describe("Tier 3: enumeration", () => {
     const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.1 });
     const s = f.sentinel("dddd", cp, 0.1);
     const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
-    expect(variant(d, "action", "choose").warnings).toContain("[checkpoint] 2 stale pending-restore-*.txt sentinels older than 7d skipped");
+    expect(variant(d, "action", "choose").warnings).toContain(
+      "[checkpoint] 2 stale pending-restore-*.txt sentinels older than 7d skipped",
+    );
     expect(variant(d, "action", "choose").list.find((c) => c.file === cp)?.sentinel).toBe(s);
   });
 
@@ -224,13 +275,21 @@ describe("Tier 3: enumeration", () => {
   it("leaves out checkpoints older than 30 days and files under 100 bytes", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-10-20T0800-alpha.md", { task: "alpha", ageDays: 40 });
-    f.checkpoint("2026-11-29T0800-alpha.md", { task: "alpha", raw: "## Active task\nalpha\n", ageDays: 0.1 });
+    f.checkpoint("2026-11-29T0800-alpha.md", {
+      task: "alpha",
+      raw: "## Active task\nalpha\n",
+      ageDays: 0.1,
+    });
     check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none", path: "2" });
   });
 
   it("drops a candidate whose Active task cannot be parsed", () => {
     const f = new MemoryFixture();
-    f.checkpoint("2026-11-29T0800-alpha.md", { task: "", raw: "## Status\nsaved\n".padEnd(200, "x"), ageDays: 0.1 });
+    f.checkpoint("2026-11-29T0800-alpha.md", {
+      task: "",
+      raw: "## Status\nsaved\n".padEnd(200, "x"),
+      ageDays: 0.1,
+    });
     f.checkpoint("2026-11-29T0900-alpha.md", { task: "alpha", ageDays: 0.05 });
     check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "3a" });
   });
@@ -243,7 +302,10 @@ describe("Tier 3: enumeration", () => {
     check(one, { action: "restore", path: "3a" });
     expect(variant(one, "action", "restore").candidate.name).toBe("2026-11-29-alpha.md");
     const two = pickRestore(f.snapshot(CUR), { ...SETTINGS, dedupWindowDays: 0.05 });
-    expect(variant(two, "action", "choose").list.map((c) => c.name)).toEqual(["2026-11-29-alpha.md", "2026-11-29-alpha-precompact.md"]);
+    expect(variant(two, "action", "choose").list.map((c) => c.name)).toEqual([
+      "2026-11-29-alpha.md",
+      "2026-11-29-alpha-precompact.md",
+    ]);
   });
 
   it("labels the three saved-time shapes and marks a missing Session ID as legacy", () => {
@@ -252,7 +314,9 @@ describe("Tier 3: enumeration", () => {
     f.checkpoint("2026-11-28-alpha.md", { task: "alpha", ageDays: 0.2, sessionId: "legacy" });
     f.checkpoint("2026-11-27-alpha-precompact.md", { task: "alpha", ageDays: 0.3, skeleton: true });
     const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
-    expect(variant(d, "action", "choose").list.map((c) => [c.saved, c.sessionId === undefined])).toEqual([
+    expect(
+      variant(d, "action", "choose").list.map((c) => [c.saved, c.sessionId === undefined]),
+    ).toEqual([
       ["2026-11-29 09:30 UTC", false],
       ["2026-11-28 (legacy)", true],
       ["2026-11-27 (precompact)", false],
@@ -263,12 +327,22 @@ describe("Tier 3: enumeration", () => {
 describe("B3 trigger and synthesis", () => {
   it("clause A: no candidate and a recent session-state offers synthesis", () => {
     const f = new MemoryFixture();
-    f.sessionState("2026-11-29-dgp-price-interactions.md", "## Current stage\n\nwiring\n\n## Unfinished work\n\n* \u2713 done thing\n", 0.1);
+    f.sessionState(
+      "2026-11-29-dgp-price-interactions.md",
+      "## Current stage\n\nwiring\n\n## Unfinished work\n\n* \u2713 done thing\n",
+      0.1,
+    );
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     check(d, { action: "synthesize", path: "5", route: "clause-A", consumed: "" });
     if (d.action !== "synthesize") throw new Error("unreachable");
-    expect(d.synthesis).toMatchObject({ task: "dgp-price-interactions", currentStage: "wiring", intent: "done thing" });
-    expect(d.warnings.join("\n")).toContain("Synthesize a minimal restore from session-state only? [y / n]");
+    expect(d.synthesis).toMatchObject({
+      task: "dgp-price-interactions",
+      currentStage: "wiring",
+      intent: "done thing",
+    });
+    expect(d.warnings.join("\n")).toContain(
+      "Synthesize a minimal restore from session-state only? [y / n]",
+    );
   });
 
   it("clause A with no session-state falls through to 'no checkpoints found' (path 2)", () => {
@@ -310,13 +384,55 @@ describe("B3 trigger and synthesis", () => {
 });
 
 describe("combined auto-pick gate", () => {
-  const cases: Array<{ name: string; ageDays: number; task: string; session?: { name: string; ageDays: number }; sentinel?: boolean; expect: Expect }> = [
-    { name: "auto-picks a fresh same-task disk-only checkpoint (path 3a)", ageDays: 0.01, task: "alpha", session: { name: "2026-11-29-alpha.md", ageDays: 0.1 }, expect: { action: "restore", path: "3a", consumed: "" } },
-    { name: "auto-picks a fresh sentinel-backed checkpoint and consumes its sentinel (path 3)", ageDays: 0.01, task: "alpha", sentinel: true, expect: { action: "restore", path: "3", consumed: "sentinel" } },
-    { name: "suppresses a stale same-task checkpoint when a session-state exists", ageDays: 3, task: "alpha", session: { name: "2026-11-20-alpha.md", ageDays: 9 }, expect: { action: "choose" } },
-    { name: "does not call a checkpoint stale when no session-state exists", ageDays: 3, task: "alpha", expect: { action: "restore", path: "3a" } },
-    { name: "suppresses a fresh cross-task checkpoint", ageDays: 0.01, task: "alpha", session: { name: "2026-11-29-beta.md", ageDays: 0.1 }, expect: { action: "synthesize", route: "gate" } },
-    { name: "compares task names reduced, as the save side writes them", ageDays: 0.01, task: "my-task", session: { name: "2026-11-29-My_Task.md", ageDays: 0.1 }, expect: { action: "restore", path: "3a" } },
+  const cases: Array<{
+    name: string;
+    ageDays: number;
+    task: string;
+    session?: { name: string; ageDays: number };
+    sentinel?: boolean;
+    expect: Expect;
+  }> = [
+    {
+      name: "auto-picks a fresh same-task disk-only checkpoint (path 3a)",
+      ageDays: 0.01,
+      task: "alpha",
+      session: { name: "2026-11-29-alpha.md", ageDays: 0.1 },
+      expect: { action: "restore", path: "3a", consumed: "" },
+    },
+    {
+      name: "auto-picks a fresh sentinel-backed checkpoint and consumes its sentinel (path 3)",
+      ageDays: 0.01,
+      task: "alpha",
+      sentinel: true,
+      expect: { action: "restore", path: "3", consumed: "sentinel" },
+    },
+    {
+      name: "suppresses a stale same-task checkpoint when a session-state exists",
+      ageDays: 3,
+      task: "alpha",
+      session: { name: "2026-11-20-alpha.md", ageDays: 9 },
+      expect: { action: "choose" },
+    },
+    {
+      name: "does not call a checkpoint stale when no session-state exists",
+      ageDays: 3,
+      task: "alpha",
+      expect: { action: "restore", path: "3a" },
+    },
+    {
+      name: "suppresses a fresh cross-task checkpoint",
+      ageDays: 0.01,
+      task: "alpha",
+      session: { name: "2026-11-29-beta.md", ageDays: 0.1 },
+      expect: { action: "synthesize", route: "gate" },
+    },
+    {
+      name: "compares task names reduced, as the save side writes them",
+      ageDays: 0.01,
+      task: "my-task",
+      session: { name: "2026-11-29-My_Task.md", ageDays: 0.1 },
+      expect: { action: "restore", path: "3a" },
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -348,8 +464,16 @@ function expectSuppressedLoudly(d: PickerDecision, reason: string, route: B3Rout
 describe("the incident: a five-day-old checkpoint of another task", () => {
   it("is not auto-picked when today's session-state belongs to a different task, even as the single candidate", () => {
     const f = new MemoryFixture();
-    f.sentinel(OLD, f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }), 5);
-    f.sessionState("2026-11-29-dgp-price-interactions.md", "## Unfinished work\n- wire the price table\n", 0.05);
+    f.sentinel(
+      OLD,
+      f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }),
+      5,
+    );
+    f.sessionState(
+      "2026-11-29-dgp-price-interactions.md",
+      "## Unfinished work\n- wire the price table\n",
+      0.05,
+    );
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     expect(d.action).not.toBe("restore");
     check(d, { action: "synthesize", consumed: "" });
@@ -361,17 +485,33 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     // Saved five days ago (file name), touched today after the session-state.
     f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 0.01, sessionId: OLD });
     f.sessionState("2026-11-29-dgp-price-interactions.md", undefined, 0.05);
-    expectSuppressedLoudly(pickRestore(f.snapshot(CUR), SETTINGS), "Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.", "gate");
+    expectSuppressedLoudly(
+      pickRestore(f.snapshot(CUR), SETTINGS),
+      "Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.",
+      "gate",
+    );
   });
 
   it("is not auto-picked through Tier 2 when its blocked session left a pending-prompt and a pending-restore", () => {
     const f = new MemoryFixture();
     // The block tier five days ago wrote both hook sentinels for OLD; today's work is another task.
-    f.sentinel(OLD, f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }), 5);
+    f.sentinel(
+      OLD,
+      f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5, sessionId: OLD }),
+      5,
+    );
     f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-24T10:00:00Z] ===\nship the mvp\n", 5);
-    f.sessionState("2026-11-29-dgp-price-interactions.md", "## Unfinished work\n- wire the price table\n", 0.05);
+    f.sessionState(
+      "2026-11-29-dgp-price-interactions.md",
+      "## Unfinished work\n- wire the price table\n",
+      0.05,
+    );
     // Tier 2 does not anchor on it; in Tier 3 the session-state is newer than every candidate (clause B).
-    expectSuppressedLoudly(pickRestore(f.snapshot(CUR), SETTINGS), "Cross-task: Tier 2 anchor task='pep-mvp' vs freshest session task='dgp-price-interactions'.", "clause-B");
+    expectSuppressedLoudly(
+      pickRestore(f.snapshot(CUR), SETTINGS),
+      "Cross-task: Tier 2 anchor task='pep-mvp' vs freshest session task='dgp-price-interactions'.",
+      "clause-B",
+    );
   });
 
   it("is suppressed as stale too when the task matches but five days passed", () => {
@@ -400,7 +540,11 @@ describe("numbered picker", () => {
 
   it("caps the list at 10 and counts the rest", () => {
     const f = new MemoryFixture();
-    for (let i = 0; i < 13; i += 1) f.checkpoint(`2026-11-29T${String(10 + (i % 10)).padStart(2, "0")}${String(i).padStart(2, "0")}-alpha.md`, { task: "alpha", ageDays: 0.01 * (i + 1) });
+    for (let i = 0; i < 13; i += 1)
+      f.checkpoint(
+        `2026-11-29T${String(10 + (i % 10)).padStart(2, "0")}${String(i).padStart(2, "0")}-alpha.md`,
+        { task: "alpha", ageDays: 0.01 * (i + 1) },
+      );
     const d = pickRestore(f.snapshot(CUR), SETTINGS);
     expect(variant(d, "action", "choose").more).toBe(3);
   });
@@ -427,7 +571,9 @@ describe("numbered picker", () => {
     f.sessionState("2026-11-29-dgp.md", undefined, 0.05);
     const d = pickRestore(f.snapshot(CUR), SETTINGS, { pick: 1 });
     check(d, { action: "restore", path: "4" });
-    expect(variant(d, "action", "restore").warnings.join("\n")).toContain("picked despite: stale 5d, other task");
+    expect(variant(d, "action", "restore").warnings.join("\n")).toContain(
+      "picked despite: stale 5d, other task",
+    );
   });
 });
 

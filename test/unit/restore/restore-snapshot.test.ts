@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { HEAD_BYTES, headFields, readCheckpointHead } from "../../../lib/restore/checkpoint-heads.ts";
+import {
+  HEAD_BYTES,
+  headFields,
+  readCheckpointHead,
+} from "../../../lib/restore/checkpoint-heads.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 import { buildRestoreSnapshot } from "../../../lib/restore/restore-snapshot.ts";
 
@@ -19,13 +23,23 @@ describe("buildRestoreSnapshot", () => {
 
   it("reads a prefix of a large checkpoint, cut back to whole sections", () => {
     const f = new MemoryFixture();
-    const big = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", extra: { decisions: "d".repeat(20_000) } });
+    const big = f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      extra: { decisions: "d".repeat(20_000) },
+    });
     const size = f.fs.statSync(big).size as number;
     const head = readCheckpointHead(f.fs, { path: big, size }) ?? "";
     expect(size).toBeGreaterThan(HEAD_BYTES);
     expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
-    expect(f.snapshot("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({ task: "alpha", branch: "main" });
-    expect(headFields(head)).toMatchObject({ task: "alpha", branch: "main", sessionId: "ffff0000-0000-0000-0000-000000000000" });
+    expect(f.snapshot("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({
+      task: "alpha",
+      branch: "main",
+    });
+    expect(headFields(head)).toMatchObject({
+      task: "alpha",
+      branch: "main",
+      sessionId: "ffff0000-0000-0000-0000-000000000000",
+    });
   });
 
   it("reads the whole file when the prefix lacks a section the picker needs", () => {
@@ -52,9 +66,15 @@ describe("buildRestoreSnapshot", () => {
 describe("symlinks", () => {
   it("never reads a symlink in checkpoints/, even when a sentinel names it", () => {
     const f = new MemoryFixture();
-    f.write("/home/dev/.ssh/id_rsa.md", "## Active task\nsecret\n\n## Branch\nmain\n".padEnd(300, "k"));
+    f.write(
+      "/home/dev/.ssh/id_rsa.md",
+      "## Active task\nsecret\n\n## Branch\nmain\n".padEnd(300, "k"),
+    );
     const link = `${f.paths.checkpoints}/2026-11-29T1100-alpha.md`;
-    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync("/home/dev/.ssh/id_rsa.md", link);
+    (f.fs as unknown as { symlinkSync: (t: string, p: string) => void }).symlinkSync(
+      "/home/dev/.ssh/id_rsa.md",
+      link,
+    );
     f.sentinel("cur", link);
     const snap = f.snapshot("cur");
     expect(snap.checkpoints).toEqual([]);
@@ -63,7 +83,11 @@ describe("symlinks", () => {
 
 describe("headFields", () => {
   it("reads the value on the line after the heading, CR stripped", () => {
-    expect(headFields("## Active task\r\nalpha\r\n\r\n## Branch\r\nmain\r\n\r\n## Session ID\r\nunknown\r\n")).toEqual({ task: "alpha", branch: "main", sessionId: null });
+    expect(
+      headFields(
+        "## Active task\r\nalpha\r\n\r\n## Branch\r\nmain\r\n\r\n## Session ID\r\nunknown\r\n",
+      ),
+    ).toEqual({ task: "alpha", branch: "main", sessionId: null });
   });
 });
 
@@ -81,7 +105,12 @@ describe("headFields agrees with the full parser", () => {
       const { parseCheckpoint } = await import("../../../lib/store/checkpoint-format.ts");
       const full = parseCheckpoint(text);
       const status = full.status?.split("\n")[0]?.trim();
-      expect(headFields(text)).toEqual({ ...(status ? { status } : {}), task: full.task, branch: full.branch, sessionId: full.sessionId });
+      expect(headFields(text)).toEqual({
+        ...(status ? { status } : {}),
+        task: full.task,
+        branch: full.branch,
+        sessionId: full.sessionId,
+      });
     });
   }
 });
@@ -95,8 +124,16 @@ describe("sentinel window", () => {
     f.sentinel("aaaa0000-0000-4000-8000-000000000003", target, 10);
     f.sentinel("aaaa0000-0000-4000-8000-000000000004", target, 1);
     f.prompt("aaaa0000-0000-4000-8000-000000000003", "held\n", 1);
-    const snap = buildRestoreSnapshot(f.fs, f.paths, "aaaa0000-0000-4000-8000-000000000001", f.now, { checkpointWindowDays: 30, sentinelWindowDays: 7 });
-    const lines = Object.fromEntries(snap.pendingRestores.map((s) => [s.sid.slice(-1), s.firstLine]));
+    const snap = buildRestoreSnapshot(
+      f.fs,
+      f.paths,
+      "aaaa0000-0000-4000-8000-000000000001",
+      f.now,
+      { checkpointWindowDays: 30, sentinelWindowDays: 7 },
+    );
+    const lines = Object.fromEntries(
+      snap.pendingRestores.map((s) => [s.sid.slice(-1), s.firstLine]),
+    );
     expect(lines).toEqual({ "1": target, "2": "", "3": target, "4": target });
     // without a window every sentinel is read (list, successor)
     const all = f.snapshot("other");

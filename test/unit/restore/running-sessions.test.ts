@@ -10,14 +10,20 @@ import type { Deps } from "../../../lib/core/deps.ts";
 const CUR = "cccc0000-0000-0000-0000-000000000001";
 const OTHER = "258c0000-0000-0000-0000-000000000002";
 const CONFIG = "/home/dev/.claude";
-const stat = (pid: number, comm: string, ppid: number, start: number) => `${pid} (${comm}) S ${ppid} 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0\n`;
+const stat = (pid: number, comm: string, ppid: number, start: number) =>
+  `${pid} (${comm}) S ${ppid} 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0\n`;
 
 function world(alive: (pid: number) => boolean) {
   const f = new MemoryFixture();
   const deps = (): Deps => ({ ...f.deps(), isProcessAlive: alive });
   const restore = (argv: string[]) => {
     let out = "";
-    runCli(["restore", "--session", CUR, ...argv], deps(), { stdout: (t) => (out += t), stderr: () => {}, readStdin: () => "" }, [restoreCommand]);
+    runCli(
+      ["restore", "--session", CUR, ...argv],
+      deps(),
+      { stdout: (t) => (out += t), stderr: () => {}, readStdin: () => "" },
+      [restoreCommand],
+    );
     return out;
   };
   return { f, deps, restore };
@@ -30,8 +36,17 @@ describe("running sessions", () => {
     f.write("/proc/4242/stat", stat(4242, "node", 4200, 900));
     f.write("/proc/4200/stat", stat(4200, "sh", 4100, 800));
     f.write("/proc/4100/stat", stat(4100, "claude", 1, 700));
-    handleSessionStart(deps(), { session_id: CUR, cwd: `${ROOT}/sub`, hook_event_name: "SessionStart", source: "startup" }, f.knobs());
-    expect(readRegistry(deps(), CONFIG, "process", CUR)).toEqual({ pid: 4100, start: "700", startedAt: "2026-11-29T12:00:00Z", cwd: `${ROOT}/sub` });
+    handleSessionStart(
+      deps(),
+      { session_id: CUR, cwd: `${ROOT}/sub`, hook_event_name: "SessionStart", source: "startup" },
+      f.knobs(),
+    );
+    expect(readRegistry(deps(), CONFIG, "process", CUR)).toEqual({
+      pid: 4100,
+      start: "700",
+      startedAt: "2026-11-29T12:00:00Z",
+      cwd: `${ROOT}/sub`,
+    });
     expect(isSessionRunning(deps(), CONFIG, CUR)).toBe(true);
     // the pid now names another process (other start): not this session
     f.write("/proc/4100/stat", stat(4100, "claude", 1, 7000));
@@ -39,27 +54,57 @@ describe("running sessions", () => {
   });
   it("records nothing when no ancestor is Claude Code, so no session is called running", () => {
     const { f, deps } = world(() => true);
-    handleSessionStart(deps(), { session_id: CUR, cwd: ROOT, hook_event_name: "SessionStart", source: "startup" }, f.knobs());
+    handleSessionStart(
+      deps(),
+      { session_id: CUR, cwd: ROOT, hook_event_name: "SessionStart", source: "startup" },
+      f.knobs(),
+    );
     expect(readRegistry(deps(), CONFIG, "process", CUR)).toBeNull();
     expect(isSessionRunning(deps(), CONFIG, CUR)).toBe(false);
   });
   it("the picker and the restore say that a checkpoint's session is still running; an explicit pick goes ahead", () => {
     const { f, deps, restore } = world((pid) => pid === 777);
-    f.sentinel(OTHER, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, sessionId: OTHER }));
-    f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.02, sessionId: "dddd0000-0000-0000-0000-000000000003" });
-    writeRegistry(deps(), CONFIG, "process", OTHER, { pid: 777, start: null, startedAt: "x", cwd: ROOT });
-    writeRegistry(deps(), CONFIG, "process", "dddd0000-0000-0000-0000-000000000003", { pid: 778, start: null, startedAt: "x", cwd: ROOT });
+    f.sentinel(
+      OTHER,
+      f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01, sessionId: OTHER }),
+    );
+    f.checkpoint("2026-11-29T1000-beta.md", {
+      task: "beta",
+      ageDays: 0.02,
+      sessionId: "dddd0000-0000-0000-0000-000000000003",
+    });
+    writeRegistry(deps(), CONFIG, "process", OTHER, {
+      pid: 777,
+      start: null,
+      startedAt: "x",
+      cwd: ROOT,
+    });
+    writeRegistry(deps(), CONFIG, "process", "dddd0000-0000-0000-0000-000000000003", {
+      pid: 778,
+      start: null,
+      startedAt: "x",
+      cwd: ROOT,
+    });
     const list = restore([]);
     expect(list).toContain("Task: alpha");
-    expect(list).toMatch(/alpha.*\[.*session 258c0000\.\.\. is still running: two sessions would now work on one task\]/);
+    expect(list).toMatch(
+      /alpha.*\[.*session 258c0000\.\.\. is still running: two sessions would now work on one task\]/,
+    );
     expect(list).not.toMatch(/beta.*still running/);
     const picked = JSON.parse(restore(["--pick", "1", "--json"]));
-    expect(picked.warnings).toContain("[checkpoint] WARNING: session 258c0000... is still running: two sessions would now work on one task.");
+    expect(picked.warnings).toContain(
+      "[checkpoint] WARNING: session 258c0000... is still running: two sessions would now work on one task.",
+    );
     expect(picked.action).toBe("restore");
   });
   it("a session that SessionEnd marked ended is not running even if its pid lives", () => {
     const { deps } = world(() => true);
-    writeRegistry(deps(), CONFIG, "process", OTHER, { pid: 777, start: null, startedAt: "x", cwd: ROOT });
+    writeRegistry(deps(), CONFIG, "process", OTHER, {
+      pid: 777,
+      start: null,
+      startedAt: "x",
+      cwd: ROOT,
+    });
     expect(isSessionRunning(deps(), CONFIG, OTHER)).toBe(true);
     writeRegistry(deps(), CONFIG, "ended", OTHER, { at: "x" });
     expect(isSessionRunning(deps(), CONFIG, OTHER)).toBe(false);
@@ -78,7 +123,12 @@ describe("B3 synthesis declined", () => {
     const again = JSON.parse(restore(["--json"]));
     expect(again.action).toBe("none");
     let other = "";
-    runCli(["restore", "--json", "--session", OTHER], { ...f.deps(), isProcessAlive: () => false }, { stdout: (t) => (other += t), stderr: () => {}, readStdin: () => "" }, [restoreCommand]);
+    runCli(
+      ["restore", "--json", "--session", OTHER],
+      { ...f.deps(), isProcessAlive: () => false },
+      { stdout: (t) => (other += t), stderr: () => {}, readStdin: () => "" },
+      [restoreCommand],
+    );
     expect(JSON.parse(other).action).toBe("none");
     // asked for explicitly, it still runs
     expect(JSON.parse(restore(["--json", "--synthesize"])).action).toBe("restore");

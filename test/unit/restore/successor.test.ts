@@ -1,6 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { newestCheckpoint, shellCommand, shellQuote, successorPrompt } from "../../../lib/restore/successor.ts";
+import {
+  newestCheckpoint,
+  shellCommand,
+  shellQuote,
+  successorPrompt,
+} from "../../../lib/restore/successor.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
 describe("successor", () => {
@@ -13,7 +18,9 @@ describe("successor", () => {
   });
 
   it("puts the reconciliation instructions first and the checkpoint inline", () => {
-    const p = successorPrompt("/x/cp.md", "## Active task\nalpha\n", ["Dropped as noise (not in git): 2222222"]);
+    const p = successorPrompt("/x/cp.md", "## Active task\nalpha\n", [
+      "Dropped as noise (not in git): 2222222",
+    ]);
     expect(p).toMatch(/^Resume the work of a predecessor/);
     expect(p).toContain("commit hash is in git log");
     expect(p).toContain("re-derive the true state from git status, git diff");
@@ -22,7 +29,7 @@ describe("successor", () => {
     expect(p).toContain("--- /x/cp.md ---\n## Active task\nalpha\n");
   });
 
-  const words = ["plain", "two words", "it's", "$HOME `x` \"q\" \\ !", "line1\nline2", "", "'"];
+  const words = ["plain", "two words", "it's", '$HOME `x` "q" \\ !', "line1\nline2", "", "'"];
   for (const w of words) {
     it(`shell-quotes ${JSON.stringify(w)} so that sh reads it back unchanged`, () => {
       const res = spawnSync("sh", ["-c", `printf %s ${shellQuote(w)}`], { encoding: "utf8" });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cleanupSummary, namedWithinWindow, planCleanup, runCleanup } from "../../../lib/save/cleanup-sweep.ts";
+import {
+  cleanupSummary,
+  namedWithinWindow,
+  planCleanup,
+  runCleanup,
+} from "../../../lib/save/cleanup-sweep.ts";
 import type { FsApi } from "../../../lib/core/deps.ts";
 import { SENTINEL_FAMILIES } from "../../../lib/store/sentinels.ts";
 import { CKPTS, DAY, MEM, memWorld, NOW, OTHER, SESSIONS, SID } from "../../helpers/save-deps.ts";
@@ -34,13 +39,20 @@ describe("cleanup core", () => {
     w.write(`${MEM}/pending-restore-${OTHER}.txt`, "x", DAY / 2);
     w.write(`${MEM}/recent-sessions.md`, "x", 90 * DAY);
     w.write(`${MEM}/notes-${OTHER}.txt`, "x", 90 * DAY);
-    expect(planCleanup(w.fs, w.paths, NOW, opts())).toEqual({ sentinels: [], checkpoints: [], temps: [], purged: [] });
+    expect(planCleanup(w.fs, w.paths, NOW, opts())).toEqual({
+      sentinels: [],
+      checkpoints: [],
+      temps: [],
+      purged: [],
+    });
   });
 
   it("sweeps an empty-id orphan once it is older than the window", () => {
     const w = memWorld();
     w.write(`${MEM}/pending-restore-.txt`, "x", 2 * DAY);
-    expect(planCleanup(w.fs, w.paths, NOW, opts()).sentinels).toEqual([`${MEM}/pending-restore-.txt`]);
+    expect(planCleanup(w.fs, w.paths, NOW, opts()).sentinels).toEqual([
+      `${MEM}/pending-restore-.txt`,
+    ]);
   });
 
   it("skips the sentinel sweep when the current session is unknown, and still sweeps checkpoints", () => {
@@ -57,9 +69,15 @@ describe("cleanup core", () => {
     w.write(`${CKPTS}/2026-11-20T1200-new.md`, "x", 9 * DAY);
     w.write(`${CKPTS}/.2026-10-01T1200-x.md.1.1.abc.tmp`, "x", 31 * DAY);
     w.write(`${CKPTS}/.hidden.md`, "x", 31 * DAY);
-    expect(planCleanup(w.fs, w.paths, NOW, opts()).checkpoints).toEqual([`${CKPTS}/2026-10-01T1200-old.md`]);
-    expect(planCleanup(w.fs, w.paths, NOW, opts({ checkpointWindowDays: 5 })).checkpoints).toHaveLength(2);
-    expect(planCleanup(w.fs, w.paths, NOW, opts({ checkpointWindowDays: null })).checkpoints).toEqual([]);
+    expect(planCleanup(w.fs, w.paths, NOW, opts()).checkpoints).toEqual([
+      `${CKPTS}/2026-10-01T1200-old.md`,
+    ]);
+    expect(
+      planCleanup(w.fs, w.paths, NOW, opts({ checkpointWindowDays: 5 })).checkpoints,
+    ).toHaveLength(2);
+    expect(
+      planCleanup(w.fs, w.paths, NOW, opts({ checkpointWindowDays: null })).checkpoints,
+    ).toEqual([]);
   });
 
   it("moves nothing on a dry run and reports what it would move", () => {
@@ -75,7 +93,9 @@ describe("cleanup core", () => {
   it("says nothing stale, or names the counts and the recover command", () => {
     const w = memWorld();
     const empty = runCleanup(w.fs, w.paths, NOW, opts());
-    expect(cleanupSummary(w.paths, empty, "2026-11-29")).toBe("[checkpoint] cleanup: nothing stale to clean");
+    expect(cleanupSummary(w.paths, empty, "2026-11-29")).toBe(
+      "[checkpoint] cleanup: nothing stale to clean",
+    );
     w.write(`${MEM}/pending-prompt-${OTHER}.txt`, "x", 2 * DAY);
     w.write(`${CKPTS}/2026-10-01T1200-old.md`, "x", 40 * DAY);
     const r = runCleanup(w.fs, w.paths, NOW, opts());
@@ -88,7 +108,12 @@ describe("cleanup core", () => {
   it("reports a file another process moved first instead of failing", () => {
     const w = memWorld();
     w.write(`${MEM}/pending-restore-${OTHER}.txt`, "x", 2 * DAY);
-    const fs = { ...w.fs, linkSync: () => { throw Object.assign(new Error("gone"), { code: "ENOENT" }); } } as typeof w.fs;
+    const fs = {
+      ...w.fs,
+      linkSync: () => {
+        throw Object.assign(new Error("gone"), { code: "ENOENT" });
+      },
+    } as typeof w.fs;
     const r = runCleanup(fs, w.paths, NOW, opts());
     expect(r.failed).toEqual([`${MEM}/pending-restore-${OTHER}.txt`]);
     expect(r.sentinels).toEqual([]);
@@ -106,8 +131,11 @@ describe("cleanup core", () => {
     const r = runCleanup(w.fs, w.paths, NOW, opts());
     expect(r.purged).toEqual([`${MEM}/trash/2026-10-29`]);
     expect(w.fs.existsSync(`${MEM}/trash/2026-10-29`)).toBe(false);
-    for (const kept of ["2026-10-30/a.txt", "2026-11-28/c.txt", "not-a-day/d.txt"]) expect(w.fs.existsSync(`${MEM}/trash/${kept}`)).toBe(true);
-    expect(cleanupSummary(w.paths, r, "2026-11-29")).toContain("deleted 1 trash day folder(s) older than QUOIN_TRASH_DAYS");
+    for (const kept of ["2026-10-30/a.txt", "2026-11-28/c.txt", "not-a-day/d.txt"])
+      expect(w.fs.existsSync(`${MEM}/trash/${kept}`)).toBe(true);
+    expect(cleanupSummary(w.paths, r, "2026-11-29")).toContain(
+      "deleted 1 trash day folder(s) older than QUOIN_TRASH_DAYS",
+    );
   });
 
   it("a dry run deletes no trash day folder", () => {
@@ -172,9 +200,20 @@ describe("checkpoints named inside the window are not stat'ed", () => {
       },
     }) as FsApi;
     const plan = planCleanup(fs, w.paths, NOW, opts({ currentSessionId: null, trashDays: null }));
-    expect(plan.checkpoints).toEqual([`${CKPTS}/2027-01-01T1200-future-name-old-file.md`, `${CKPTS}/2026-10-01T1200-old.md`, `${CKPTS}/handwritten.md`].sort());
+    expect(plan.checkpoints).toEqual(
+      [
+        `${CKPTS}/2027-01-01T1200-future-name-old-file.md`,
+        `${CKPTS}/2026-10-01T1200-old.md`,
+        `${CKPTS}/handwritten.md`,
+      ].sort(),
+    );
     expect(statted.filter((f) => f.startsWith(CKPTS)).sort()).toEqual(
-      [`${CKPTS}/2026-10-01T1200-old.md`, `${CKPTS}/2026-10-01T1200-old-name-fresh-file.md`, `${CKPTS}/2027-01-01T1200-future-name-old-file.md`, `${CKPTS}/handwritten.md`].sort(),
+      [
+        `${CKPTS}/2026-10-01T1200-old.md`,
+        `${CKPTS}/2026-10-01T1200-old-name-fresh-file.md`,
+        `${CKPTS}/2027-01-01T1200-future-name-old-file.md`,
+        `${CKPTS}/handwritten.md`,
+      ].sort(),
     );
   });
 });

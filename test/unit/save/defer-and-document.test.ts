@@ -9,7 +9,9 @@ describe("defer", () => {
     const w = memWorld();
     const out = writeDeferMarker(w.deps, w.paths, SID);
     expect(out).toMatchObject({ ok: true, file: `${MEM}/checkpoint-defer-${SID}.txt` });
-    expect(w.fs.readFileSync(`${MEM}/checkpoint-defer-${SID}.txt`, "utf8")).toBe("2026-11-29T21:07:26Z\n");
+    expect(w.fs.readFileSync(`${MEM}/checkpoint-defer-${SID}.txt`, "utf8")).toBe(
+      "2026-11-29T21:07:26Z\n",
+    );
   });
 
   it.each(["", "unknown", null])("refuses %j with the seed's warning and writes nothing", (sid) => {
@@ -29,13 +31,26 @@ describe("defer", () => {
 
 describe("the skill's JSON document for save", () => {
   it("accepts next up, blockers, in-progress and commits", () => {
-    const out = parseSaveDocument('{"nextUp":[{"item":"T-05","prerequisitesMet":false}],"blockers":["CI red"],"completed":[{"hash":"abc1234","subject":"x"}]}');
-    expect(out).toEqual({ ok: true, value: { nextUp: [{ item: "T-05", prerequisitesMet: false }], blockers: ["CI red"], completed: [{ hash: "abc1234", subject: "x" }] } });
+    const out = parseSaveDocument(
+      '{"nextUp":[{"item":"T-05","prerequisitesMet":false}],"blockers":["CI red"],"completed":[{"hash":"abc1234","subject":"x"}]}',
+    );
+    expect(out).toEqual({
+      ok: true,
+      value: {
+        nextUp: [{ item: "T-05", prerequisitesMet: false }],
+        blockers: ["CI red"],
+        completed: [{ hash: "abc1234", subject: "x" }],
+      },
+    });
     expect(parseSaveDocument("  ")).toEqual({ ok: true, value: {} });
   });
 
   it("refuses text that is not JSON, an unknown key, or a hash that is not hex, showing an example", () => {
-    for (const raw of ["nope", '{"blocker":["typo"]}', '{"completed":[{"hash":"zzz","subject":"x"}]}']) {
+    for (const raw of [
+      "nope",
+      '{"blocker":["typo"]}',
+      '{"completed":[{"hash":"zzz","subject":"x"}]}',
+    ]) {
       const out = parseSaveDocument(raw);
       expect(out.ok).toBe(false);
       expect(refusal(out).reason).toContain("expected an object like");
@@ -43,6 +58,9 @@ describe("the skill's JSON document for save", () => {
   });
 
   it("turns --next and --next-blocked into prerequisites yes and no", () => {
-    expect(nextUpFromFlags(["a"], ["b"])).toEqual([{ item: "a", prerequisitesMet: true }, { item: "b", prerequisitesMet: false }]);
+    expect(nextUpFromFlags(["a"], ["b"])).toEqual([
+      { item: "a", prerequisitesMet: true },
+      { item: "b", prerequisitesMet: false },
+    ]);
   });
 });

@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
 import { runSave, type SaveRequest, type SaveDone } from "../../../lib/save/save.ts";
-import { CKPTS, DAY, knobs, MEM, memWorld, OTHER, ROOT, SESSIONS, SID, transcriptLine, type MemWorld } from "../../helpers/save-deps.ts";
+import {
+  CKPTS,
+  DAY,
+  knobs,
+  MEM,
+  memWorld,
+  OTHER,
+  ROOT,
+  SESSIONS,
+  SID,
+  transcriptLine,
+  type MemWorld,
+} from "../../helpers/save-deps.ts";
 
 const TRANSCRIPT = "/home/u/.claude/projects/-home-u-proj/t.jsonl";
 const STATE = `${SESSIONS}/2026-11-29-parser-rewrite.md`;
@@ -26,7 +38,10 @@ function request(w: MemWorld, over: Partial<SaveRequest> = {}): SaveRequest {
 }
 
 /** A project where quoin's workflow made the task folder: the ledger goes there (and nowhere else). */
-function world(extra: Record<string, string> = {}, opts: Parameters<typeof memWorld>[1] = {}): MemWorld {
+function world(
+  extra: Record<string, string> = {},
+  opts: Parameters<typeof memWorld>[1] = {},
+): MemWorld {
   const w = memWorld({ [STATE]: STATE_TEXT, ...extra }, opts);
   w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/parser-rewrite`, { recursive: true });
   return w;
@@ -45,17 +60,21 @@ describe("save: each mode writes exactly the seed's files", () => {
     const before = w.files();
     const out = ok(runSave(w.deps, request(w)));
     expect(out.mode).toBe("restore");
-    expect(newFiles(before, w.files())).toEqual([
-      ".workflow_artifacts/memory/checkpoints/2026-11-29T2107-parser-rewrite.md",
-      ".workflow_artifacts/memory/pending-restore-11111111-2222-3333-4444-555555555555.txt",
-      ".workflow_artifacts/memory/recent-sessions.md",
-      ".workflow_artifacts/parser-rewrite/cost-ledger.md",
-    ].sort());
-    expect(w.fs.readFileSync(out.sentinel!, "utf8")).toBe(`${out.checkpoint}\n`);
-    expect(w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8")).toBe(
-      `${SID} | 2026-11-29 | checkpoint | sonnet | task | save (restore mode) | 0\n`,
+    expect(newFiles(before, w.files())).toEqual(
+      [
+        ".workflow_artifacts/memory/checkpoints/2026-11-29T2107-parser-rewrite.md",
+        ".workflow_artifacts/memory/pending-restore-11111111-2222-3333-4444-555555555555.txt",
+        ".workflow_artifacts/memory/recent-sessions.md",
+        ".workflow_artifacts/parser-rewrite/cost-ledger.md",
+      ].sort(),
     );
-    expect(w.fs.readFileSync(`${MEM}/recent-sessions.md`, "utf8")).toBe(`2026-11-29T21:07:26Z | ${SID}\n`);
+    expect(w.fs.readFileSync(out.sentinel!, "utf8")).toBe(`${out.checkpoint}\n`);
+    expect(
+      w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8"),
+    ).toBe(`${SID} | 2026-11-29 | checkpoint | sonnet | task | save (restore mode) | 0\n`);
+    expect(w.fs.readFileSync(`${MEM}/recent-sessions.md`, "utf8")).toBe(
+      `2026-11-29T21:07:26Z | ${SID}\n`,
+    );
     expect(w.fs.statSync(out.checkpoint!).mode & 0o777).toBe(0o600);
   });
 
@@ -67,13 +86,24 @@ describe("save: each mode writes exactly the seed's files", () => {
     expect(added).toContain(`.workflow_artifacts/memory/pending-resume-ref-${SID}.txt`);
     expect(added.some((f) => f.includes("pending-restore"))).toBe(false);
     expect(added).toHaveLength(4);
-    expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)).toEqual({ prior_session_uuid: SID, checkpoint_path: out.checkpoint });
+    expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)).toEqual({
+      prior_session_uuid: SID,
+      checkpoint_path: out.checkpoint,
+    });
     expect(out.report.join("\n")).toContain(`claude --resume ${SID} --fork-session`);
   });
 
   it("mid-agent: only the handoff sentinel and the ledger row; no checkpoint, no recent-sessions, session-state untouched", () => {
     const w = world({}, { alive: () => true });
-    w.write(`${SESSIONS}/implement-${SID}.pidfile.lock`, JSON.stringify({ skill: "implement", session: SID, pid: 977, acquired_at: "2026-11-29T21:00:00Z" }));
+    w.write(
+      `${SESSIONS}/implement-${SID}.pidfile.lock`,
+      JSON.stringify({
+        skill: "implement",
+        session: SID,
+        pid: 977,
+        acquired_at: "2026-11-29T21:00:00Z",
+      }),
+    );
     const before = w.files();
     const stateBefore = w.fs.readFileSync(STATE, "utf8");
     const out = ok(runSave(w.deps, request(w, { mode: "mid-agent" })));
@@ -97,34 +127,59 @@ describe("save: each mode writes exactly the seed's files", () => {
 describe("save: step 1.4, compact already ran", () => {
   it("skips when both compact-happened and pending-restore exist, and records the skip", () => {
     const ckpt = `${CKPTS}/2026-11-29-parser-rewrite-precompact.md`;
-    const w = world({ [ckpt]: "## Status\nx\n", [`${MEM}/compact-happened-${SID}.txt`]: "compacted_at=x\n", [`${MEM}/pending-restore-${SID}.txt`]: `${ckpt}\n` });
+    const w = world({
+      [ckpt]: "## Status\nx\n",
+      [`${MEM}/compact-happened-${SID}.txt`]: "compacted_at=x\n",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${ckpt}\n`,
+    });
     const before = w.files();
     const out = ok(runSave(w.deps, request(w)));
     expect(out.mode).toBe("compact-already-ran");
     expect(out.checkpoint).toBe(ckpt);
     expect(out.report[0]).toContain(`Auto-written checkpoint: ${ckpt}`);
-    expect(newFiles(before, w.files())).toEqual([".workflow_artifacts/parser-rewrite/cost-ledger.md"]);
-    expect(w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8")).toContain("skip (compact-already-ran)");
+    expect(newFiles(before, w.files())).toEqual([
+      ".workflow_artifacts/parser-rewrite/cost-ledger.md",
+    ]);
+    expect(
+      w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8"),
+    ).toContain("skip (compact-already-ran)");
   });
 
   it("does not trust a sentinel path outside checkpoints/: saves normally and replaces the sentinel", () => {
-    const w = world({ "/etc/passwd": "root", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: "/etc/passwd\n" });
+    const w = world({
+      "/etc/passwd": "root",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: "/etc/passwd\n",
+    });
     const out = ok(runSave(w.deps, request(w)));
     expect(out.mode).toBe("restore");
     expect(out.checkpoint!.startsWith(`${CKPTS}/`)).toBe(true);
-    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(
+      `${out.checkpoint}\n`,
+    );
   });
 
   it("saves normally when the checkpoint the sentinel names is gone (nothing would hold this session's place)", () => {
     const gone = `${CKPTS}/2026-11-29-parser-rewrite-precompact.md`;
-    const w = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${gone}\n` });
+    const w = world({
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${gone}\n`,
+    });
     const out = ok(runSave(w.deps, request(w)));
     expect(out.mode).toBe("restore");
-    expect(out.warnings.some((l) => l.includes("missing or outside checkpoints/") && l.includes("saving normally"))).toBe(true);
+    expect(
+      out.warnings.some(
+        (l) => l.includes("missing or outside checkpoints/") && l.includes("saving normally"),
+      ),
+    ).toBe(true);
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
-    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(`${out.checkpoint}\n`);
+    expect(w.fs.readFileSync(`${MEM}/pending-restore-${SID}.txt`, "utf8")).toBe(
+      `${out.checkpoint}\n`,
+    );
     // the one dangling-sentinel policy: the old one is kept in trash/, not overwritten
-    expect(w.fs.readFileSync(`${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`, "utf8")).toBe(`${gone}\n`);
+    expect(w.fs.readFileSync(`${MEM}/trash/2026-11-29/pending-restore-${SID}.txt`, "utf8")).toBe(
+      `${gone}\n`,
+    );
   });
 
   it("saves normally after a manual /compact: its precompact skeleton does not stand in for the save the user asked for", () => {
@@ -139,20 +194,27 @@ describe("save: step 1.4, compact already ran", () => {
     expect(out.checkpoint).not.toBe(skeleton);
     expect(w.fs.existsSync(skeleton)).toBe(true);
     expect(out.warnings.filter((l) => l.includes("missing or outside checkpoints/"))).toEqual([]);
-    expect(out.report.join("\n")).toContain("2026-11-29-parser-rewrite-precompact.md was written by PreCompact for a manual /compact; it does not stand in for this save");
+    expect(out.report.join("\n")).toContain(
+      "2026-11-29-parser-rewrite-precompact.md was written by PreCompact for a manual /compact; it does not stand in for this save",
+    );
   });
 
   it("saves normally with compact-happened alone (a manual /compact) or with an explicit --mode", () => {
     const w = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x" });
     expect(ok(runSave(w.deps, request(w))).mode).toBe("restore");
-    const w2 = world({ [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    const w2 = world({
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n`,
+    });
     expect(ok(runSave(w2.deps, request(w2, { mode: "restore" }))).mode).toBe("restore");
   });
 
   it("warns and goes on when the session id is unknown", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { sessionId: null })));
-    expect(out.warnings).toContain("[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path");
+    expect(out.warnings).toContain(
+      "[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path",
+    );
   });
 });
 
@@ -163,7 +225,17 @@ describe("save: step 1.45, panic tier", () => {
     const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT })));
     expect(out.mode).toBe("panic");
     const parsed = parseCheckpoint(w.fs.readFileSync(out.checkpoint!, "utf8") as string);
-    expect(parsed.sections.map((s) => s.title)).toEqual(["Status", "Current stage", "Active task", "Branch", "Session ID", "Saved at", "Session link", "In-flight artifacts", "Restore hint"]);
+    expect(parsed.sections.map((s) => s.title)).toEqual([
+      "Status",
+      "Current stage",
+      "Active task",
+      "Branch",
+      "Session ID",
+      "Saved at",
+      "Session link",
+      "In-flight artifacts",
+      "Restore hint",
+    ]);
     expect(parsed.status).toBe("checkpoint save (panic mode)");
     expect(newFiles(before, w.files()).sort()).toEqual([
       ".workflow_artifacts/memory/checkpoints/2026-11-29T2107-parser-rewrite.md",
@@ -196,7 +268,14 @@ describe("save: thresholds, one basis point below, at and above", () => {
     ["5999", "panic"],
   ] as const)("QUOIN_PANIC_BPS=%s: save step 1.45 gives %s", (panic, mode) => {
     const w = at6000();
-    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_PANIC_BPS: panic }) }))).mode).toBe(mode);
+    expect(
+      ok(
+        runSave(
+          w.deps,
+          request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_PANIC_BPS: panic }) }),
+        ),
+      ).mode,
+    ).toBe(mode);
   });
   it.each([
     ["6001", "[checkpoint] cleanup skipped (high-util)"],
@@ -205,22 +284,39 @@ describe("save: thresholds, one basis point below, at and above", () => {
   ] as const)("QUOIN_PANIC_BPS=%s with --mode: save step 1.47 says %j", (panic, line) => {
     const w = at6000();
     const k = knobs({ QUOIN_PANIC_BPS: panic, QUOIN_COMPACT_FIRST_BPS: "5000" });
-    expect(ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, mode: "restore", knobs: k }))).cleanupLine).toBe(line);
+    expect(
+      ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, mode: "restore", knobs: k })))
+        .cleanupLine,
+    ).toBe(line);
   });
   it.each([
     ["6001", false],
     ["6000", true],
     ["5999", true],
-  ] as const)("QUOIN_COMPACT_FIRST_BPS=%s: high use is %s, and the sweep is skipped only then", (compactFirst, high) => {
-    const w = at6000();
-    const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT, knobs: knobs({ QUOIN_COMPACT_FIRST_BPS: compactFirst }) })));
-    expect(out.highUtil).toBe(high);
-    expect(out.cleanupLine === "[checkpoint] cleanup skipped (high-util)").toBe(high);
-  });
+  ] as const)(
+    "QUOIN_COMPACT_FIRST_BPS=%s: high use is %s, and the sweep is skipped only then",
+    (compactFirst, high) => {
+      const w = at6000();
+      const out = ok(
+        runSave(
+          w.deps,
+          request(w, {
+            transcriptPath: TRANSCRIPT,
+            knobs: knobs({ QUOIN_COMPACT_FIRST_BPS: compactFirst }),
+          }),
+        ),
+      );
+      expect(out.highUtil).toBe(high);
+      expect(out.cleanupLine === "[checkpoint] cleanup skipped (high-util)").toBe(high);
+    },
+  );
 });
 
 describe("save: step 1.47, auto-cleanup before the write", () => {
-  const stale = { [`${MEM}/pending-restore-${OTHER}.txt`]: `${CKPTS}/x.md\n`, [`${MEM}/checkpoint-defer-${SID}.txt`]: "x" };
+  const stale = {
+    [`${MEM}/pending-restore-${OTHER}.txt`]: `${CKPTS}/x.md\n`,
+    [`${MEM}/checkpoint-defer-${SID}.txt`]: "x",
+  };
 
   it("runs by default, protects the current session's sentinels by id, and reports the sweep", () => {
     const w = world(stale);
@@ -260,7 +356,11 @@ describe("save: step 1.5, mode", () => {
   });
 
   it("ignores its own checkpoint pidfile, dead processes and other sessions' skills", () => {
-    const files = Object.fromEntries([pidfile("checkpoint", SID, 1), pidfile("plan", OTHER, 2), pidfile("review", SID, 3)]);
+    const files = Object.fromEntries([
+      pidfile("checkpoint", SID, 1),
+      pidfile("plan", OTHER, 2),
+      pidfile("review", SID, 3),
+    ]);
     const w = world(files, { alive: (pid) => pid !== 3 });
     expect(ok(runSave(w.deps, request(w))).mode).toBe("restore");
   });
@@ -273,7 +373,9 @@ describe("save: step 1.5, mode", () => {
 
 describe("save: gathering (step 1)", () => {
   it("finds the session-state file by its Session UUID anchor and says so", () => {
-    const w = world({ [`${SESSIONS}/2026-11-30-newer.md`]: "## Cost\n- Session UUID: someone-else\n" });
+    const w = world({
+      [`${SESSIONS}/2026-11-30-newer.md`]: "## Cost\n- Session UUID: someone-else\n",
+    });
     w.age(STATE, 10 * DAY);
     const out = ok(runSave(w.deps, request(w)));
     expect(out.info).toEqual([`[checkpoint] session-state located by UUID anchor: ${STATE}`]);
@@ -290,12 +392,17 @@ describe("save: gathering (step 1)", () => {
   it("falls back to mtime with the seed's warning when no file names this session", () => {
     const w = memWorld({ [STATE]: "## Cost\n- Session UUID: someone-else\n" });
     const out = ok(runSave(w.deps, request(w)));
-    expect(out.warnings).toContain(`[checkpoint] WARNING: no session-state file contains Session UUID '${SID}'; falling back to mtime ordering`);
+    expect(out.warnings).toContain(
+      `[checkpoint] WARNING: no session-state file contains Session UUID '${SID}'; falling back to mtime ordering`,
+    );
   });
 
   it("records in-flight artifact paths, never their content", () => {
     const plan = `${ROOT}/.workflow_artifacts/parser-rewrite/current-plan.md`;
-    const w = world({ [plan]: "SECRET PLAN CONTENT", [`${ROOT}/.workflow_artifacts/parser-rewrite/review-3.md`]: "SECRET REVIEW" });
+    const w = world({
+      [plan]: "SECRET PLAN CONTENT",
+      [`${ROOT}/.workflow_artifacts/parser-rewrite/review-3.md`]: "SECRET REVIEW",
+    });
     const out = ok(runSave(w.deps, request(w)));
     const text = w.fs.readFileSync(out.checkpoint!, "utf8") as string;
     expect(text).toContain(`- current-plan.md: ${plan}`);
@@ -305,29 +412,53 @@ describe("save: gathering (step 1)", () => {
   });
 
   it("prefers docs/plan.md as the plan file", () => {
-    const w = world({ [`${ROOT}/docs/plan.md`]: "x", [`${ROOT}/.workflow_artifacts/t/current-plan.md`]: "x" });
+    const w = world({
+      [`${ROOT}/docs/plan.md`]: "x",
+      [`${ROOT}/.workflow_artifacts/t/current-plan.md`]: "x",
+    });
     const out = ok(runSave(w.deps, request(w)));
-    expect(parseCheckpoint(w.fs.readFileSync(out.checkpoint!, "utf8") as string).planFile).toBe(`${ROOT}/docs/plan.md`);
+    expect(parseCheckpoint(w.fs.readFileSync(out.checkpoint!, "utf8") as string).planFile).toBe(
+      `${ROOT}/docs/plan.md`,
+    );
   });
 
   it("lists this session's commits with hashes (git log since the transcript's first line), next up and blockers", () => {
-    const w = world({ [TRANSCRIPT]: transcriptLine(1000, "2026-11-29T19:00:00.000Z") }, {
-      run: () => ({ status: 0, stdout: "abc1234\t2026-11-29T20:00:00Z\tT-03 lexer\n", stderr: "" }),
-    });
+    const w = world(
+      { [TRANSCRIPT]: transcriptLine(1000, "2026-11-29T19:00:00.000Z") },
+      {
+        run: () => ({
+          status: 0,
+          stdout: "abc1234\t2026-11-29T20:00:00Z\tT-03 lexer\n",
+          stderr: "",
+        }),
+      },
+    );
     const out = ok(
-      runSave(w.deps, request(w, {
-        transcriptPath: TRANSCRIPT,
-        intent: "finish the parser",
-        inProgress: "T-04 half done",
-        nextUp: [{ item: "T-05 errors", prerequisitesMet: true }, { item: "T-06 docs", prerequisitesMet: false }],
-        blockers: ["CI is red"],
-        completed: [{ hash: "def5678", subject: "T-02 tokens" }],
-      })),
+      runSave(
+        w.deps,
+        request(w, {
+          transcriptPath: TRANSCRIPT,
+          intent: "finish the parser",
+          inProgress: "T-04 half done",
+          nextUp: [
+            { item: "T-05 errors", prerequisitesMet: true },
+            { item: "T-06 docs", prerequisitesMet: false },
+          ],
+          blockers: ["CI is red"],
+          completed: [{ hash: "def5678", subject: "T-02 tokens" }],
+        }),
+      ),
     );
     expect(w.runs[0]?.args).toContain("--since=2026-11-29T19:00:00Z");
     const parsed = parseCheckpoint(w.fs.readFileSync(out.checkpoint!, "utf8") as string);
-    expect(parsed.commits).toEqual([{ hash: "abc1234", subject: "T-03 lexer" }, { hash: "def5678", subject: "T-02 tokens" }]);
-    expect(parsed.nextUp).toEqual([{ item: "T-05 errors", prerequisitesMet: true }, { item: "T-06 docs", prerequisitesMet: false }]);
+    expect(parsed.commits).toEqual([
+      { hash: "abc1234", subject: "T-03 lexer" },
+      { hash: "def5678", subject: "T-02 tokens" },
+    ]);
+    expect(parsed.nextUp).toEqual([
+      { item: "T-05 errors", prerequisitesMet: true },
+      { item: "T-06 docs", prerequisitesMet: false },
+    ]);
     expect(parsed.blockers).toEqual(["CI is red"]);
     expect(parsed.intent).toBe("finish the parser");
     expect(parsed.inProgress).toBe("T-04 half done");
@@ -337,7 +468,9 @@ describe("save: gathering (step 1)", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { task: "../../etc/passwd" })));
     expect(out.checkpoint).toBe(`${CKPTS}/2026-11-29T2107-etc-passwd.md`);
-    expect(out.warnings).toContain(`[checkpoint] task name "../../etc/passwd" reduced to 'etc-passwd' (file names use a-z, 0-9 and '-')`);
+    expect(out.warnings).toContain(
+      `[checkpoint] task name "../../etc/passwd" reduced to 'etc-passwd' (file names use a-z, 0-9 and '-')`,
+    );
     // No .workflow_artifacts/etc-passwd/ folder: no ledger, nothing outside the memory folder.
     expect(out.ledger).toBeNull();
     expect(w.fs.existsSync(`${ROOT}/.workflow_artifacts/etc-passwd`)).toBe(false);
@@ -348,8 +481,27 @@ describe("save: step 2, the checkpoint file", () => {
   it("has every section of the seed's format plus seed 001's", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w)));
-    const titles = parseCheckpoint(w.fs.readFileSync(out.checkpoint!, "utf8") as string).sections.map((s) => s.title);
-    for (const t of ["Status", "Current stage", "Active task", "Branch", "Session ID", "Session link", "Last user intent", "In-flight artifacts", "Open questions", "Decisions made", "Unfinished work", "Restore hint", "Plan file", "Completed this session", "Next up", "Known blockers"]) {
+    const titles = parseCheckpoint(
+      w.fs.readFileSync(out.checkpoint!, "utf8") as string,
+    ).sections.map((s) => s.title);
+    for (const t of [
+      "Status",
+      "Current stage",
+      "Active task",
+      "Branch",
+      "Session ID",
+      "Session link",
+      "Last user intent",
+      "In-flight artifacts",
+      "Open questions",
+      "Decisions made",
+      "Unfinished work",
+      "Restore hint",
+      "Plan file",
+      "Completed this session",
+      "Next up",
+      "Known blockers",
+    ]) {
       expect(titles).toContain(t);
     }
   });
@@ -366,7 +518,13 @@ describe("save: step 2, the checkpoint file", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { notes: ["x".repeat(5000)] })));
     expect(out.bytes).toBeGreaterThan(4096);
-    expect(out.warnings.some((l) => l.startsWith(`[quoin checkpoint] WARNING: checkpoint file ${out.checkpoint} exceeds 4 KB soft cap (`))).toBe(true);
+    expect(
+      out.warnings.some((l) =>
+        l.startsWith(
+          `[quoin checkpoint] WARNING: checkpoint file ${out.checkpoint} exceeds 4 KB soft cap (`,
+        ),
+      ),
+    ).toBe(true);
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
   });
 
@@ -378,14 +536,23 @@ describe("save: step 2, the checkpoint file", () => {
 });
 
 describe("save: the sentinel guard for an empty or unknown session id", () => {
-  it.each(["restore", "load-as-reference", "mid-agent"] as const)("%s: refuses the sentinel with the seed's warning", (mode) => {
-    const w = world();
-    const out = ok(runSave(w.deps, request(w, { sessionId: null, mode })));
-    expect(out.sentinel).toBeNull();
-    expect(out.warnings.some((l) => l.startsWith("[checkpoint] WARNING: session UUID empty/unknown; refusing to write"))).toBe(true);
-    expect(w.files().some((f) => /(pending-restore|pending-resume-ref|mid-agent-handoff)-/.test(f))).toBe(false);
-    if (mode !== "mid-agent") expect(out.checkpoint).not.toBeNull();
-  });
+  it.each(["restore", "load-as-reference", "mid-agent"] as const)(
+    "%s: refuses the sentinel with the seed's warning",
+    (mode) => {
+      const w = world();
+      const out = ok(runSave(w.deps, request(w, { sessionId: null, mode })));
+      expect(out.sentinel).toBeNull();
+      expect(
+        out.warnings.some((l) =>
+          l.startsWith("[checkpoint] WARNING: session UUID empty/unknown; refusing to write"),
+        ),
+      ).toBe(true);
+      expect(
+        w.files().some((f) => /(pending-restore|pending-resume-ref|mid-agent-handoff)-/.test(f)),
+      ).toBe(false);
+      if (mode !== "mid-agent") expect(out.checkpoint).not.toBeNull();
+    },
+  );
 });
 
 describe("save: report and step 6", () => {
@@ -394,7 +561,9 @@ describe("save: report and step 6", () => {
     const out = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT })));
     expect(out.highUtil).toBe(true);
     const text = out.report.join("\n");
-    expect(text).toContain("The context 155k of 167k (92.8%) is at or past 90.0% = 150k of 167k (QUOIN_COMPACT_FIRST_BPS)");
+    expect(text).toContain(
+      "The context 155k of 167k (92.8%) is at or past 90.0% = 150k of 167k (QUOIN_COMPACT_FIRST_BPS)",
+    );
     expect(text).toContain("1. Start a fresh session");
     expect(text).toContain("2. Run /compact in this session");
   });
@@ -404,9 +573,13 @@ describe("save: report and step 6", () => {
     const text = ok(runSave(w.deps, request(w, { transcriptPath: TRANSCRIPT }))).report.join("\n");
     // this save wrote pending-restore-<sid>: a /compact now keeps it (PreCompact skips)
     expect(text).not.toContain("subsume");
-    expect(text).toContain("this checkpoint stays the one to restore: PreCompact keeps it and writes none of its own");
+    expect(text).toContain(
+      "this checkpoint stays the one to restore: PreCompact keeps it and writes none of its own",
+    );
     const ref = world({ [TRANSCRIPT]: transcriptLine(155_000) });
-    const refText = ok(runSave(ref.deps, request(ref, { transcriptPath: TRANSCRIPT, mode: null, intent: "x" }))).report.join("\n");
+    const refText = ok(
+      runSave(ref.deps, request(ref, { transcriptPath: TRANSCRIPT, mode: null, intent: "x" })),
+    ).report.join("\n");
     expect(refText).toContain("QUOIN_COMPACT_FIRST_BPS");
     for (const mode of ["restore", "load-as-reference"] as const) {
       const e = world({ [TRANSCRIPT]: transcriptLine(155_000) });
@@ -415,7 +588,6 @@ describe("save: report and step 6", () => {
       expect(out.report.join("\n")).not.toContain("QUOIN_COMPACT_FIRST_BPS");
     }
   });
-
 
   it("releases the checkpoint pidfile and expires this session's defer marker (both to trash)", () => {
     const pid = `${SESSIONS}/checkpoint-${SID}.pidfile.lock`;
@@ -441,19 +613,29 @@ describe("save: one clock reading per save", () => {
     const out = ok(runSave(w.deps, request(w, { noCleanup: true })));
     expect(out.checkpoint).toBe(`${CKPTS}/2026-11-29T2359-parser-rewrite.md`);
     expect(w.fs.existsSync(`${MEM}/trash/2026-11-29/checkpoint-defer-${SID}.txt`)).toBe(true);
-    expect(w.fs.readFileSync(`${MEM}/recent-sessions.md`, "utf8")).toBe(`2026-11-29T23:59:59Z | ${SID}\n`);
-    expect(w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8")).toContain(`${SID} | 2026-11-29 |`);
+    expect(w.fs.readFileSync(`${MEM}/recent-sessions.md`, "utf8")).toBe(
+      `2026-11-29T23:59:59Z | ${SID}\n`,
+    );
+    expect(
+      w.fs.readFileSync(`${ROOT}/.workflow_artifacts/parser-rewrite/cost-ledger.md`, "utf8"),
+    ).toContain(`${SID} | 2026-11-29 |`);
   });
 });
 
 describe("save: step 0.5 and the nested-root warning", () => {
   it("--after-compact is accepted as deprecated: trashes the legacy marker and saves normally even after a compaction", () => {
     const legacy = `${MEM}/checkpoint-pending-compact-${SID}.txt`;
-    const w = world({ [legacy]: "x", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    const w = world({
+      [legacy]: "x",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n`,
+    });
     const out = ok(runSave(w.deps, request(w, { afterCompact: true, noCleanup: true })));
     expect(out.mode).toBe("restore");
     expect(out.info[0]).toContain("--after-compact flag is deprecated");
-    expect(out.report).toContain("Mode: --after-compact flag (deprecated; proceeded to normal save)");
+    expect(out.report).toContain(
+      "Mode: --after-compact flag (deprecated; proceeded to normal save)",
+    );
     expect(w.fs.existsSync(legacy)).toBe(false);
   });
 
@@ -468,20 +650,27 @@ describe("save: step 0.5 and the nested-root warning", () => {
 
   it("keeps saving when the ledger cannot be written, and says so", () => {
     const w = world();
-    const fs = { ...w.fs, appendFileSync: (file: string, data: string) => {
-      if (String(file).endsWith("cost-ledger.md")) throw new Error("EACCES: read-only");
-      return w.fs.appendFileSync(file, data);
-    } } as typeof w.fs;
+    const fs = {
+      ...w.fs,
+      appendFileSync: (file: string, data: string) => {
+        if (String(file).endsWith("cost-ledger.md")) throw new Error("EACCES: read-only");
+        return w.fs.appendFileSync(file, data);
+      },
+    } as typeof w.fs;
     const out = ok(runSave({ ...w.deps, fs }, request(w)));
     expect(out.ledger).toBeNull();
-    expect(out.warnings).toContain("[checkpoint] WARNING: cost-ledger row not written: EACCES: read-only");
+    expect(out.warnings).toContain(
+      "[checkpoint] WARNING: cost-ledger row not written: EACCES: read-only",
+    );
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
   });
 
   it("mid-agent with --task uses the reduced task for the ledger and the handoff", () => {
     const w = world();
     const out = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
-    expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)["task_name"]).toBe("big-refactor");
+    expect(parseKeyValues(w.fs.readFileSync(out.sentinel!, "utf8") as string)["task_name"]).toBe(
+      "big-refactor",
+    );
     expect(out.ledger).toBeNull();
     w.vol.mkdirSync(`${ROOT}/.workflow_artifacts/big-refactor`);
     const again = ok(runSave(w.deps, request(w, { mode: "mid-agent", task: "Big Refactor" })));
@@ -493,11 +682,19 @@ describe("save: step 6 on the short paths", () => {
   it("the compact-already-ran skip and the panic tier release the pidfile but keep the defer marker", () => {
     const pid = `${SESSIONS}/checkpoint-${SID}.pidfile.lock`;
     const defer = `${MEM}/checkpoint-defer-${SID}.txt`;
-    const skip = world({ [pid]: "{}", [defer]: "x", [`${CKPTS}/a.md`]: "## Status\nx\n", [`${MEM}/compact-happened-${SID}.txt`]: "x", [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n` });
+    const skip = world({
+      [pid]: "{}",
+      [defer]: "x",
+      [`${CKPTS}/a.md`]: "## Status\nx\n",
+      [`${MEM}/compact-happened-${SID}.txt`]: "x",
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/a.md\n`,
+    });
     expect(ok(runSave(skip.deps, request(skip))).mode).toBe("compact-already-ran");
     expect([skip.fs.existsSync(pid), skip.fs.existsSync(defer)]).toEqual([false, true]);
     const panic = world({ [pid]: "{}", [defer]: "x", [TRANSCRIPT]: transcriptLine(200_000) });
-    expect(ok(runSave(panic.deps, request(panic, { transcriptPath: TRANSCRIPT }))).mode).toBe("panic");
+    expect(ok(runSave(panic.deps, request(panic, { transcriptPath: TRANSCRIPT }))).mode).toBe(
+      "panic",
+    );
     expect([panic.fs.existsSync(pid), panic.fs.existsSync(defer)]).toEqual([false, true]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { decideDispatch, dispatchCachePath, dispatchSettingAllows, writeDispatchCache } from "../../../lib/skills/dispatch-decide.ts";
+import {
+  decideDispatch,
+  dispatchCachePath,
+  dispatchSettingAllows,
+  writeDispatchCache,
+} from "../../../lib/skills/dispatch-decide.ts";
 import { sessionProcessPid, type ProcessInfo } from "../../../lib/store/session-liveness.ts";
 import { memDeps } from "../../helpers/mem-install-deps.ts";
 
@@ -17,12 +22,23 @@ describe("dispatch decide", () => {
   it("env beats the config file, the config file beats the cache, nothing known means probe", () => {
     const { deps } = memDeps({
       "/home/u/.claude/quoin-checkpoint/config.json": JSON.stringify({ "1m_dispatch": "off" }),
-      "/home/u/.claude/quoin-checkpoint/dispatch-cache.json": JSON.stringify({ sonnet: { result: "safe", at: "2026-11-29T00:00:00Z" } }),
+      "/home/u/.claude/quoin-checkpoint/dispatch-cache.json": JSON.stringify({
+        sonnet: { result: "safe", at: "2026-11-29T00:00:00Z" },
+      }),
     });
-    expect(decideDispatch(deps, "sonnet", "on")).toMatchObject({ verdict: "dispatch", reason: "config" });
-    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({ verdict: "safe-path", reason: "config" });
+    expect(decideDispatch(deps, "sonnet", "on")).toMatchObject({
+      verdict: "dispatch",
+      reason: "config",
+    });
+    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({
+      verdict: "safe-path",
+      reason: "config",
+    });
     const bare = memDeps().deps;
-    expect(decideDispatch(bare, "haiku", undefined)).toMatchObject({ verdict: "dispatch", reason: "probe" });
+    expect(decideDispatch(bare, "haiku", undefined)).toMatchObject({
+      verdict: "dispatch",
+      reason: "probe",
+    });
   });
 
   it("a written cache entry decides until it expires (7 days)", () => {
@@ -33,10 +49,19 @@ describe("dispatch decide", () => {
       sonnet: { result: "unsafe", at: "2026-11-29T21:30:00Z" },
       haiku: { result: "safe", at: "2026-11-29T21:30:00Z" },
     });
-    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({ verdict: "safe-path", reason: "cache" });
-    expect(decideDispatch(deps, "haiku", undefined)).toMatchObject({ verdict: "dispatch", reason: "cache" });
+    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({
+      verdict: "safe-path",
+      reason: "cache",
+    });
+    expect(decideDispatch(deps, "haiku", undefined)).toMatchObject({
+      verdict: "dispatch",
+      reason: "cache",
+    });
     const later = { ...deps, now: () => new Date("2026-12-07T21:30:00Z") };
-    expect(decideDispatch(later, "sonnet", undefined)).toMatchObject({ verdict: "dispatch", reason: "probe" });
+    expect(decideDispatch(later, "sonnet", undefined)).toMatchObject({
+      verdict: "dispatch",
+      reason: "probe",
+    });
   });
 
   it("an unreadable cache or config is skipped, never thrown", () => {
@@ -44,7 +69,10 @@ describe("dispatch decide", () => {
       "/home/u/.claude/quoin-checkpoint/config.json": "{nope",
       "/home/u/.claude/quoin-checkpoint/dispatch-cache.json": '{"sonnet": 3}',
     });
-    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({ verdict: "dispatch", reason: "probe" });
+    expect(decideDispatch(deps, "sonnet", undefined)).toMatchObject({
+      verdict: "dispatch",
+      reason: "probe",
+    });
   });
 });
 
@@ -59,7 +87,13 @@ describe("session process for pidfiles", () => {
     expect(sessionProcessPid((p) => tree[p] ?? null, 500, 400)).toBe(300);
   });
   it("falls back to the parent when no claude ancestor exists", () => {
-    expect(sessionProcessPid((p) => (p === 300 ? { ppid: 200, comm: "sshd" } : (tree[p] ?? null)), 500, 400)).toBe(400);
+    expect(
+      sessionProcessPid(
+        (p) => (p === 300 ? { ppid: 200, comm: "sshd" } : (tree[p] ?? null)),
+        500,
+        400,
+      ),
+    ).toBe(400);
     expect(sessionProcessPid(() => null, 500, 400)).toBe(400);
   });
 });
@@ -67,12 +101,17 @@ describe("session process for pidfiles", () => {
 describe("process info", () => {
   it("reads /proc/<pid>/stat, comm with spaces and parentheses included", async () => {
     const { readProcessInfo } = await import("../../../lib/store/session-liveness.ts");
-    const { deps } = memDeps({ "/proc/321/stat": "321 (claude (x) y) S 300 321 300 0 -1 4194560\n" });
+    const { deps } = memDeps({
+      "/proc/321/stat": "321 (claude (x) y) S 300 321 300 0 -1 4194560\n",
+    });
     expect(readProcessInfo(deps, 321)).toEqual({ ppid: 300, comm: "claude (x) y" });
   });
   it("falls back to ps when /proc has nothing", async () => {
     const { readProcessInfo } = await import("../../../lib/store/session-liveness.ts");
-    const { deps } = memDeps({}, { run: () => ({ status: 0, stdout: "  77 /usr/bin/claude\n", stderr: "" }) });
+    const { deps } = memDeps(
+      {},
+      { run: () => ({ status: 0, stdout: "  77 /usr/bin/claude\n", stderr: "" }) },
+    );
     expect(readProcessInfo(deps, 5)).toEqual({ ppid: 77, comm: "/usr/bin/claude" });
   });
 });

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import matter from "gray-matter";
 import { describe, expect, it } from "vitest";
-import { ENGINE_COMMAND, RenderedFrontmatterSchema, renderSkill, SKILL_SIZE_BUDGET_BYTES, validateRendered } from "../../../lib/skills/skill-render.ts";
+import {
+  ENGINE_COMMAND,
+  RenderedFrontmatterSchema,
+  renderSkill,
+  SKILL_SIZE_BUDGET_BYTES,
+  validateRendered,
+} from "../../../lib/skills/skill-render.ts";
 import { renderAllSkills } from "../../../scripts/gen-skills.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -10,8 +16,18 @@ const PREAMBLE = readFileSync(path.join(ROOT, "skills/_preamble/model-dispatch.m
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    if (d.isSymbolicLink() || d.name === "node_modules" || d.name === "dist" || d.name.startsWith(".")) return [];
-    return d.isDirectory() ? filesUnder(path.join(dir, d.name)) : d.isFile() ? [path.join(dir, d.name)] : [];
+    if (
+      d.isSymbolicLink() ||
+      d.name === "node_modules" ||
+      d.name === "dist" ||
+      d.name.startsWith(".")
+    )
+      return [];
+    return d.isDirectory()
+      ? filesUnder(path.join(dir, d.name))
+      : d.isFile()
+        ? [path.join(dir, d.name)]
+        : [];
   });
 }
 
@@ -22,25 +38,30 @@ describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (t
     expect(skills.map((s) => s.name)).toEqual(["checkpoint", "cleanup"]);
   });
 
-  it.each(skills.map((s) => [s.name, s.text] as const))("%s round-trips through gray-matter and zod", (name, text) => {
-    const parsed = matter(text, {});
-    const fm = RenderedFrontmatterSchema.parse(parsed.data);
-    expect(fm.name).toBe(name);
-    // issue 9: the rendered skill stays at or under 6 KiB (6,144 bytes)
-    expect(SKILL_SIZE_BUDGET_BYTES).toBe(6144);
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
-    expect(validateRendered(text).ok).toBe(true);
-    // allowed-tools pre-approve exactly the engine commands the body runs
-    const engine = ENGINE_COMMAND[target];
-    expect(fm["allowed-tools"].every((t) => t.startsWith(`Bash(${engine} `))).toBe(true);
-    expect(parsed.content).toContain(`!\`${engine} dispatch decide --tier ${fm.model}\``);
-    expect(parsed.content).not.toMatch(/\{\{[A-Z]+\}\}/);
-    expect(parsed.content).toContain("--session ${CLAUDE_SESSION_ID}");
-  });
+  it.each(skills.map((s) => [s.name, s.text] as const))(
+    "%s round-trips through gray-matter and zod",
+    (name, text) => {
+      const parsed = matter(text, {});
+      const fm = RenderedFrontmatterSchema.parse(parsed.data);
+      expect(fm.name).toBe(name);
+      // issue 9: the rendered skill stays at or under 6 KiB (6,144 bytes)
+      expect(SKILL_SIZE_BUDGET_BYTES).toBe(6144);
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
+      expect(validateRendered(text).ok).toBe(true);
+      // allowed-tools pre-approve exactly the engine commands the body runs
+      const engine = ENGINE_COMMAND[target];
+      expect(fm["allowed-tools"].every((t) => t.startsWith(`Bash(${engine} `))).toBe(true);
+      expect(parsed.content).toContain(`!\`${engine} dispatch decide --tier ${fm.model}\``);
+      expect(parsed.content).not.toMatch(/\{\{[A-Z]+\}\}/);
+      expect(parsed.content).toContain("--session ${CLAUDE_SESSION_ID}");
+    },
+  );
 
   it("checkpoint runs save, restore, defer and the preamble's commands; cleanup runs cleanup", () => {
     const tools = (name: string) =>
-      RenderedFrontmatterSchema.parse(matter(skills.find((s) => s.name === name)?.text ?? "", {}).data)["allowed-tools"].map((t) => /\S+ (\S+) \*\)$/.exec(t)?.[1]);
+      RenderedFrontmatterSchema.parse(
+        matter(skills.find((s) => s.name === name)?.text ?? "", {}).data,
+      )["allowed-tools"].map((t) => /\S+ (\S+) \*\)$/.exec(t)?.[1]);
     expect(tools("checkpoint")).toEqual(["dispatch", "pidfile", "save", "restore", "defer"]);
     expect(tools("cleanup")).toEqual(["dispatch", "pidfile", "cleanup"]);
   });
@@ -48,23 +69,34 @@ describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (t
 
 describe("the preamble", () => {
   it("has one source: its text appears in no other file of the repository", () => {
-    const probes = ["Quoin self-dispatch hard-cap reached", "Usage credits required for 1M context", "quoin-stage-1: error-class=worktree"];
+    const probes = [
+      "Quoin self-dispatch hard-cap reached",
+      "Usage credits required for 1M context",
+      "quoin-stage-1: error-class=worktree",
+    ];
     // plugin/ holds rendered copies (checked by the plugin freshness test); tests quote the text.
-    const sources = filesUnder(ROOT).filter((f) => !path.relative(ROOT, f).startsWith(`plugin${path.sep}`) && !f.endsWith(".test.ts"));
+    const sources = filesUnder(ROOT).filter(
+      (f) => !path.relative(ROOT, f).startsWith(`plugin${path.sep}`) && !f.endsWith(".test.ts"),
+    );
     for (const probe of probes) {
-      const holders = sources.filter((f) => readFileSync(f, "utf8").includes(probe)).map((f) => path.relative(ROOT, f));
+      const holders = sources
+        .filter((f) => readFileSync(f, "utf8").includes(probe))
+        .map((f) => path.relative(ROOT, f));
       expect(holders).toEqual(["skills/_preamble/model-dispatch.md"]);
     }
   });
 
   it("renders once into each skill", () => {
-    for (const s of renderAllSkills(ROOT, "settings")) expect(s.text.split("## 0. Model dispatch").length).toBe(2);
+    for (const s of renderAllSkills(ROOT, "settings"))
+      expect(s.text.split("## 0. Model dispatch").length).toBe(2);
   });
 });
 
 describe("renderSkill refuses", () => {
-  const template = (fm: string, body = "{{PREAMBLE}}\nRun `E save --json`.\n") => `---\n${fm}\n---\n${body}`;
-  const good = 'name: demo\ndescription: "A demo skill that is long enough."\nmodel: haiku\nargument-hint: "[x]"';
+  const template = (fm: string, body = "{{PREAMBLE}}\nRun `E save --json`.\n") =>
+    `---\n${fm}\n---\n${body}`;
+  const good =
+    'name: demo\ndescription: "A demo skill that is long enough."\nmodel: haiku\nargument-hint: "[x]"';
 
   it("accepts a good template", () => {
     expect(renderSkill(template(good), PREAMBLE, "settings")).toMatchObject({ ok: true });
@@ -77,39 +109,76 @@ describe("renderSkill refuses", () => {
     expect(renderSkill(template(fm), PREAMBLE, "settings")).toMatchObject({ ok: false });
   });
   it("an unknown placeholder", () => {
-    expect(renderSkill(template(good, "{{PREAMBLE}}\n{{NOPE}}\n"), PREAMBLE, "settings")).toMatchObject({ ok: false, reason: expect.stringContaining("{{NOPE}}") });
+    expect(
+      renderSkill(template(good, "{{PREAMBLE}}\n{{NOPE}}\n"), PREAMBLE, "settings"),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining("{{NOPE}}") });
   });
   it("the save step's document pipe pre-approves save (`echo -E '...' | E save ...`)", () => {
     const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
     const fm = RenderedFrontmatterSchema.parse(matter(checkpoint.text, {}).data);
     expect(checkpoint.text).toContain("`echo -E 'JSON' | E save --json --stdin-json`");
-    expect(fm["allowed-tools"].map((t) => / ([a-z-]+) \*\)$/.exec(t)?.[1])).toEqual(["dispatch", "pidfile", "save", "restore", "defer"]);
+    expect(fm["allowed-tools"].map((t) => / ([a-z-]+) \*\)$/.exec(t)?.[1])).toEqual([
+      "dispatch",
+      "pidfile",
+      "save",
+      "restore",
+      "defer",
+    ]);
   });
   it("a body one byte over 6,144 fails; at 6,144 it passes", () => {
     const base = renderSkill(template(good, "{{PREAMBLE}}\n"), PREAMBLE, "settings");
     if (!base.ok) throw new Error(base.reason);
-    const pad = (n: number) => renderSkill(template(good, `{{PREAMBLE}}\n${"x".repeat(n)}\n`), PREAMBLE, "settings");
+    const pad = (n: number) =>
+      renderSkill(template(good, `{{PREAMBLE}}\n${"x".repeat(n)}\n`), PREAMBLE, "settings");
     const room = 6144 - Buffer.byteLength(base.text) - 1;
     expect(pad(room).ok).toBe(true);
-    expect(pad(room + 1)).toMatchObject({ ok: false, reason: expect.stringContaining("6144-byte budget") });
+    expect(pad(room + 1)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("6144-byte budget"),
+    });
   });
   it("a body over the size budget", () => {
-    expect(renderSkill(template(good, `{{PREAMBLE}}\n${"x".repeat(SKILL_SIZE_BUDGET_BYTES)}\n`), PREAMBLE, "settings")).toMatchObject({
+    expect(
+      renderSkill(
+        template(good, `{{PREAMBLE}}\n${"x".repeat(SKILL_SIZE_BUDGET_BYTES)}\n`),
+        PREAMBLE,
+        "settings",
+      ),
+    ).toMatchObject({
       ok: false,
       reason: expect.stringContaining("budget"),
     });
   });
   it.each([
-    ["one fewer (an injected `!` command would abort the skill)", (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, "")],
-    ["one more than the body runs", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(node \'${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.cjs\' show *)"\n')],
-    ["a bare Bash grant", (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(*)"\n')],
+    [
+      "one fewer (an injected `!` command would abort the skill)",
+      (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, ""),
+    ],
+    [
+      "one more than the body runs",
+      (t: string) =>
+        t.replace(
+          "allowed-tools:\n",
+          "allowed-tools:\n  - \"Bash(node '${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.cjs' show *)\"\n",
+        ),
+    ],
+    [
+      "a bare Bash grant",
+      (t: string) => t.replace("allowed-tools:\n", 'allowed-tools:\n  - "Bash(*)"\n'),
+    ],
   ])("allowed-tools with %s", (_n, tamper) => {
-    const rendered = renderAllSkills(ROOT, "settings").find((s) => s.name === "cleanup")?.text ?? "";
+    const rendered =
+      renderAllSkills(ROOT, "settings").find((s) => s.name === "cleanup")?.text ?? "";
     const tampered = tamper(rendered);
     expect(tampered).not.toBe(rendered);
-    expect(validateRendered(tampered)).toMatchObject({ ok: false, reason: expect.stringContaining("allowed-tools") });
+    expect(validateRendered(tampered)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("allowed-tools"),
+    });
   });
   it("non-ASCII text", () => {
-    expect(renderSkill(template(good, "{{PREAMBLE}}\nsave \u2014 now\n"), PREAMBLE, "settings")).toMatchObject({ ok: false, reason: expect.stringContaining("non-ASCII") });
+    expect(
+      renderSkill(template(good, "{{PREAMBLE}}\nsave \u2014 now\n"), PREAMBLE, "settings"),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining("non-ASCII") });
   });
 });

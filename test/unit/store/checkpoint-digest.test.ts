@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_SOFT_CAP_BYTES, digestSections, newestRequestOf, type CheckpointDigest } from "../../../lib/store/checkpoint-digest.ts";
-import { NO_ARTIFACTS, parseCheckpoint, renderCheckpoint, renderSkeletonCheckpoint, type CheckpointData } from "../../../lib/store/checkpoint-format.ts";
+import {
+  CHECKPOINT_SOFT_CAP_BYTES,
+  digestSections,
+  newestRequestOf,
+  type CheckpointDigest,
+} from "../../../lib/store/checkpoint-digest.ts";
+import {
+  NO_ARTIFACTS,
+  parseCheckpoint,
+  renderCheckpoint,
+  renderSkeletonCheckpoint,
+  type CheckpointData,
+} from "../../../lib/store/checkpoint-format.ts";
 import { parseSections, renderSections } from "../../../lib/core/markdown-sections.ts";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
 
@@ -57,15 +68,29 @@ describe("checkpoint digest sections", () => {
 
   it("a checkpoint without a digest parses to an empty one (seed-format files still read)", () => {
     const parsed = parseCheckpoint(renderCheckpoint(base, asciiBody));
-    expect(parsed.digest).toMatchObject({ requests: [], todos: null, changed: [], read: [], failures: [], summary: null, truncated: false });
+    expect(parsed.digest).toMatchObject({
+      requests: [],
+      todos: null,
+      changed: [],
+      read: [],
+      failures: [],
+      summary: null,
+      truncated: false,
+    });
     expect(parsed.task).toBe("spotter");
   });
 
   it("fits under the 4 KB soft cap in priority order and counts what does not fit", () => {
     const many: CheckpointDigest = {
       ...digest,
-      changed: Array.from({ length: 40 }, (_, i) => ({ path: `lib/changed/module_number_${i}.ex`, count: 1 })),
-      read: Array.from({ length: 60 }, (_, i) => ({ path: `lib/read/some_read_file_${i}.ex`, count: 1 })),
+      changed: Array.from({ length: 40 }, (_, i) => ({
+        path: `lib/changed/module_number_${i}.ex`,
+        count: 1,
+      })),
+      read: Array.from({ length: 60 }, (_, i) => ({
+        path: `lib/read/some_read_file_${i}.ex`,
+        count: 1,
+      })),
     };
     const text = renderSkeletonCheckpoint({ ...base, digest: many });
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
@@ -77,7 +102,12 @@ describe("checkpoint digest sections", () => {
     expect(parsed.digest.read.length).toBeLessThan(60);
     expect(parsed.digest.changed[0]?.path).toBe("lib/changed/module_number_0.ex");
     // nothing dropped silently: shown + counted = all.
-    const counted = (kind: string) => Number(/\+(\d+) more /.exec(parsed.digest.omitted.find((o) => o.endsWith(kind)) ?? "+0 more ")?.[1]);
+    const counted = (kind: string) =>
+      Number(
+        /\+(\d+) more /.exec(
+          parsed.digest.omitted.find((o) => o.endsWith(kind)) ?? "+0 more ",
+        )?.[1],
+      );
     expect(parsed.digest.changed.length + counted("changed files")).toBe(40);
     expect(parsed.digest.read.length + counted("read files")).toBe(60);
   });
@@ -92,13 +122,28 @@ describe("checkpoint digest sections", () => {
   });
 
   it("writes no digest section for an empty digest, and an empty todo list as such", () => {
-    const empty: CheckpointDigest = { firstRequest: null, requests: [], requestCount: 0, changed: [], read: [], todos: [], failures: [], summary: null, truncated: false };
-    expect(parseSections(renderSections(digestSections(empty, 4000))).map((s) => s.title)).toEqual(["Todos"]);
+    const empty: CheckpointDigest = {
+      firstRequest: null,
+      requests: [],
+      requestCount: 0,
+      changed: [],
+      read: [],
+      todos: [],
+      failures: [],
+      summary: null,
+      truncated: false,
+    };
+    expect(parseSections(renderSections(digestSections(empty, 4000))).map((s) => s.title)).toEqual([
+      "Todos",
+    ]);
     expect(digestSections(null, 4000)).toEqual([]);
   });
 
   it("request text cannot forge a heading or break the line format", () => {
-    const hostile: CheckpointDigest = { ...digest, requests: [{ text: "x\n## Active task\nevil", at: null }] };
+    const hostile: CheckpointDigest = {
+      ...digest,
+      requests: [{ text: "x\n## Active task\nevil", at: null }],
+    };
     const parsed = parseCheckpoint(renderSkeletonCheckpoint({ ...base, digest: hostile }));
     expect(parsed.task).toBe("spotter");
     expect(newestRequestOf(parsed.digest)).toBe("x ## Active task evil");

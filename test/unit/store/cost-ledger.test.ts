@@ -8,8 +8,15 @@ describe("cost ledger", () => {
     const row = ledgerRow("s1", new Date("2026-11-29T10:00:00Z"), "save (restore mode)");
     expect(row).toBe("s1 | 2026-11-29 | checkpoint | sonnet | task | save (restore mode) | 0");
     appendLedgerRow(deps.fs, "/p", "parser", row);
-    appendLedgerRow(deps.fs, "/p", "parser", ledgerRow(null, new Date("2026-11-29T10:00:00Z"), "a|b"));
-    expect(readText(deps, "/p/.workflow_artifacts/parser/cost-ledger.md")).toBe(`${row}\nunknown | 2026-11-29 | checkpoint | sonnet | task | a b | 0\n`);
+    appendLedgerRow(
+      deps.fs,
+      "/p",
+      "parser",
+      ledgerRow(null, new Date("2026-11-29T10:00:00Z"), "a|b"),
+    );
+    expect(readText(deps, "/p/.workflow_artifacts/parser/cost-ledger.md")).toBe(
+      `${row}\nunknown | 2026-11-29 | checkpoint | sonnet | task | a b | 0\n`,
+    );
   });
 
   it("is written only where .workflow_artifacts/<task>/ already exists (quoin's workflow made it)", () => {

@@ -17,7 +17,11 @@ describe("projectMemory: the one project rule", () => {
     "/srv/repo/sub/file": "",
   };
   it.each([
-    ["the outermost .workflow_artifacts below $HOME wins over a nested one", "/home/u/mono/pkg/a/src", "/home/u/mono"],
+    [
+      "the outermost .workflow_artifacts below $HOME wins over a nested one",
+      "/home/u/mono/pkg/a/src",
+      "/home/u/mono",
+    ],
     ["a .git file counts like a folder", "/home/u/plain/src/deep", "/home/u/plain"],
     ["$HOME's own .workflow_artifacts is never used", "/home/u/loose", "/home/u/loose"],
     ["outside $HOME the walk still finds .git", "/srv/repo/sub", "/srv/repo"],

@@ -30,7 +30,11 @@ describe("session registry", () => {
     expect(file).toBe(`${sessionRegistryDir(CFG)}/process-${SID}.json`);
     expect(sessionRegistryDir(CFG)).toBe("/home/u/.claude/quoin-checkpoint/state");
     expect(deps.fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(readRegistry(deps, CFG, "process", SID)).toEqual({ pid: 123, startedAt: "x", cwd: "/p" });
+    expect(readRegistry(deps, CFG, "process", SID)).toEqual({
+      pid: 123,
+      startedAt: "x",
+      cwd: "/p",
+    });
     expect(readRegistry(deps, CFG, "window", SID)).toBeNull();
     expect(listFiles(deps, sessionRegistryDir(CFG))).toEqual([file]);
   });

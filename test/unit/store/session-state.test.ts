@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { intentFromUnfinished, mentionsSessionUuid, parseSessionState, taskFromSessionFileName } from "../../../lib/store/session-state.ts";
+import {
+  intentFromUnfinished,
+  mentionsSessionUuid,
+  parseSessionState,
+  taskFromSessionFileName,
+} from "../../../lib/store/session-state.ts";
 import { locateSessionState } from "../../../lib/store/session-state-locate.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
@@ -12,12 +17,29 @@ describe("session-state files", () => {
   });
   it("parses phase, stage, questions, decisions and unfinished work", () => {
     const text = [
-      "# Session", "## Cost", `- Session UUID: ${SID}`, "- Phase: implement", "", "## Current stage", "review",
-      "## Open questions", "- which API?", "## Decisions made", "- keep v1", "## Unfinished work", "- 1. \u23F3 T-04 wire up X", "",
+      "# Session",
+      "## Cost",
+      `- Session UUID: ${SID}`,
+      "- Phase: implement",
+      "",
+      "## Current stage",
+      "review",
+      "## Open questions",
+      "- which API?",
+      "## Decisions made",
+      "- keep v1",
+      "## Unfinished work",
+      "- 1. \u23F3 T-04 wire up X",
+      "",
     ].join("\n");
     expect(parseSessionState(`${S}/2026-11-29-parser.md`, text)).toEqual({
-      task: "parser", phase: "implement", currentStage: "review", sessionUuid: SID,
-      openQuestions: "- which API?", decisions: "- keep v1", unfinished: "- 1. \u23F3 T-04 wire up X",
+      task: "parser",
+      phase: "implement",
+      currentStage: "review",
+      sessionUuid: SID,
+      openQuestions: "- which API?",
+      decisions: "- keep v1",
+      unfinished: "- 1. \u23F3 T-04 wire up X",
     });
   });
   it.each([
@@ -55,12 +77,18 @@ describe("locateSessionState (step 1.1)", () => {
     expect(locateSessionState(deps.fs, S, "nobody-1")).toMatchObject({
       file: `${S}/2026-11-29-beta.md`,
       resolution: "mtime-fallback",
-      messages: ["[checkpoint] WARNING: no session-state file contains Session UUID 'nobody-1'; falling back to mtime ordering"],
+      messages: [
+        "[checkpoint] WARNING: no session-state file contains Session UUID 'nobody-1'; falling back to mtime ordering",
+      ],
     });
-    expect(locateSessionState(deps.fs, S, null).messages).toEqual(["[checkpoint] WARNING: session UUID unavailable; using mtime fallback"]);
+    expect(locateSessionState(deps.fs, S, null).messages).toEqual([
+      "[checkpoint] WARNING: session UUID unavailable; using mtime fallback",
+    ]);
   });
   it("warns when two files carry the same UUID and picks the newer", () => {
-    const deps = fakeDeps({ files: { ...files, [`${S}/2026-11-29-gamma.md`]: `Session UUID: ${SID}\n` } });
+    const deps = fakeDeps({
+      files: { ...files, [`${S}/2026-11-29-gamma.md`]: `Session UUID: ${SID}\n` },
+    });
     deps.touch(`${S}/2026-11-28-alpha.md`, "2026-11-28T10:00:00Z");
     deps.touch(`${S}/2026-11-29-gamma.md`, "2026-11-29T11:00:00Z");
     const r = locateSessionState(deps.fs, S, SID);
