@@ -1,6 +1,7 @@
 import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
-import { printJson, printLine } from "../cli-context.ts";
+import { printLine } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
@@ -11,9 +12,8 @@ export const cleanupCommand = defineCommand({
   run(ctx, values) {
     const session = sessionForWrite(ctx);
     if (!session.ok) {
-      if (ctx.json) printJson(ctx, { ok: false, reason: `${session.reason}; nothing moved` });
-      else ctx.deps.warn(`[cleanup] ${session.reason}; nothing moved`);
-      return 1;
+      const reason = `${session.reason}; nothing moved`;
+      return refuse(ctx, { reason }, { text: `[cleanup] ${reason}` });
     }
     const warnings: string[] = [];
     if (session.id === null) {
@@ -31,9 +31,8 @@ export const cleanupCommand = defineCommand({
       dryRun,
     });
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
-    if (ctx.json) {
-      printJson(ctx, {
-        ok: true,
+    if (ctx.json)
+      return answer(ctx, {
         dryRun,
         sentinels: result.sentinels,
         checkpoints: result.checkpoints,
@@ -43,14 +42,12 @@ export const cleanupCommand = defineCommand({
         warnings,
         summary: line,
       });
-      return 0;
-    }
     for (const w of warnings) ctx.deps.warn(w);
     if (dryRun)
       for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps])
         printLine(ctx, `would trash: ${f}`);
     if (dryRun) for (const d of result.purged) printLine(ctx, `would delete: ${d}`);
     printLine(ctx, line);
-    return 0;
+    return EXIT.done;
   },
 });
