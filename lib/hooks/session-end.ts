@@ -41,7 +41,7 @@ export type SessionEndOutcome =
 
 export interface SessionEndOptions {
   /** epoch ms after which the hook stops before its next expensive step and writes nothing */
-  deadlineMs: number;
+  deadlineAt: number;
 }
 
 function commitsSince(deps: Deps, root: string, savedAt: string): number {
@@ -131,7 +131,7 @@ function decideAndWrite(
   w: Where,
 ): SessionEndOutcome {
   const late = (): SessionEndOutcome | null =>
-    deps.now().getTime() > opts.deadlineMs
+    deps.now().getTime() > opts.deadlineAt
       ? {
           saved: false,
           reason: w.reason,

@@ -41,7 +41,7 @@ export interface HookRow {
   handle: (deps: Deps, input: never) => HookAnswer | null;
   answers: AnswerShape;
   /** the hook's own deadline: past it, a hook still waiting (on stdin) exits 0 with no answer */
-  deadlineMs: number;
+  budgetMs: number;
   /** the timeout the installer registers for it, in seconds */
   timeoutS: number;
   /** the event's own payload fields, beside the common ones */
@@ -59,7 +59,7 @@ export const HOOKS: readonly HookRow[] = [
     schema: userPromptSubmitSchema as () => PayloadSpec<never>,
     handle: (deps, input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn)),
     answers: "block-or-context",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("userpromptsubmit"),
     extra: { prompt: ["PROMPT"] },
   },
@@ -69,7 +69,7 @@ export const HOOKS: readonly HookRow[] = [
     schema: sessionStartSchema as () => PayloadSpec<never>,
     handle: (deps, input) => handleSessionStart(deps, input, readKnobs(deps.env, deps.warn)),
     answers: "context",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("sessionstart"),
     extra: {
       source: ["startup", "resume", "clear", "compact", "fork"],
@@ -82,7 +82,7 @@ export const HOOKS: readonly HookRow[] = [
     schema: preCompactSchema as () => PayloadSpec<never>,
     handle: (deps, input) => (runPreCompact(deps, input), null),
     answers: "none",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("precompact"),
     extra: { trigger: ["auto", "manual"], custom_instructions: ["", "keep the test names", null] },
   },
@@ -95,12 +95,12 @@ export const HOOKS: readonly HookRow[] = [
       logSessionEnd(
         deps,
         input,
-        runSessionEnd(deps, input, { deadlineMs: Number.MAX_SAFE_INTEGER }),
+        runSessionEnd(deps, input, { deadlineAt: Number.MAX_SAFE_INTEGER }),
       ),
       null
     ),
     answers: "none",
-    deadlineMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
+    budgetMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
     // No timeout is registered: Claude Code gives all SessionEnd hooks 1.5 s together.
     timeoutS: 1.5,
     extra: {
