@@ -4,7 +4,7 @@ import type { Deps } from "./deps.ts";
  * One word a person can paste into a shell: in double quotes when nothing in it expands there,
  * else in single quotes (`"`, `$`, a backtick, a backslash or `!` would expand or end the quotes).
  */
-export function shellWord(text: string): string {
+function shellWord(text: string): string {
   if (!/["$`\\!]/.test(text)) return `"${text}"`;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -10,7 +10,7 @@ import { ownPendingRestore } from "../store/pending-restore.ts";
 // the newest changed files. Only this session's own sentinel, naming a file inside checkpoints/.
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
-export const REENTRY_DIGEST_CHARS = 1200;
+const REENTRY_DIGEST_CHARS = 1200;
 const CHANGED_FILES = 8;
 const TODOS = 8;
 const REQUEST_CHARS = 160;

@@ -20,9 +20,9 @@ import { reasonLabel, sessionEndSkip, type SessionEndSkip } from "./session-end-
  * The transcript bytes the SessionEnd hook digests, from the end (plus the reader's head read).
  * NOTE: smaller than a save's budget: all SessionEnd hooks share 1.5 s, node's start included.
  */
-export const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
+const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
 /** The head read for the session's first request (the reader's default is 512 KiB: measured, most of a cold run's digest time). */
-export const SESSIONEND_HEAD_BYTES = 128 * 1024;
+const SESSIONEND_HEAD_BYTES = 128 * 1024;
 
 /**
  * Claude Code's limit for each SessionEnd hook without a `timeout` (CLAUDE-CODE.md section 1, and

@@ -133,10 +133,7 @@ function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[]
  * the curated one, the snapshot is dropped (the session was saved by hand after it); newer, it
  * stays (it holds the work done since) but is listed right after the curated one, never before.
  */
-export function rankSessionEndSnapshots(
-  list: readonly Candidate[],
-  windowDays: number,
-): Candidate[] {
+function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number): Candidate[] {
   const curated = list.filter((c) => c.sessionId && isCuratedStatus(c.status));
   const outranking = (c: Candidate) =>
     isSessionEndStatus(c.status) && c.sessionId

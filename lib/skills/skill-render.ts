@@ -20,7 +20,7 @@ export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
 /** A rendered SKILL.md may hold at most this many bytes (6 KiB): per-case wording goes into the engine's answers. */
 export const SKILL_SIZE_BUDGET_BYTES = 6144;
-export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
+const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),
