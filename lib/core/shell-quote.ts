@@ -1,4 +1,5 @@
 import type { Deps } from "./deps.ts";
+import { ENGINE_BUNDLE } from "./engine-name.ts";
 
 /**
  * One word a person can paste into a shell: in double quotes when nothing in it expands there,
@@ -11,5 +12,5 @@ function shellWord(text: string): string {
 
 /** How a message names the engine so the command runs as printed: `node "<path>"` (no PATH entry is installed). */
 export function engineInvocation(deps: Pick<Deps, "engineScript">): string {
-  return `node ${shellWord(deps.engineScript ?? "quoin-checkpoint.cjs")}`;
+  return `node ${shellWord(deps.engineScript ?? ENGINE_BUNDLE)}`;
 }
