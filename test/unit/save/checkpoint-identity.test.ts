@@ -20,7 +20,12 @@ import {
   transcriptLine,
   type MemWorld,
 } from "../../helpers/save-deps.ts";
-import { editLines, replyLine, transcriptText, userLine } from "../../helpers/session-transcript.ts";
+import {
+  editLines,
+  replyLine,
+  transcriptText,
+  userLine,
+} from "../../helpers/session-transcript.ts";
 
 // Two session-state files: the older names this session by its UUID, the newer is another
 // session's. Every writer of this session must pick the older one (issue 20): before, the forced
@@ -88,16 +93,19 @@ describe("checkpoint identity: one session, one task, whichever writer runs", ()
   it.each([
     ["through the engine's snapshot", true],
     ["as the prompt hook's own skeleton", false],
-  ])("a forced save (%s) and a /checkpoint save name the session-state file of this session", (_how, engine) => {
-    const w = world();
-    const forced = forcedSave(w, engine);
-    const saved = checkpointSave(w);
-    expect([taskOf(w, forced), taskOf(w, saved)]).toEqual(["alpha-task", "alpha-task"]);
-    expect(parseCheckpoint(w.fs.readFileSync(forced, "utf8") as string).artifacts).toMatchObject({
-      sessionState: OURS,
-      sessionStateResolution: "uuid-anchor",
-    });
-  });
+  ])(
+    "a forced save (%s) and a /checkpoint save name the session-state file of this session",
+    (_how, engine) => {
+      const w = world();
+      const forced = forcedSave(w, engine);
+      const saved = checkpointSave(w);
+      expect([taskOf(w, forced), taskOf(w, saved)]).toEqual(["alpha-task", "alpha-task"]);
+      expect(parseCheckpoint(w.fs.readFileSync(forced, "utf8") as string).artifacts).toMatchObject({
+        sessionState: OURS,
+        sessionStateResolution: "uuid-anchor",
+      });
+    },
+  );
 
   it("precompact and session end name the same task as /checkpoint", () => {
     const pre = world();
