@@ -1,8 +1,8 @@
 import { promptPreview, replayMenu } from "./prompt-replay.ts";
-import { reconcileLines } from "./reconcile.ts";
+import { driftLines, reconcileLines } from "./reconcile.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
-import type { RestoreOutcome, Restored } from "./restore-run.ts";
-import { restoreNext, sessionLines } from "./restore-guide.ts";
+import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
+import { BRIEF_LIMITS, cut, restoreNext, sessionLines } from "./restore-guide.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
 function candidateJson(c: ListedCandidate) {
@@ -45,36 +45,66 @@ function pickerLines(list: readonly ListedCandidate[]): string[] {
   return lines;
 }
 
+/** At most this many bytes of `restore --json`, held prompts and a corrupt checkpoint's raw text excepted. */
+export const BRIEF_MAX_BYTES = 8192;
+const WARNINGS = 8;
+const TRASHED_SHOWN = 5;
+
+const warningsOf = (r: { warnings: readonly string[] }) => {
+  const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 400));
+  if (r.warnings.length > WARNINGS) w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
+  return w;
+};
+
+/** The summary fields `next` and the callers read; the rest of the checkpoint is said once, in `show`. */
+function summaryJson(s: ResumeSummary | null) {
+  if (!s) return {};
+  return {
+    source: s.source,
+    kind: s.kind,
+    file: s.file,
+    task: s.task,
+    branch: s.branch,
+    intent: cut(s.intent, 300),
+    sessionId: s.sessionId,
+    resume: s.resume,
+    ...(s.savedAt ? { savedAt: s.savedAt } : {}),
+    openQuestions: s.openQuestions.slice(0, BRIEF_LIMITS.items).map((q) => cut(q, BRIEF_LIMITS.itemChars)),
+    reread: s.reread,
+  };
+}
+
+function promptsJson(r: Restored) {
+  if (r.prompts.case === "A") return { case: "A" as const };
+  return {
+    case: r.prompts.case,
+    file: r.prompts.source.file,
+    sid: r.prompts.source.sid,
+    legacy: r.prompts.legacy,
+    warning: r.prompts.warning ?? null,
+    others: r.prompts.others,
+    entries: r.prompts.entries.map((e) => ({
+      n: e.n,
+      timestamp: e.timestamp,
+      nonReplayable: e.nonReplayable,
+      preview: promptPreview(e.text),
+    })),
+    menu: replayMenu(r.prompts),
+  };
+}
+
 function restoredJson(r: Restored) {
-  const prompts =
-    r.prompts.case === "A"
-      ? { case: "A" as const }
-      : {
-          case: r.prompts.case,
-          file: r.prompts.source.file,
-          sid: r.prompts.source.sid,
-          legacy: r.prompts.legacy,
-          warning: r.prompts.warning ?? null,
-          others: r.prompts.others,
-          entries: r.prompts.entries.map((e) => ({
-            n: e.n,
-            timestamp: e.timestamp,
-            nonReplayable: e.nonReplayable,
-            preview: promptPreview(e.text),
-          })),
-          menu: replayMenu(r.prompts),
-        };
   return {
     action: r.action,
     done: r.done,
     needs: r.needs,
     path: r.path,
-    ...(r.summary ?? {}),
+    ...summaryJson(r.summary),
     sameSession: r.sameSession,
     consumedSentinel: r.consumedSentinel,
-    warnings: r.warnings,
+    warnings: warningsOf(r),
     reconcile: r.reconcile,
-    pendingPrompts: prompts,
+    pendingPrompts: promptsJson(r),
     replay: r.replay
       ? {
           prompts: r.replay.replay.map((e) => ({ n: e.n, timestamp: e.timestamp, text: e.text })),
@@ -82,11 +112,59 @@ function restoredJson(r: Restored) {
           trashed: r.replay.trash,
         }
       : null,
-    cleanup: r.cleanup,
+    cleanup: r.cleanup
+      ? { trashed: r.cleanup.trashed.length, failed: r.cleanup.failed.slice(0, WARNINGS) }
+      : null,
     ledger: r.ledger,
     rerun: r.rerun,
-    ...(r.corrupt ? { corrupt: r.corrupt } : {}),
+    // the raw text is in `show` (it must not be lost), once
+    ...(r.corrupt ? { corrupt: { file: r.corrupt.file, reason: r.corrupt.reason, hint: r.corrupt.hint } } : {}),
   };
+}
+
+/** A line of the brief: `held` lines (prompts for replay, a corrupt checkpoint's text) are never cut, `keep` lines neither. */
+interface BriefLine {
+  text: string;
+  held?: true;
+  keep?: true;
+}
+
+const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+
+/**
+ * Fit `show` so that the whole answer stays under BRIEF_MAX_BYTES, held text excepted: lines are
+ * dropped from the end of the cuttable ones (the git and session detail), and one line says how
+ * many and where the rest is.
+ */
+function fitShow(lines: readonly BriefLine[], others: object, file: string | null): string[] {
+  const exempt = lines.filter((l) => l.held).reduce((n, l) => n + jsonBytes(l.text) + 1, 0);
+  const heldFields = ["pendingPrompts", "replay"].reduce(
+    (n, k) => n + jsonBytes((others as Record<string, unknown>)[k] ?? null),
+    0,
+  );
+  const budget = BRIEF_MAX_BYTES - jsonBytes({ ...others, show: [] }) + heldFields - exempt;
+  const total = lines.filter((l) => !l.held).reduce((n, l) => n + jsonBytes(l.text) + 1, 0);
+  if (total <= budget) return lines.map((l) => l.text);
+  const note = (n: number) =>
+    `[checkpoint] brief cut to ${BRIEF_MAX_BYTES} bytes: ${n} more line(s)${file ? `; read ${file} for the rest` : ""}`;
+  let over = total - budget + jsonBytes(note(lines.length)) + 1;
+  const drop = new Set<number>();
+  for (let i = lines.length - 1; i >= 0 && over > 0; i -= 1) {
+    const l = lines[i]!;
+    if (l.held || l.keep) continue;
+    drop.add(i);
+    over -= jsonBytes(l.text) + 1;
+  }
+  const out: string[] = [];
+  let noted = false;
+  lines.forEach((l, i) => {
+    if (!drop.has(i)) out.push(l.text);
+    else if (!noted) {
+      out.push(note(drop.size));
+      noted = true;
+    }
+  });
+  return out;
 }
 
 /**
@@ -103,8 +181,14 @@ function restoredJson(r: Restored) {
  */
 export function restoreJson(o: RestoreOutcome, engine: string): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
-  return { ...restoreFields(o), show: restoreText(o, engine).split("\n"), next: restoreNext(o) };
+  const fields = { ...restoreFields(o), next: restoreNext(o) };
+  const lines = o.action === "restore" ? restoredLines(o, engine) : plain(restoreText(o, engine));
+  const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
+  const { next, ...rest } = fields;
+  return { ...rest, show: fitShow(lines, fields, file), next };
 }
+
+const plain = (text: string): BriefLine[] => text.split("\n").map((t) => ({ text: t }));
 
 function restoreFields(o: RestoreOutcome): object {
   switch (o.action) {
@@ -114,7 +198,7 @@ function restoreFields(o: RestoreOutcome): object {
       return {
         action: o.action,
         reason: o.reason,
-        warnings: o.warnings,
+        warnings: warningsOf(o),
         candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
         more: o.more,
         menu: chooseLines(o),
@@ -144,50 +228,73 @@ const sameSessionLines = (sid: string) => [
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
 ];
 
-function restoredText(r: Restored, engine: string): string[] {
-  const lines = [...r.warnings];
+function restoredLines(r: Restored, engine: string): BriefLine[] {
+  const keep = (text: string): BriefLine => ({ text, keep: true });
+  const lines: BriefLine[] = warningsOf(r).map(keep);
   if (r.corrupt) {
     lines.push(
-      `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+      keep(`[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`),
+      keep("----- raw content -----"),
+      { text: r.corrupt.raw, held: true },
+      keep("-----------------------"),
+      keep(r.corrupt.hint),
     );
-    lines.push("----- raw content -----", r.corrupt.raw, "-----------------------", r.corrupt.hint);
     return lines;
   }
   const s = r.summary!;
-  lines.push(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${s.intent}.`);
-  lines.push(`Session: ${s.resume}`);
-  lines.push(`From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}`);
+  lines.push(keep(s.kindLine));
+  lines.push(keep(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`));
+  lines.push(keep(`Session: ${s.resume}`));
   lines.push(
+    keep(`From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`),
+  );
+  if (r.reconcile) lines.push(...driftLines(r.reconcile).map(keep));
+  const rest: string[] = [];
+  rest.push(
     s.artifacts.length
       ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
       : "In-flight artifacts: none to re-read.",
   );
-  for (const a of s.artifacts) lines.push(`  ${a}`);
-  lines.push(`Open questions: ${s.openQuestions.length} items.`);
-  for (const q of s.openQuestions) lines.push(`  - ${q}`);
-  lines.push(...sessionLines(s));
-  if (r.reconcile) lines.push(...reconcileLines(r.reconcile));
-  if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? ""));
+  for (const a of s.artifacts) rest.push(`  ${a}`);
+  if (s.openQuestions.length) {
+    rest.push(`Open questions: ${s.openQuestions.length} items.`);
+    for (const q of s.openQuestions.slice(0, BRIEF_LIMITS.items)) rest.push(`  - ${cut(q, BRIEF_LIMITS.itemChars)}`);
+    if (s.openQuestions.length > BRIEF_LIMITS.items)
+      rest.push(`  +${s.openQuestions.length - BRIEF_LIMITS.items} more open questions`);
+  }
+  rest.push(...sessionLines(s));
+  if (r.reconcile) rest.push(...reconcileLines(r.reconcile, { drift: false }));
+  lines.push(...rest.map((text) => ({ text })));
+  if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
   if (r.prompts.case !== "A") {
-    if (!r.replay) lines.push(...replayMenu(r.prompts));
+    if (!r.replay) lines.push(...replayMenu(r.prompts).map((text) => ({ text, held: true as const })));
     else {
       for (const p of r.replay.replay)
-        lines.push(`----- replay ${p.n} [${p.timestamp}] -----`, p.text);
+        lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), { text: p.text, held: true });
       if (r.replay.edit)
         lines.push(
-          `----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`,
-          r.replay.edit.text,
-          "Paste the edited prompt to submit it.",
+          keep(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`),
+          { text: r.replay.edit.text, held: true },
+          keep("Paste the edited prompt to submit it."),
         );
     }
   }
-  if (r.cleanup)
-    for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
+  if (r.cleanup) {
+    const t = r.cleanup.trashed;
+    for (const x of t.slice(0, TRASHED_SHOWN)) lines.push({ text: `[checkpoint] moved to trash: ${x.from}` });
+    if (t.length > TRASHED_SHOWN) lines.push({ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` });
+  }
   if (!r.done && !r.corrupt)
     lines.push(
-      `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,
+      keep(
+        `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,
+      ),
     );
   return lines;
+}
+
+function restoredText(r: Restored, engine: string): string[] {
+  return restoredLines(r, engine).map((l) => l.text);
 }
 
 function needFlag(r: Restored, n: Restored["needs"][number]): string {
