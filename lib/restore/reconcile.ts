@@ -3,6 +3,7 @@ import type { Deps } from "../core/deps.ts";
 import type { CommitRef, NextUp, ParsedCheckpoint } from "../store/checkpoint-format.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
+import { cut } from "./restore-guide.ts";
 import { commitMarks, parseHandover, type Handover } from "./handover-sections.ts";
 import {
   isDirtyNow,
@@ -51,7 +52,7 @@ export interface Reconciliation {
 
 /** Listed commits checked against git (each costs a spawn); older checkpoints may list more. */
 const COMMITS_CHECKED = 20;
-const DIFFSTAT_FILES = 10;
+const DIFFSTAT_FILES = 3;
 const NEWEST_SINCE = 3;
 const NAMES_IN_A_FLAG = 5;
 
@@ -158,7 +159,10 @@ function checkCommits(
 function workingSet(root: string, cp: ParsedCheckpoint, h: Handover): string[] {
   const rel = (p: string) => (path.isAbsolute(p) ? path.relative(root, p) : p);
   return [
-    ...new Set([...(h.uncommitted ?? []).map((u) => u.path), ...cp.digest.changed.map((f) => f.path)]),
+    ...new Set([
+      ...(h.uncommitted ?? []).map((u) => u.path),
+      ...cp.digest.changed.map((f) => f.path),
+    ]),
   ]
     .map(rel)
     .filter((p) => p !== "" && !p.startsWith(".."));
@@ -190,11 +194,13 @@ export function gitDriftLines(input: {
         `uncommitted at the save, clean now with no commit since (reverted or lost?): ${named(clean)}`,
       );
   }
-  for (const c of input.dropped)
-    out.push(`commit ${c.hash}${c.subject ? ` "${c.subject}"` : ""} is not in this clone`);
+  const gone = input.dropped.map((c) => `${c.hash}${c.subject ? ` "${cut(c.subject, 60)}"` : ""}`);
+  if (gone.length === 1) out.push(`commit ${gone[0]} is not in this clone`);
+  else if (gone.length > 1)
+    out.push(`${gone.length} commits are not in this clone: ${named(gone)}`);
   const deleted = new Set(uncommitted.filter((u) => u.kind === "deleted").map((u) => u.path));
-  const gone = input.workingSet.filter((p) => !deleted.has(p) && !input.exists(p));
-  if (gone.length) out.push(`working-set files that no longer exist: ${named(gone)}`);
+  const vanished = input.workingSet.filter((p) => !deleted.has(p) && !input.exists(p));
+  if (vanished.length) out.push(`working-set files that no longer exist: ${named(vanished)}`);
   return out;
 }
 
@@ -277,18 +283,18 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
 const commitLine = (c: CommitRef) => `${c.hash}${c.subject ? ` ${c.subject}` : ""}`;
 
 /** A few lines for a person or a successor prompt; each fact once (next up and the like are the checkpoint's). */
-export function reconcileLines(r: Reconciliation, opts: { drift?: boolean } = {}): string[] {
+export function reconcileLines(
+  r: Reconciliation,
+  opts: { drift?: boolean; tree?: boolean } = {},
+): string[] {
   const lines: string[] = [];
   if (!r.git) lines.push("git: not a repository here; commits not checked");
   for (const c of r.confirmedCommits) lines.push(`Commit (present in git): ${commitLine(c)}`);
   for (const c of r.rebasedCommits)
     lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
   for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
-  if (r.git) {
-    const shown = r.status.length < r.statusTotal ? `; the first ${r.status.length}, the checkpoint's files first` : "";
-    lines.push(`Working tree now: ${statusCountsLine({ total: r.statusTotal, counts: r.statusCounts })}${shown}`);
-    for (const s of r.status) lines.push(`  ${s}`);
-  }
+  if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
+  if (r.git) for (const s of r.status) lines.push(`  ${s}`);
   const statLast = r.diffStat.split("\n").at(-1)?.trim();
   if (statLast) lines.push(`  ${statLast}`);
   if (opts.drift !== false) lines.push(...driftLines(r));
@@ -300,4 +306,13 @@ export function reconcileLines(r: Reconciliation, opts: { drift?: boolean } = {}
 /** The drift flags, against git first, then against the plan. */
 export function driftLines(r: Reconciliation): string[] {
   return [...r.gitDrift, ...r.drift].map((d) => `Drift: ${d}`);
+}
+
+/** `Working tree now: 7501 changed path(s): 500 modified, 7001 untracked; the first 20, ...`. */
+export function workingTreeLine(r: Reconciliation): string {
+  const shown =
+    r.status.length < r.statusTotal
+      ? `; the first ${r.status.length}, the checkpoint's files first`
+      : "";
+  return `Working tree now: ${statusCountsLine({ total: r.statusTotal, counts: r.statusCounts })}${shown}`;
 }

@@ -12,7 +12,7 @@ export const BRIEF_LIMITS = {
   lastWords: 5,
   lastWordChars: 300,
   todos: 12,
-  todoChars: 160,
+  todoChars: 120,
   changed: 8,
   read: 5,
   failures: 3,
@@ -29,7 +29,12 @@ export function cut(text: string, max: number): string {
 }
 
 /** The first `max` of a list, then `+N more <what>` when some were cut. */
-function bounded<T>(list: readonly T[], max: number, what: string, show: (t: T) => string): string[] {
+function bounded<T>(
+  list: readonly T[],
+  max: number,
+  what: string,
+  show: (t: T) => string,
+): string[] {
   const out = list.slice(0, max).map(show);
   if (list.length > max) out.push(`  +${list.length - max} more ${what}`);
   return out;
@@ -44,7 +49,7 @@ const files = (list: readonly { path: string; count: number }[], max: number) =>
 const L = BRIEF_LIMITS;
 
 /** Where the session was: requests, the model's last words, uncommitted files, todos, working set, failures. */
-function whereLines(x: ResumeSession): string[] {
+export function whereLines(x: ResumeSession): string[] {
   const lines: string[] = [];
   if (x.firstRequest && x.firstRequest !== x.newestRequest)
     lines.push(`First request: ${cut(x.firstRequest, L.requestChars)}`);
@@ -54,31 +59,47 @@ function whereLines(x: ResumeSession): string[] {
     const words = x.lastWords.slice(-L.lastWords);
     if (x.lastWords.length > words.length)
       lines.push(`  (+${x.lastWords.length - words.length} older)`);
-    for (const w of words) lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
+    for (const w of words)
+      lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
   }
   if (x.uncommitted.length) {
     lines.push("Uncommitted at the save (changed after the session's last commit):");
     lines.push(
-      ...bounded(x.uncommitted, L.uncommitted, "files", (u) => `  ${cut(u.path, 200)}${u.kind ? ` (${u.kind})` : ""}`),
+      ...bounded(
+        x.uncommitted,
+        L.uncommitted,
+        "files",
+        (u) => `  ${cut(u.path, 200)}${u.kind ? ` (${u.kind})` : ""}`,
+      ),
     );
   }
   if (x.todos) {
     lines.push(`Todos: ${x.todos.length ? "" : "(empty list)"}`.trimEnd());
     lines.push(
-      ...bounded(x.todos, L.todos, "todos", (t) => `  ${MARK[t.status] ?? "[ ]"} ${cut(t.content, L.todoChars)}`),
+      ...bounded(
+        x.todos,
+        L.todos,
+        "todos",
+        (t) => `  ${MARK[t.status] ?? "[ ]"} ${cut(t.content, L.todoChars)}`,
+      ),
     );
   }
   if (x.changed.length) lines.push(`Changed files (newest first): ${files(x.changed, L.changed)}`);
   if (x.read.length) lines.push(`Read files (newest first): ${files(x.read, L.read)}`);
   for (const o of x.omitted.slice(0, 4)) lines.push(`  (${cut(o, 80)} in the checkpoint's count)`);
   lines.push(
-    ...bounded(x.failures, L.failures, "failures", (f) => `Failed: \`${cut(f.command, 120)}\`: ${cut(f.error, 200)}`),
+    ...bounded(
+      x.failures,
+      L.failures,
+      "failures",
+      (f) => `Failed: \`${cut(f.command, 120)}\`: ${cut(f.error, 160)}`,
+    ),
   );
   return lines;
 }
 
 /** The model's own notes (a curated checkpoint): done, in progress, next up, decisions. */
-function notesLines(x: ResumeSession): string[] {
+export function notesLines(x: ResumeSession): string[] {
   const lines: string[] = [];
   const item = (t: string) => cut(t, L.itemChars);
   if (x.done.length) {
@@ -98,10 +119,9 @@ function notesLines(x: ResumeSession): string[] {
   return lines;
 }
 
-/** What the session was doing, for the brief; each fact once (blockers: the reconciliation's lines). */
-export function sessionLines(s: ResumeSummary): string[] {
-  const x = s.session;
-  const lines = [...whereLines(x), ...notesLines(x)];
+/** The digest's footnotes: where the compaction summary is, a history cut short. */
+export function digestNotes(x: ResumeSession): string[] {
+  const lines: string[] = [];
   if (x.compactionSummary)
     lines.push(
       `Compaction summary: line ${x.compactionSummary.uuid} of ${x.compactionSummary.transcript}`,
@@ -113,13 +133,22 @@ export function sessionLines(s: ResumeSummary): string[] {
   return lines;
 }
 
+/** What the session was doing, for the brief; each fact once (blockers: the reconciliation's lines). */
+export function sessionLines(s: ResumeSummary): string[] {
+  return [...whereLines(s.session), ...notesLines(s.session), ...digestNotes(s.session)];
+}
+
 const quote = (t: string) => `"${cut(t, 80).replace(/"/g, "'")}"`;
 
 /** The options of the closing question of a finished restore: carry on, look at the drift, read more, other. */
 function carryOnOptions(r: Restored): string {
   const s = r.summary;
   const x = s?.session;
-  const first = x?.nextUp[0]?.item ?? x?.inProgress ?? x?.todos?.find((t) => t.status !== "completed")?.content ?? x?.newestRequest;
+  const first =
+    x?.nextUp[0]?.item ??
+    x?.inProgress ??
+    x?.todos?.find((t) => t.status !== "completed")?.content ??
+    x?.newestRequest;
   const drift = (r.reconcile?.gitDrift.length ?? 0) + (r.reconcile?.drift.length ?? 0);
   const options = [
     first ? quote(`Carry on: ${first}`) : quote("Carry on where the session stopped"),

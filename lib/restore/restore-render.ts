@@ -1,8 +1,15 @@
 import { promptPreview, replayMenu } from "./prompt-replay.ts";
-import { driftLines, reconcileLines } from "./reconcile.ts";
+import { driftLines, reconcileLines, workingTreeLine } from "./reconcile.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
 import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
-import { BRIEF_LIMITS, cut, restoreNext, sessionLines } from "./restore-guide.ts";
+import {
+  BRIEF_LIMITS,
+  cut,
+  digestNotes,
+  notesLines,
+  restoreNext,
+  whereLines,
+} from "./restore-guide.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
 function candidateJson(c: ListedCandidate) {
@@ -52,7 +59,8 @@ const TRASHED_SHOWN = 5;
 
 const warningsOf = (r: { warnings: readonly string[] }) => {
   const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 400));
-  if (r.warnings.length > WARNINGS) w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
+  if (r.warnings.length > WARNINGS)
+    w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
   return w;
 };
 
@@ -69,7 +77,7 @@ function summaryJson(s: ResumeSummary | null) {
     sessionId: s.sessionId,
     resume: s.resume,
     ...(s.savedAt ? { savedAt: s.savedAt } : {}),
-    openQuestions: s.openQuestions.slice(0, BRIEF_LIMITS.items).map((q) => cut(q, BRIEF_LIMITS.itemChars)),
+    openQuestions: s.openQuestions.slice(0, OPEN_QUESTIONS).map((q) => cut(q, 120)),
     reread: s.reread,
   };
 }
@@ -118,8 +126,28 @@ function restoredJson(r: Restored) {
     ledger: r.ledger,
     rerun: r.rerun,
     // the raw text is in `show` (it must not be lost), once
-    ...(r.corrupt ? { corrupt: { file: r.corrupt.file, reason: r.corrupt.reason, hint: r.corrupt.hint } } : {}),
+    ...(r.corrupt
+      ? { corrupt: { file: r.corrupt.file, reason: r.corrupt.reason, hint: r.corrupt.hint } }
+      : {}),
   };
+}
+
+const OPEN_QUESTIONS = 5;
+
+/** Open questions: in the text form listed; under --json the field holds them, said once. */
+function openQuestionLines(qs: readonly string[], json: boolean): string[] {
+  if (qs.length === 0) return [];
+  if (json)
+    return [
+      `Open questions: ${qs.length} (in openQuestions${qs.length > OPEN_QUESTIONS ? `, the first ${OPEN_QUESTIONS}` : ""}).`,
+    ];
+  return [
+    `Open questions: ${qs.length} items.`,
+    ...qs.slice(0, BRIEF_LIMITS.items).map((q) => `  - ${cut(q, BRIEF_LIMITS.itemChars)}`),
+    ...(qs.length > BRIEF_LIMITS.items
+      ? [`  +${qs.length - BRIEF_LIMITS.items} more open questions`]
+      : []),
+  ];
 }
 
 /** A line of the brief: `held` lines (prompts for replay, a corrupt checkpoint's text) are never cut, `keep` lines neither. */
@@ -137,12 +165,16 @@ const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
  * many and where the rest is.
  */
 function fitShow(lines: readonly BriefLine[], others: object, file: string | null): string[] {
-  const exempt = lines.filter((l) => l.held).reduce((n, l) => n + jsonBytes(l.text) + 1, 0);
-  const heldFields = ["pendingPrompts", "replay"].reduce(
-    (n, k) => n + jsonBytes((others as Record<string, unknown>)[k] ?? null),
-    0,
-  );
-  const budget = BRIEF_MAX_BYTES - jsonBytes({ ...others, show: [] }) + heldFields - exempt;
+  // the held prompts' fields count as their empty forms
+  const o = others as Record<string, unknown>;
+  const bare = {
+    ...o,
+    ...("pendingPrompts" in o ? { pendingPrompts: { case: "A" } } : {}),
+    ...("replay" in o ? { replay: null } : {}),
+    show: [],
+  };
+  // one byte for the newline printJson adds
+  const budget = BRIEF_MAX_BYTES - 1 - jsonBytes(bare);
   const total = lines.filter((l) => !l.held).reduce((n, l) => n + jsonBytes(l.text) + 1, 0);
   if (total <= budget) return lines.map((l) => l.text);
   const note = (n: number) =>
@@ -179,10 +211,12 @@ function fitShow(lines: readonly BriefLine[], others: object, file: string | nul
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(o: RestoreOutcome, engine: string): unknown {
+export function restoreJson(o: RestoreOutcome, engine: string, extra: object = {}): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
-  const fields = { ...restoreFields(o), next: restoreNext(o) };
-  const lines = o.action === "restore" ? restoredLines(o, engine) : plain(restoreText(o, engine));
+  // `extra`: the command's own fields (the mid-agent handoff), inside the same 8 KB.
+  const fields = { ...restoreFields(o), ...extra, next: restoreNext(o) };
+  const lines =
+    o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine));
   const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
   const { next, ...rest } = fields;
   return { ...rest, show: fitShow(lines, fields, file), next };
@@ -228,12 +262,14 @@ const sameSessionLines = (sid: string) => [
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
 ];
 
-function restoredLines(r: Restored, engine: string): BriefLine[] {
+function restoredLines(r: Restored, engine: string, json: boolean): BriefLine[] {
   const keep = (text: string): BriefLine => ({ text, keep: true });
   const lines: BriefLine[] = warningsOf(r).map(keep);
   if (r.corrupt) {
     lines.push(
-      keep(`[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`),
+      keep(
+        `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+      ),
       keep("----- raw content -----"),
       { text: r.corrupt.raw, held: true },
       keep("-----------------------"),
@@ -243,12 +279,20 @@ function restoredLines(r: Restored, engine: string): BriefLine[] {
   }
   const s = r.summary!;
   lines.push(keep(s.kindLine));
-  lines.push(keep(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`));
+  lines.push(
+    keep(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`),
+  );
   lines.push(keep(`Session: ${s.resume}`));
   lines.push(
-    keep(`From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`),
+    keep(
+      `From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`,
+    ),
   );
-  if (r.reconcile) lines.push(...driftLines(r.reconcile).map(keep));
+  if (r.reconcile) {
+    lines.push(...driftLines(r.reconcile).map(keep));
+    if (r.reconcile.git) lines.push(keep(workingTreeLine(r.reconcile)));
+  }
+  // The rest in the order it is kept: what fits least is cut first, from the end.
   const rest: string[] = [];
   rest.push(
     s.artifacts.length
@@ -256,21 +300,22 @@ function restoredLines(r: Restored, engine: string): BriefLine[] {
       : "In-flight artifacts: none to re-read.",
   );
   for (const a of s.artifacts) rest.push(`  ${a}`);
-  if (s.openQuestions.length) {
-    rest.push(`Open questions: ${s.openQuestions.length} items.`);
-    for (const q of s.openQuestions.slice(0, BRIEF_LIMITS.items)) rest.push(`  - ${cut(q, BRIEF_LIMITS.itemChars)}`);
-    if (s.openQuestions.length > BRIEF_LIMITS.items)
-      rest.push(`  +${s.openQuestions.length - BRIEF_LIMITS.items} more open questions`);
-  }
-  rest.push(...sessionLines(s));
-  if (r.reconcile) rest.push(...reconcileLines(r.reconcile, { drift: false }));
+  rest.push(...whereLines(s.session));
+  if (r.reconcile) rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false }));
+  rest.push(...notesLines(s.session), ...digestNotes(s.session));
+  rest.push(...openQuestionLines(s.openQuestions, json));
   lines.push(...rest.map((text) => ({ text })));
-  if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
+  if (r.needs.includes("same-session"))
+    lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
   if (r.prompts.case !== "A") {
-    if (!r.replay) lines.push(...replayMenu(r.prompts).map((text) => ({ text, held: true as const })));
+    if (!r.replay)
+      lines.push(...replayMenu(r.prompts).map((text) => ({ text, held: true as const })));
     else {
       for (const p of r.replay.replay)
-        lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), { text: p.text, held: true });
+        lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), {
+          text: p.text,
+          held: true,
+        });
       if (r.replay.edit)
         lines.push(
           keep(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`),
@@ -281,8 +326,10 @@ function restoredLines(r: Restored, engine: string): BriefLine[] {
   }
   if (r.cleanup) {
     const t = r.cleanup.trashed;
-    for (const x of t.slice(0, TRASHED_SHOWN)) lines.push({ text: `[checkpoint] moved to trash: ${x.from}` });
-    if (t.length > TRASHED_SHOWN) lines.push({ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` });
+    for (const x of t.slice(0, TRASHED_SHOWN))
+      lines.push({ text: `[checkpoint] moved to trash: ${x.from}` });
+    if (t.length > TRASHED_SHOWN)
+      lines.push({ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` });
   }
   if (!r.done && !r.corrupt)
     lines.push(
@@ -294,7 +341,7 @@ function restoredLines(r: Restored, engine: string): BriefLine[] {
 }
 
 function restoredText(r: Restored, engine: string): string[] {
-  return restoredLines(r, engine).map((l) => l.text);
+  return restoredLines(r, engine, false).map((l) => l.text);
 }
 
 function needFlag(r: Restored, n: Restored["needs"][number]): string {

@@ -171,7 +171,8 @@ function synthesisSummary(b: B3Synthesis): ResumeSummary {
   return {
     source: "session-state",
     kind: "session-state",
-    kindLine: "Checkpoint kind: none: synthesized from the session-state file (no transcript digest).",
+    kindLine:
+      "Checkpoint kind: none: synthesized from the session-state file (no transcript digest).",
     file: b.file,
     task: b.task,
     branch: b.branch,

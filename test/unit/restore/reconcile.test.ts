@@ -62,7 +62,7 @@ describe("reconcile (seed 001)", () => {
     expect(r.blockers).toEqual(["flaky CI on node 20"]);
     const lines = reconcileLines(r);
     expect(lines).toContain("Commit (not in this clone): 2222222 T-02 lexer");
-    expect(lines).toContain("Drift: commit 2222222 \"T-02 lexer\" is not in this clone");
+    expect(lines).toContain('Drift: commit 2222222 "T-02 lexer" is not in this clone');
     expect(lines).toContain("Blocker (re-check): flaky CI on node 20");
     // next up is the checkpoint's own line in the brief, said once
     expect(lines.join("\n")).not.toContain("Next up");
