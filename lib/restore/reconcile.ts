@@ -294,6 +294,8 @@ export function reconcileLines(
     lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
   for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
   if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
+  if (r.git && opts.tree === false && r.status.length)
+    lines.push(`Working tree entries (${r.status.length} of ${r.statusTotal}):`);
   if (r.git) for (const s of r.status) lines.push(`  ${s}`);
   const statLast = r.diffStat.split("\n").at(-1)?.trim();
   if (statLast) lines.push(`  ${statLast}`);

@@ -203,10 +203,12 @@ function fitShow(lines: readonly BriefLine[], others: object, file: string | nul
  * The one JSON object `restore --json` prints; `action` says what the skill does next:
  * - `restore`: `done` true means finished (sentinels moved to trash, ledger row written). With
  *   `done` false, ask about each of `needs` (`same-session`: proceed or open a fresh session;
- *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: show `corrupt.raw` and `corrupt.hint`),
- *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: task, branch,
- *   intent, resume, artifacts (re-read these), openQuestions, reconcile; `replay.prompts` are the
- *   prompts to submit, `replay.edit` the one to offer for editing.
+ *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: the raw text in `show`, `corrupt.hint`),
+ *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: kind, file,
+ *   task, branch, intent, resume, openQuestions, reread (the files to Read), reconcile (bounded);
+ *   the rest of the checkpoint is said once, in `show` (at most 8 KB in all, held prompts and a
+ *   corrupt checkpoint's raw text excepted); `replay.prompts` are the prompts to submit,
+ *   `replay.edit` the one to offer for editing.
  * - `choose`: show `menu` (or `candidates`); rerun with `--pick N`, or stop on skip.
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
