@@ -44,10 +44,12 @@ export function parseHandover(p: ParsedCheckpoint): Handover {
         : headLine === "(none)"
           ? null
           : undefined;
-  const lastWords = bulletsOf(get("Last words")).map((b) => {
-    const m = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+Z?)\s+(.*)$/.exec(b);
-    return m ? { at: m[1]!, text: m[2]! } : { at: null, text: b };
-  });
+  const lastWords = bulletsOf(get("Last words"))
+    .filter((b) => b !== "(none)")
+    .map((b) => {
+      const m = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+Z?)\s+(.*)$/.exec(b);
+      return m ? { at: m[1]!, text: m[2]! } : { at: null, text: b };
+    });
   const unBody = get("Uncommitted");
   const uncommitted =
     unBody === undefined
