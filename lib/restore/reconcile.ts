@@ -55,6 +55,14 @@ const COMMITS_CHECKED = 20;
 const DIFFSTAT_FILES = 3;
 const NEWEST_SINCE = 3;
 const NAMES_IN_A_FLAG = 5;
+const LINES = 8;
+
+/** At most LINES entries of at most 240 characters, then `+N more <what>`. */
+function capped(list: readonly string[], what: string): string[] {
+  const out = list.slice(0, LINES).map((l) => cut(l, 240));
+  if (list.length > LINES) out.push(`+${list.length - LINES} more ${what}`);
+  return out;
+}
 
 const TASK_ID = /\b([A-Z][A-Z0-9]*-\d+)\b/g;
 
@@ -274,9 +282,9 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
     commitsSinceSave: since.length,
     newestSinceSave: since.slice(0, NEWEST_SINCE),
     planFile,
-    drift,
+    drift: capped(drift, "drift findings"),
     gitDrift,
-    blockers: cp.blockers,
+    blockers: capped(cp.blockers, "blockers"),
   };
 }
 

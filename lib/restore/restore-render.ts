@@ -54,11 +54,11 @@ function pickerLines(list: readonly ListedCandidate[]): string[] {
 
 /** At most this many bytes of `restore --json`, held prompts and a corrupt checkpoint's raw text excepted. */
 export const BRIEF_MAX_BYTES = 8192;
-const WARNINGS = 8;
+const WARNINGS = 6;
 const TRASHED_SHOWN = 5;
 
 const warningsOf = (r: { warnings: readonly string[] }) => {
-  const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 400));
+  const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 300));
   if (r.warnings.length > WARNINGS)
     w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
   return w;
