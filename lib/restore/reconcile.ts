@@ -5,12 +5,8 @@ import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
 import { cut } from "./restore-guide.ts";
 import { commitMarks, parseHandover, type Handover } from "./handover-sections.ts";
-import {
-  isDirtyNow,
-  statusCountsLine,
-  summarizeStatus,
-  type StatusKind,
-} from "./status-summary.ts";
+import { gitDriftLines } from "./git-drift.ts";
+import { statusCountsLine, summarizeStatus, type StatusKind } from "./status-summary.ts";
 
 /** A commit of the checkpoint found under a new hash: same subject, reachable from HEAD. */
 export interface RebasedCommit extends CommitRef {
@@ -54,7 +50,6 @@ export interface Reconciliation {
 const COMMITS_CHECKED = 20;
 const DIFFSTAT_FILES = 3;
 const NEWEST_SINCE = 3;
-const NAMES_IN_A_FLAG = 5;
 const LINES = 8;
 
 /** At most LINES entries of at most 240 characters, then `+N more <what>`. */
@@ -174,42 +169,6 @@ function workingSet(root: string, cp: ParsedCheckpoint, h: Handover): string[] {
   ]
     .map(rel)
     .filter((p) => p !== "" && !p.startsWith(".."));
-}
-
-const named = (list: readonly string[]) =>
-  `${list.slice(0, NAMES_IN_A_FLAG).join(", ")}${list.length > NAMES_IN_A_FLAG ? `, +${list.length - NAMES_IN_A_FLAG} more` : ""}`;
-
-/** Drift between the checkpoint and git now, one line per kind of finding. Pure. */
-export function gitDriftLines(input: {
-  status: readonly string[];
-  headNow: string | null;
-  handover: Handover;
-  dropped: readonly CommitRef[];
-  workingSet: readonly string[];
-  exists: (relPath: string) => boolean;
-}): string[] {
-  const { handover: h } = input;
-  const out: string[] = [];
-  const sameHead = typeof h.head === "string" && h.head === input.headNow;
-  const uncommitted = h.uncommitted ?? [];
-  if (sameHead) {
-    const clean = uncommitted
-      .filter((u) => u.kind !== "deleted" || input.exists(u.path))
-      .filter((u) => !isDirtyNow(u.path, input.status))
-      .map((u) => u.path);
-    if (clean.length)
-      out.push(
-        `uncommitted at the save, clean now with no commit since (reverted or lost?): ${named(clean)}`,
-      );
-  }
-  const gone = input.dropped.map((c) => `${c.hash}${c.subject ? ` "${cut(c.subject, 60)}"` : ""}`);
-  if (gone.length === 1) out.push(`commit ${gone[0]} is not in this clone`);
-  else if (gone.length > 1)
-    out.push(`${gone.length} commits are not in this clone: ${named(gone)}`);
-  const deleted = new Set(uncommitted.filter((u) => u.kind === "deleted").map((u) => u.path));
-  const vanished = input.workingSet.filter((p) => !deleted.has(p) && !input.exists(p));
-  if (vanished.length) out.push(`working-set files that no longer exist: ${named(vanished)}`);
-  return out;
 }
 
 function boundedDiffStat(stat: string): string {
