@@ -145,9 +145,11 @@ function checkCommits(
   };
   let subjects: Map<string, string> | null = null;
   for (const c of commits.slice(0, COMMITS_CHECKED)) {
-    const subject = commitMarks(c.subject).subject;
+    const { subject, rebasedFrom } = commitMarks(c.subject);
     if (commitExists(deps, root, c.hash)) {
-      out.confirmedCommits.push({ hash: c.hash, subject });
+      // the writer found it rebased already: its new hash, still marked
+      if (rebasedFrom) out.rebasedCommits.push({ hash: c.hash, subject, was: rebasedFrom });
+      else out.confirmedCommits.push({ hash: c.hash, subject });
       continue;
     }
     subjects ??= subjectsFromHead(deps, root);

@@ -164,6 +164,16 @@ describe("reconcile: the three states of a listed commit (issue 19)", () => {
     expect(lines).toContain("Commit (not in this clone): 3333333 lost one");
   });
 
+  it("a bullet the writer marked rebased keeps its mark when its new hash is present", () => {
+    const f = new MemoryFixture();
+    git(f, "");
+    const cp = handoverCheckpoint(f, "");
+    cp.commits = [{ hash: "1111111", subject: "present one (rebased from 99b497c)" }];
+    expect(reconcile(f.deps(), ROOT, cp).rebasedCommits).toEqual([
+      { hash: "1111111", subject: "present one", was: "99b497c" },
+    ]);
+  });
+
   it("flags an uncommitted file that is clean now with no commit since (same ## Head)", () => {
     const f = new MemoryFixture();
     f.write(`${ROOT}/lib/a.ts`, "x");
