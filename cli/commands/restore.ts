@@ -72,10 +72,10 @@ export const restoreCommand = defineCommand({
       ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     );
     if (ctx.json)
-      printJson(ctx, {
-        ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),
-        midAgentHandoff: handoff,
-      });
+      printJson(
+        ctx,
+        restoreJson(outcome, engineInvocation(ctx.deps), { midAgentHandoff: handoff }) as object,
+      );
     else
       printLine(
         ctx,

@@ -11,6 +11,8 @@ import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { reentryDigest } from "./compact-reentry.ts";
+import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
+import type { LastWord } from "../restore/handover-sections.ts";
 import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { reduceTaskName } from "../core/ids.ts";
@@ -105,11 +107,13 @@ export function handleSessionStart(
   // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
   if (!paths) return null;
   const notes: string[] = [];
+  let lastWords: { at: number; words: LastWord[] } | null = null;
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
     const digest = reentryDigest(deps, paths, sid);
     if (digest) notes.push(digest);
+    lastWords = { at: notes.length, words: reentryLastWords(deps, paths, sid) };
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);
@@ -137,6 +141,10 @@ export function handleSessionStart(
   const line =
     banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
   if (line) notes.push(line.context);
+  // The last words go after the digest, only where the whole note stays within its budget.
+  const words =
+    lastWords && fitLastWords(lastWords.words, NOTE_BUDGET - notes.join("\n").length - 1);
+  if (lastWords && words) notes.splice(lastWords.at, 0, words);
   // One line for the person: the cleared session's fate or the last session's, else the banner's.
   const message = line?.systemMessage ?? (banner ? bannerLine(banner) : undefined);
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
