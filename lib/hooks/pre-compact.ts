@@ -15,6 +15,8 @@ import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { readSessionDigest } from "../save/snapshot-save.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { changesSince, headShaCheap } from "./precompact-once.ts";
+import { steeringText } from "./compact-steer.ts";
+import type { Knobs } from "../core/knobs.ts";
 
 export type PreCompactOutcome =
   | {
@@ -153,4 +155,19 @@ function writePrecompact(
     checkpoint: result.checkpoint,
     digest,
   };
+}
+
+/**
+ * PreCompact's stdout for the summariser (compact-steer.ts): what to keep verbatim, naming the
+ * checkpoint of this compaction. Null with QUOIN_STEER_COMPACTION=0 or outside a project.
+ */
+export function preCompactSteering(
+  out: PreCompactOutcome,
+  input: PreCompactInput,
+  knobs: Pick<Knobs, "QUOIN_STEER_COMPACTION">,
+): string | null {
+  if (knobs.QUOIN_STEER_COMPACTION === "0") return null;
+  const checkpoint = out.checkpoint ?? null;
+  if (!checkpoint) return null;
+  return steeringText({ checkpoint, digest: out.digest, focus: input.custom_instructions });
 }
