@@ -84,7 +84,8 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
     : { held: null, trashed: null };
   const digest = readSessionDigest(deps, paths.root, input.transcript_path, sid);
   const heldStatus = held ? parseCheckpoint(readTextOrNull(deps.fs, held.checkpoint) ?? "").status : undefined;
-  if (held && !isPrecompactStatus(heldStatus))
+  // An earlier precompact checkpoint gives way to a newer one only when the digest shows more.
+  if (held && (!isPrecompactStatus(heldStatus) || !digest))
     return logged(deps, paths, {
       saved: false,
       reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is`,
