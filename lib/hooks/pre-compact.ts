@@ -83,7 +83,9 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
     ? settleOwnPendingRestore(deps, paths, sid, deps.now())
     : { held: null, trashed: null };
   const digest = readSessionDigest(deps, paths.root, input.transcript_path, sid);
-  const heldStatus = held ? parseCheckpoint(readTextOrNull(deps.fs, held.checkpoint) ?? "").status : undefined;
+  const heldStatus = held
+    ? parseCheckpoint(readTextOrNull(deps.fs, held.checkpoint) ?? "").status
+    : undefined;
   // An earlier precompact checkpoint gives way to a newer one only when the digest shows more.
   if (held && (!isPrecompactStatus(heldStatus) || !digest))
     return logged(deps, paths, {

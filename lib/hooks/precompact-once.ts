@@ -69,7 +69,8 @@ const moreCount = (omitted: readonly string[], kind: string): number => {
   return m ? Number(m[1]) : 0;
 };
 
-const todoKey = (t: { status: string; content: string }) => `${t.status} ${oneLine(t.content, 160)}`;
+const todoKey = (t: { status: string; content: string }) =>
+  `${t.status} ${oneLine(t.content, 160)}`;
 
 export interface SinceFacts {
   digest: TranscriptDigest;
@@ -98,7 +99,10 @@ export function changesSince(f: SinceFacts): string[] {
   const sameFiles =
     total === now.changed.length &&
     shown.every(
-      (f, i) => now.changed[i] && oneLine(now.changed[i].path, 300) === f.path && now.changed[i].count === f.count,
+      (f, i) =>
+        now.changed[i] &&
+        oneLine(now.changed[i].path, 300) === f.path &&
+        now.changed[i].count === f.count,
     );
   if (!sameFiles) found.push("a changed file");
   const todosNow = now.todos?.map(todoKey) ?? null;

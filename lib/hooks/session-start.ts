@@ -108,7 +108,7 @@ export function handleSessionStart(
   if (input.source === "compact" && sid) {
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
-    const digest = reentryDigest(deps, paths, sid);
+    const digest = reentryDigest(deps, paths, sid, undefined, input.transcript_path);
     if (digest) notes.push(digest);
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).

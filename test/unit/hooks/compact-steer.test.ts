@@ -64,7 +64,11 @@ describe("steeringText", () => {
   });
 
   it("puts the user's /compact focus first: a note right after the header, before the checkpoint", () => {
-    const text = steeringText({ checkpoint: CKPT, digest: digest(), focus: "keep the test names" })!;
+    const text = steeringText({
+      checkpoint: CKPT,
+      digest: digest(),
+      focus: "keep the test names",
+    })!;
     const lines = text.split("\n");
     expect(lines[1]).toContain("The user's own /compact instructions above come first");
     expect(lines[2]).toContain(CKPT);
@@ -78,9 +82,19 @@ describe("steeringText", () => {
     const big = digest({
       changed: many,
       read: many,
-      requests: Array.from({ length: 20 }, (_, i) => ({ text: `request ${i} ${"x".repeat(400)}`, at: null })),
-      todos: Array.from({ length: 40 }, (_, i) => ({ content: `todo ${i} ${"y".repeat(300)}`, status: "pending" as const })),
-      failures: Array.from({ length: 9 }, (_, i) => ({ command: `cmd ${i}`, error: "z".repeat(500), at: null })),
+      requests: Array.from({ length: 20 }, (_, i) => ({
+        text: `request ${i} ${"x".repeat(400)}`,
+        at: null,
+      })),
+      todos: Array.from({ length: 40 }, (_, i) => ({
+        content: `todo ${i} ${"y".repeat(300)}`,
+        status: "pending" as const,
+      })),
+      failures: Array.from({ length: 9 }, (_, i) => ({
+        command: `cmd ${i}`,
+        error: "z".repeat(500),
+        at: null,
+      })),
     });
     const text = steeringText({ checkpoint: CKPT, digest: big, focus: "f" })!;
     expect(text.length).toBeLessThanOrEqual(STEER_CHARS);

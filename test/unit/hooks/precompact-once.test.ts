@@ -72,8 +72,7 @@ const toolUse = (name: string, input: Record<string, unknown>) =>
     },
   });
 
-const append = (deps: FakeDeps, line: string) =>
-  deps.fs.appendFileSync(TRANSCRIPT, `${line}\n`);
+const append = (deps: FakeDeps, line: string) => deps.fs.appendFileSync(TRANSCRIPT, `${line}\n`);
 
 describe("PreCompact once per compaction (spotter-4d5611e5, cut before its compaction)", () => {
   it("two PreCompacts of one unchanged session write one checkpoint; the second says so in the log", () => {
@@ -110,7 +109,10 @@ describe("PreCompact once per compaction (spotter-4d5611e5, cut before its compa
           }),
         ),
     ],
-    ["a commit (HEAD moved)", (d) => d.fs.writeFileSync(`${ROOT}/.git/refs/heads/spotter-dov`, `${SHA_B}\n`)],
+    [
+      "a commit (HEAD moved)",
+      (d) => d.fs.writeFileSync(`${ROOT}/.git/refs/heads/spotter-dov`, `${SHA_B}\n`),
+    ],
   ];
 
   for (const [what, change] of changes)
@@ -127,7 +129,10 @@ describe("PreCompact once per compaction (spotter-4d5611e5, cut before its compa
       if (!second.saved) throw new Error(second.reason);
       expect(checkpoints(deps)).toHaveLength(2);
       expect(
-        deps.fs.readFileSync(`${ROOT}/.workflow_artifacts/memory/pending-restore-${SID}.txt`, "utf8"),
+        deps.fs.readFileSync(
+          `${ROOT}/.workflow_artifacts/memory/pending-restore-${SID}.txt`,
+          "utf8",
+        ),
       ).toBe(`${second.result.checkpoint}\n`);
     });
 });
