@@ -3,8 +3,8 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { readCompactSummary } from "../context/compact-summary-read.ts";
 import { newestRequestOf, oneLine, type ParsedDigest } from "../store/checkpoint-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
-import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { ownPendingRestore, trustedCheckpoint } from "../store/pending-restore.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 
@@ -23,8 +23,9 @@ const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 
 /** The checkpoint this compaction belongs to: this session's newest, else its pending-restore's. */
 function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): string | null {
-  const newest = newestCheckpointOf(deps, paths, sid, null);
-  if (newest && isInsideCheckpoints(paths, newest.file)) return newest.file;
+  // The same trust rule as a sentinel's path: inside checkpoints/, a plain file name, present.
+  const newest = trustedCheckpoint(deps, paths, newestCheckpointOf(deps, paths, sid, null)?.file);
+  if (newest) return newest;
   return ownPendingRestore(deps, paths, sid)?.checkpoint ?? null;
 }
 
