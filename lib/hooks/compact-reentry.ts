@@ -88,6 +88,30 @@ function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
   return lines;
 }
 
+/** Lines joined under the head while they fit in `max`; null when none fits. */
+function fitted(head: string, body: readonly string[], max: number): string | null {
+  let out = head;
+  for (const l of body) {
+    const next = `${out}\n${l}`;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out === head ? null : out;
+}
+
+/** This compaction's checkpoint and its parsed digest, when it is this session's. */
+function compactionDigest(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+): { checkpoint: string; digest: ParsedDigest } | null {
+  const checkpoint = compactionCheckpoint(deps, paths, sid);
+  const text = checkpoint ? readTextOrNull(deps.fs, checkpoint) : null;
+  if (!checkpoint || text === null) return null;
+  const p = parseCheckpoint(text);
+  return p.sessionId === sid ? { checkpoint, digest: p.digest } : null;
+}
+
 /**
  * The digest lines of this compaction's checkpoint, cut to `max` characters; null when there is
  * none. With `transcriptPath`, the summary at its newest compact_boundary decides what is carried.
@@ -99,23 +123,34 @@ export function reentryDigest(
   max = REENTRY_DIGEST_CHARS,
   transcriptPath?: string | null,
 ): string | null {
-  const checkpoint = compactionCheckpoint(deps, paths, sid);
-  const text = checkpoint ? readTextOrNull(deps.fs, checkpoint) : null;
-  if (!checkpoint || text === null) return null;
-  const p = parseCheckpoint(text);
-  if (p.sessionId !== sid) return null;
-  const d = p.digest;
+  const found = compactionDigest(deps, paths, sid);
+  if (!found) return null;
   const summary = transcriptPath ? readCompactSummary(deps.fs, transcriptPath) : null;
-  const head = `Saved before the compaction: ${checkpoint}`;
+  const head = `Saved before the compaction: ${found.checkpoint}`;
+  const d = found.digest;
   const body = summary
     ? droppedLines(d, keptBySummary(summary, d), max - head.length)
     : fullLines(d);
-  if (!body.length) return null;
-  let out = head;
-  for (const l of body) {
-    const next = `${out}\n${l}`;
-    if (next.length > max) break;
-    out = next;
-  }
-  return out === head ? null : out;
+  return fitted(head, body, max);
+}
+
+/**
+ * Only what the summary dropped, or null while the summary is not in the transcript's tail.
+ * NOTE: Claude Code 2.1.197 and 2.1.332 write the summary after SessionStart(compact) and
+ * PostCompact ran, so SessionStart cannot use this; the first prompt after the compaction can
+ * (the transcript holds it by then): for UserPromptSubmit's step 0.5.
+ */
+export function droppedSinceCompaction(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  transcriptPath: string,
+  max = REENTRY_DIGEST_CHARS,
+): string | null {
+  const summary = readCompactSummary(deps.fs, transcriptPath);
+  const found = summary ? compactionDigest(deps, paths, sid) : null;
+  if (!summary || !found) return null;
+  const head = `Saved before the compaction: ${found.checkpoint}`;
+  const d = found.digest;
+  return fitted(head, droppedLines(d, keptBySummary(summary, d), max - head.length), max);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCompactSummary } from "../../../lib/context/compact-summary-read.ts";
-import { reentryDigest } from "../../../lib/hooks/compact-reentry.ts";
+import { droppedSinceCompaction, reentryDigest } from "../../../lib/hooks/compact-reentry.ts";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
@@ -107,6 +107,17 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     const listed = rest.filter((p) => pathKept(droppedLine, p)).length;
     expect(listed).toBeGreaterThan(0);
     if (listed < rest.length) expect(droppedLine).toContain(`+${rest.length - listed} more`);
+  });
+
+  it("droppedSinceCompaction gives the same note once the summary is there, and null before", () => {
+    expect(droppedSinceCompaction(deps, paths, SID, TRANSCRIPT)).toBe(note);
+    const early = compacted();
+    early.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    const earlyPaths = projectMemory(early.deps.fs, ROOT, HOME)!;
+    expect(droppedSinceCompaction(early.deps, earlyPaths, SID, TRANSCRIPT)).toBeNull();
+    expect(reentryDigest(early.deps, earlyPaths, SID, undefined, TRANSCRIPT)).toContain(
+      "Newest changed files: ",
+    );
   });
 
   it("keeps the whole SessionStart(compact) answer under 2,000 characters", () => {
