@@ -17,18 +17,25 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
+export interface CompactSummary {
+  text: string;
+  /** the boundary line's timestamp (ISO), null when it has none */
+  at: string | null;
+}
+
 /**
- * The text of the isCompactSummary line after the newest compact_boundary; null when the tail
- * holds no boundary with a summary after it, or the file cannot be read.
+ * The text of the isCompactSummary line after the newest compact_boundary, with that boundary's
+ * time; null when the tail holds no boundary with a summary after it, or the file cannot be read.
  */
 export function readCompactSummary(
   fs: FsApi,
   file: string,
   maxScanBytes = SUMMARY_SCAN_BYTES,
-): string | null {
+): CompactSummary | null {
   return withOpenFile(fs, file, (fd, size) => {
     let summary: string | null = null;
     let boundary = false;
+    let at: string | null = null;
     scanLinesBackwards(
       fs,
       fd,
@@ -45,6 +52,7 @@ export function readCompactSummary(
         }
         if (e["type"] === "system" && e["subtype"] === "compact_boundary") {
           boundary = true;
+          at = typeof e["timestamp"] === "string" ? e["timestamp"] : null;
           return true;
         }
         // Going backwards, the last one seen is the first after the boundary.
@@ -53,6 +61,6 @@ export function readCompactSummary(
         return false;
       },
     );
-    return boundary && summary ? summary : null;
+    return boundary && summary ? { text: summary, at } : null;
   });
 }

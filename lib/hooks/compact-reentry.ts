@@ -1,6 +1,6 @@
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { readCompactSummary } from "../context/compact-summary-read.ts";
+import { readCompactSummary, type CompactSummary } from "../context/compact-summary-read.ts";
 import { newestRequestOf, oneLine, type ParsedDigest } from "../store/checkpoint-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
@@ -104,17 +104,45 @@ function compactionDigest(
   deps: Deps,
   paths: MemoryPaths,
   sid: string,
-): { checkpoint: string; digest: ParsedDigest } | null {
+): { checkpoint: string; digest: ParsedDigest; savedAt: string | undefined } | null {
   const checkpoint = compactionCheckpoint(deps, paths, sid);
   const text = checkpoint ? readTextOrNull(deps.fs, checkpoint) : null;
   if (!checkpoint || text === null) return null;
   const p = parseCheckpoint(text);
-  return p.sessionId === sid ? { checkpoint, digest: p.digest } : null;
+  return p.sessionId === sid ? { checkpoint, digest: p.digest, savedAt: p.savedAt } : null;
+}
+
+const ms = (iso: string | null | undefined) => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(t) ? t : null;
+};
+
+/**
+ * A summary belongs to this compaction only when its boundary is not older than the checkpoint's
+ * save (whole seconds) and newer than the previous SessionStart(compact) of this session: the
+ * real clients write the boundary after SessionStart(compact), so at that moment the newest one in
+ * the tail is the previous compaction's.
+ */
+function summaryOfThisCompaction(
+  summary: CompactSummary | null,
+  savedAt: string | undefined,
+  previousCompactionAt: string | null | undefined,
+): string | null {
+  const at = ms(summary?.at);
+  if (!summary || at === null) return null;
+  const saved = ms(savedAt);
+  if (saved !== null && at < saved) return null;
+  // compacted_at has whole seconds: a boundary within that second counts as the previous one's
+  // (2.1.332 writes it a few ms after that SessionStart).
+  const previous = ms(previousCompactionAt);
+  return previous !== null && at < previous + 1000 ? null : summary.text;
 }
 
 /**
  * The digest lines of this compaction's checkpoint, cut to `max` characters; null when there is
- * none. With `transcriptPath`, the summary at its newest compact_boundary decides what is carried.
+ * none. With `transcriptPath`, the summary at its newest compact_boundary decides what is carried
+ * when it belongs to this compaction (`previousCompactionAt`: the compacted_at this session's
+ * compact-happened sentinel held before this SessionStart).
  */
 export function reentryDigest(
   deps: Deps,
@@ -122,10 +150,15 @@ export function reentryDigest(
   sid: string,
   max = REENTRY_DIGEST_CHARS,
   transcriptPath?: string | null,
+  previousCompactionAt?: string | null,
 ): string | null {
   const found = compactionDigest(deps, paths, sid);
   if (!found) return null;
-  const summary = transcriptPath ? readCompactSummary(deps.fs, transcriptPath) : null;
+  const summary = summaryOfThisCompaction(
+    transcriptPath ? readCompactSummary(deps.fs, transcriptPath) : null,
+    found.savedAt,
+    previousCompactionAt,
+  );
   const head = `Saved before the compaction: ${found.checkpoint}`;
   const d = found.digest;
   const body = summary
@@ -147,8 +180,11 @@ export function droppedSinceCompaction(
   transcriptPath: string,
   max = REENTRY_DIGEST_CHARS,
 ): string | null {
-  const summary = readCompactSummary(deps.fs, transcriptPath);
-  const found = summary ? compactionDigest(deps, paths, sid) : null;
+  const found = compactionDigest(deps, paths, sid);
+  // After SessionStart(compact) the newest boundary is this compaction's (written by then).
+  const summary = found
+    ? summaryOfThisCompaction(readCompactSummary(deps.fs, transcriptPath), found.savedAt, null)
+    : null;
   if (!summary || !found) return null;
   const head = `Saved before the compaction: ${found.checkpoint}`;
   const d = found.digest;

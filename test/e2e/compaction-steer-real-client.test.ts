@@ -88,7 +88,7 @@ const memory = () => path.join(project, ".workflow_artifacts", "memory");
 const ask = (args: string[]) => runClaude({ home, cwd: project, baseUrl: model.url, args });
 
 describe("steering the compaction under the real Claude Code client", () => {
-  it("the summariser's request carries the focus, then the steering text with the checkpoint's path", async () => {
+  it("the summariser's request carries the focus, then the steering text with the checkpoint's path; a second /compact of the unchanged session writes no checkpoint", async () => {
     const first = await ask(["first step", "--output-format=json"]);
     expect(first.code).toBe(0);
     const sid = (JSON.parse(first.stdout) as { session_id: string }).session_id;
@@ -108,6 +108,16 @@ describe("steering the compaction under the real Claude Code client", () => {
     expect(request.indexOf(FOCUS)).toBeGreaterThan(0);
     expect(request.indexOf(FOCUS)).toBeLessThan(steer);
     expect(request).toContain(`Files changed (newest first): ${DROPPED}, ${KEPT}`);
+
+    // A second /compact of the unchanged session: PreCompact fires again and writes nothing, and
+    // its SessionStart(compact) must not take the first compaction's summary for its own.
+    const again = await ask(["--resume", sid, "/compact"]);
+    expect(again.code).toBe(0);
+    const ckpts = fs.readdirSync(path.join(memory(), "checkpoints"));
+    expect(ckpts.filter((f) => f.endsWith("-precompact.md"))).toEqual([path.basename(checkpoint)]);
+    expect(fs.readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8")).toContain(
+      `PreCompact: nothing new since ${checkpoint}`,
+    );
 
     const after = await ask(["--resume", sid, "what next?"]);
     expect(after.code).toBe(0);

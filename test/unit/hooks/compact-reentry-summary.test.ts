@@ -26,11 +26,17 @@ const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktre
 const raw = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8");
 const lines = raw.split("\n").filter((l) => l.trim() !== "");
 const { before, summaryText } = cutAtCompaction(lines);
+/** The boundary's own time: PreCompact saves a moment before it. */
+const BOUNDARY_AT = (
+  JSON.parse(lines.find((l) => l.includes('"compact_boundary"'))!) as { timestamp: string }
+).timestamp;
+const savedJustBefore = new Date(Date.parse(BOUNDARY_AT) - 5000).toISOString();
 
 function compacted() {
   const deps = fakeDeps({
     home: HOME,
     cwd: ROOT,
+    now: savedJustBefore,
     files: {
       [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
       [TRANSCRIPT]: `${before.join("\n")}\n`,
@@ -58,7 +64,7 @@ function compacted() {
 describe("readCompactSummary", () => {
   it("reads the summary after the newest compact_boundary from the tail, and null without one", () => {
     const { deps } = compacted();
-    expect(readCompactSummary(deps.fs, TRANSCRIPT)).toBe(summaryText);
+    expect(readCompactSummary(deps.fs, TRANSCRIPT)?.text).toBe(summaryText);
     deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
     expect(readCompactSummary(deps.fs, TRANSCRIPT)).toBeNull();
     expect(readCompactSummary(deps.fs, "/nowhere.jsonl")).toBeNull();
@@ -117,6 +123,30 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     expect(droppedSinceCompaction(early.deps, earlyPaths, SID, TRANSCRIPT)).toBeNull();
     expect(reentryDigest(early.deps, earlyPaths, SID, undefined, TRANSCRIPT)).toContain(
       "Newest changed files: ",
+    );
+  });
+
+  it("takes no summary from an earlier compaction: one not newer than the previous SessionStart(compact), or older than the checkpoint", () => {
+    // compacted_at has whole seconds: a boundary in that same second is the previous one's.
+    const sameSecond = `${BOUNDARY_AT.slice(0, 19)}Z`;
+    expect(reentryDigest(deps, paths, SID, undefined, TRANSCRIPT, sameSecond)).toBe(full);
+    const earlier = new Date(Date.parse(sameSecond) - 1000).toISOString();
+    expect(reentryDigest(deps, paths, SID, undefined, TRANSCRIPT, earlier)).toBe(note);
+    const stale = compacted();
+    stale.deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString());
+    // a newer checkpoint of this session, saved after that boundary: the summary is not its own
+    const p2 = projectMemory(stale.deps.fs, ROOT, HOME)!;
+    const text = stale.deps.fs.readFileSync(stale.checkpoint, "utf8") as string;
+    const newer = stale.checkpoint.replace("-precompact.md", "-precompact-2.md");
+    stale.deps.fs.writeFileSync(
+      newer,
+      text.replace(
+        /## Saved at\n.*\n/,
+        `## Saved at\n${new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString()}\n`,
+      ),
+    );
+    expect(reentryDigest(stale.deps, p2, SID, undefined, TRANSCRIPT)).not.toContain(
+      "The summary kept",
     );
   });
 
