@@ -31,7 +31,16 @@ export interface HookContext {
   logCwd?: string;
 }
 
-export type HookHandler = (raw: string, ctx: HookContext) => HookAnswer | null;
+/**
+ * Plain text on stdout instead of a JSON answer. NOTE: PreCompact only: Claude Code appends a
+ * PreCompact hook's plain stdout to the summariser's instructions ("stdout appended as custom
+ * compact instructions"); a JSON object there is parsed as an answer and not appended.
+ */
+export interface PlainTextAnswer {
+  plainText: string;
+}
+
+export type HookHandler = (raw: string, ctx: HookContext) => HookAnswer | PlainTextAnswer | null;
 
 function logFailure(ctx: HookContext, event: string, message: string): void {
   try {
@@ -83,7 +92,11 @@ export async function runHook(
       logFailure(ctx, event, `stdin unreadable or over ${STDIN_CAP_BYTES} bytes`);
     } else {
       const answer = handler(raw, ctx);
-      if (answer) out = `${JSON.stringify(answer)}\n`;
+      if (answer)
+        out =
+          "plainText" in answer
+            ? answer.plainText && `${answer.plainText}\n`
+            : `${JSON.stringify(answer)}\n`;
     }
   } catch (err) {
     const e = err as Error;
@@ -104,7 +117,7 @@ export function runValidatedHook<
 >(
   event: string,
   schema: () => PayloadSpec<T>,
-  handle: (input: T, ctx: HookContext) => HookAnswer | null,
+  handle: (input: T, ctx: HookContext) => HookAnswer | PlainTextAnswer | null,
   deps: Deps,
   opts: HookOptions = {},
 ): Promise<void> {

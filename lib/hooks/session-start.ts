@@ -9,7 +9,8 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
-import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { readTextOrNull } from "../core/file-range.ts";
 import { reentryDigest } from "./compact-reentry.ts";
 import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
 import type { LastWord } from "../restore/handover-sections.ts";
@@ -32,6 +33,12 @@ function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
     writeAtomic(deps.fs, file, body, { pid: deps.pid });
     return file;
   });
+}
+
+/** compacted_at of this session's compact-happened sentinel, before this compaction rewrites it. */
+function previousCompactionAt(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  const text = readTextOrNull(deps.fs, sentinelPath(paths.memory, "compact-happened", sid));
+  return text === null ? null : (parseKeyValues(text)["compacted_at"] ?? null);
 }
 
 /**
@@ -109,9 +116,10 @@ export function handleSessionStart(
   const notes: string[] = [];
   let lastWords: { at: number; words: LastWord[] } | null = null;
   if (input.source === "compact" && sid) {
+    const previous = previousCompactionAt(deps, paths, sid);
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
-    const digest = reentryDigest(deps, paths, sid);
+    const digest = reentryDigest(deps, paths, sid, undefined, input.transcript_path, previous);
     if (digest) notes.push(digest);
     lastWords = { at: notes.length, words: reentryLastWords(deps, paths, sid) };
   }
