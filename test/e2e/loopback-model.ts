@@ -267,7 +267,8 @@ export const E2E_CLIENTS = {
 export type E2eClient = keyof typeof E2E_CLIENTS;
 
 /** QUOIN_E2E_CLIENT=newest (vitest.config.ts's e2e-newest project) picks 2.1.332; else 2.1.197. */
-export const E2E_CLIENT: E2eClient = process.env["QUOIN_E2E_CLIENT"] === "newest" ? "newest" : "oldest";
+export const E2E_CLIENT: E2eClient =
+  process.env["QUOIN_E2E_CLIENT"] === "newest" ? "newest" : "oldest";
 
 export const CLAUDE_BIN = path.resolve(
   import.meta.dirname,
