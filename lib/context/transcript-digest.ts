@@ -135,9 +135,20 @@ export function typedText(raw: string): string | null {
   return text;
 }
 
-/** The typed text of a main-chain user line, or null (tool results, meta, compaction summaries). */
+/**
+ * A user line the client injected, not the person: NOTE: 2.1.332 marks a /loop or scheduled-task
+ * fire with `wakeupSource` (loop_wakeup, schedule_wakeup) and other machine turns (peer messages,
+ * task notifications, auto-continuation) with `promptSource: "system"`; typed lines carry
+ * `promptSource` typed, queued, suggestion_accepted or sdk. Older clients write neither key.
+ */
+export function isInjectedUserLine(e: Line): boolean {
+  return typeof e["wakeupSource"] === "string" || e["promptSource"] === "system";
+}
+
+/** The typed text of a main-chain user line, or null (tool results, meta, compaction summaries, injected turns). */
 function userLineText(e: Line): string | null {
   if (
+    isInjectedUserLine(e) ||
     e["isMeta"] === true ||
     e["isCompactSummary"] === true ||
     e["isVisibleInTranscriptOnly"] === true
@@ -605,6 +616,8 @@ const ENVELOPE_KEYS = [
   "isMeta",
   "isCompactSummary",
   "isVisibleInTranscriptOnly",
+  "promptSource",
+  "wakeupSource",
 ] as const;
 
 const clip = (v: unknown, max: number): unknown =>

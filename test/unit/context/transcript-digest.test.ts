@@ -270,6 +270,21 @@ describe("typed requests", () => {
     expect(d.requests.map((r) => r.text)).toEqual(["real one"]);
   });
 
+  it("2.1.332: a /loop or scheduled-task fire (wakeupSource) and a system-injected turn are not requests; typed and -p lines are", () => {
+    const d = digestLines(
+      [
+        user("refactor the parser", { promptSource: "typed", turnOrigin: "human" }),
+        user("check the deploy", { promptSource: "sdk", wakeupSource: "loop_wakeup" }),
+        user("nightly report", { wakeupSource: "schedule_wakeup", scheduledTaskId: "t1" }),
+        user("peer says hi", { promptSource: "system" }),
+        user("and the lexer", { promptSource: "sdk", turnOrigin: "sdk" }),
+      ],
+      { projectRoot: "/repo" },
+    );
+    expect(d.requests.map((r) => r.text)).toEqual(["refactor the parser", "and the lexer"]);
+    expect(d.requestCount).toBe(2);
+  });
+
   it("a sidechain user line is not a request", () => {
     expect(
       digestLines([user("subagent prompt", { isSidechain: true })], { projectRoot: "/repo" })

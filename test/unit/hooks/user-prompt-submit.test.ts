@@ -270,6 +270,26 @@ describe("userpromptsubmit block tier", () => {
     expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
   });
 
+  it.each(["loop_wakeup", "schedule_wakeup", "system", "poll_event"])(
+    "passes a prompt the client injected (source %s) untouched: not held, no checkpoint, no advisory",
+    (source) => {
+      const deps = world(BLOCK);
+      expect(run(deps, prompt("check the deploy again", { source }))).toBeNull();
+      expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+      expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(false);
+      expect(run(world(ADVISORY), prompt("check the deploy again", { source }))).toBeNull();
+    },
+  );
+
+  it.each(["user", "sdk", "a-source-added-later"])(
+    "holds a prompt whose source is %s as a typed one",
+    (source) => {
+      expect(run(world(BLOCK), prompt("refactor the parser", { source }))).toMatchObject({
+        decision: "block",
+      });
+    },
+  );
+
   it("does not exempt /checkpoint --purge", () => {
     const deps = world(BLOCK);
     expect(run(deps, prompt("/checkpoint --purge"))).toMatchObject({ decision: "block" });
