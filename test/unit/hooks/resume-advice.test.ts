@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { HookAnswer, SessionStartInput } from "../../../lib/hooks/hook-io.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { forkParent, resumeArgument } from "../../../lib/hooks/fork-parent.ts";
-import { answerForInstall, withCommand } from "../../../lib/hooks/checkpoint-command.ts";
+import { answerForInstall } from "../../../lib/hooks/checkpoint-command.ts";
+import { withCommand } from "../../../lib/core/checkpoint-command.ts";
 import { writeRegistry } from "../../../lib/store/session-registry.ts";
 import { CKPTS, knobs, memWorld, OTHER, ROOT, SID } from "../../helpers/save-deps.ts";
 

@@ -139,6 +139,34 @@ describe("doctor", () => {
     expect(checks.find((c) => c.name === "installed files")?.detail).toContain(
       "quoin-checkpoint@quoin-checkpoint",
     );
+    // 2.1.332's /rewind has the alias /checkpoint: the plugin's command is the qualified name.
+    expect(checks.find((c) => c.name === "command (plugin)")).toMatchObject({
+      ok: true,
+      warn: true,
+      detail: expect.stringContaining(
+        "type /quoin-checkpoint:checkpoint: with the plugin a bare /checkpoint opens Rewind",
+      ),
+    });
+    expect(formatDoctor(checks)).toContain(
+      "WARN  command (plugin): type /quoin-checkpoint:checkpoint",
+    );
+    expect(checks.find((c) => c.name === "command")).toBeUndefined();
+  });
+
+  it("a settings install names /checkpoint, which wins over the /rewind alias by exact name; no plugin warning", () => {
+    const { deps } = depsWithClock(10);
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name === "command")?.detail).toMatch(
+      /^\/checkpoint: the settings install's user-level skill wins/,
+    );
+    expect(checks.find((c) => c.name === "command (plugin)")).toBeUndefined();
   });
 
   it("warns, without failing, when any-ascii.cjs is not beside the engine: transliteration falls back to '?'", () => {
