@@ -8,6 +8,7 @@ const NEWEST_E2E = [
   "test/e2e/sessionstart-system-message.test.ts",
   "test/e2e/userpromptsubmit-real-client.test.ts",
   "test/e2e/newest-client.test.ts",
+  "test/e2e/checkpoint-command-collision.test.ts",
 ];
 
 export default defineConfig({
