@@ -13,7 +13,7 @@ import {
   SKILL_NAMES,
   type InstallLayout,
 } from "./install-layout.ts";
-import { ownedHookCommands } from "./settings-merge.ts";
+import { ownedHookCommands, ownedHookMatchers } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
 import { PLUGIN_COMMAND, SETTINGS_COMMAND } from "../core/checkpoint-command.ts";
@@ -66,7 +66,29 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
     });
     return out;
   }
-  return [...out, ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs)];
+  return [
+    ...out,
+    ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs),
+    ...matcherChecks(settings ?? "", where),
+  ];
+}
+
+/** An install older than this one keeps its old matchers (SessionStart without fork) until a reinstall. */
+function matcherChecks(settings: string, where: string): DoctorCheck[] {
+  const found = ownedHookMatchers(settings);
+  return HOOK_SPECS.flatMap((spec): DoctorCheck[] => {
+    const bad = (found[spec.event] ?? []).filter((m) => m !== spec.matcher);
+    if (!bad.length) return [];
+    const stale = bad[0];
+    return [
+      {
+        name: `${where}: ${spec.event} matcher`,
+        ok: false,
+        detail: `is ${stale === undefined ? "absent" : `"${stale}"`}; this version installs "${spec.matcher ?? "(none)"}"${spec.event === "SessionStart" ? " (without fork a forked session gets no banner)" : ""}`,
+        fix: SETUP_FIX,
+      },
+    ];
+  });
 }
 
 function bundleChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {

@@ -153,6 +153,42 @@ describe("doctor", () => {
     expect(checks.find((c) => c.name === "command")).toBeUndefined();
   });
 
+  it("fails an install whose SessionStart matcher lacks fork (an install before 2.1.214's fork source); a reinstall fixes it", () => {
+    const { deps, vol } = depsWithClock(10);
+    const install = () =>
+      runInstall(deps, {
+        scope: "user",
+        uninstall: false,
+        dryRun: false,
+        statusLine: false,
+        distDir: DIST,
+      });
+    install();
+    const name = "user install (/home/u/.claude): SessionStart matcher";
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toBeUndefined();
+    const file = "/home/u/.claude/settings.json";
+    vol.writeFileSync(
+      file,
+      (vol.readFileSync(file, "utf8") as string).replace(
+        "startup|resume|clear|compact|fork",
+        "startup|resume|clear|compact",
+      ),
+    );
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toMatchObject({
+      ok: false,
+      detail:
+        'is "startup|resume|clear|compact"; this version installs "startup|resume|clear|compact|fork" (without fork a forked session gets no banner)',
+    });
+    install();
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toBeUndefined();
+  });
+
   it("a settings install names /checkpoint, which wins over the /rewind alias by exact name; no plugin warning", () => {
     const { deps } = depsWithClock(10);
     runInstall(deps, {
