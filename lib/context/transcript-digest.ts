@@ -155,16 +155,22 @@ function userLineText(e: Line): string | null {
   )
     return null;
   if (e["toolUseResult"] !== undefined) return null;
+  const text = lineText(e);
+  return text === null ? null : typedText(text);
+}
+
+/** A user line's text (a string, or its text blocks joined); null for tool results. */
+function lineText(e: Line): string | null {
   const message = e["message"];
   if (!isObj(message)) return null;
   const content = message["content"];
-  if (typeof content === "string") return typedText(content);
+  if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
   if (content.some((b) => isObj(b) && b["type"] === "tool_result")) return null;
   const texts = content
     .filter((b) => isObj(b) && b["type"] === "text")
     .map((b) => str((b as Line)["text"]) ?? "");
-  return texts.length ? typedText(texts.join("\n")) : null;
+  return texts.length ? texts.join("\n") : null;
 }
 
 const matchKey = (text: string): string => text.replace(/\s+/g, " ").trim();
@@ -203,6 +209,16 @@ class RequestLog {
       key: matchKey(text),
       queued: true,
     });
+  }
+
+  /**
+   * NOTE: 2.1.332 first enqueues an injected turn (a /loop wakeup) like a typed prompt, then
+   * writes it as an injected user line: the queued slot it matches was never the person's.
+   */
+  injected(text: string): void {
+    const key = matchKey(typedText(text) ?? text);
+    const queued = this.all.findIndex((r) => r.queued && r.key === key);
+    if (queued >= 0) this.all.splice(queued, 1);
   }
 
   poppedAll(): void {
@@ -453,6 +469,11 @@ function onUser(p: Pass, e: Line, at: string | null): void {
         result: e["toolUseResult"],
       });
     }
+  }
+  if (isInjectedUserLine(e)) {
+    const text = lineText(e);
+    if (text !== null) p.requests.injected(text);
+    return;
   }
   const typed = userLineText(e);
   if (typed !== null) p.requests.typed(typed, at, str(e["uuid"]));
