@@ -6,6 +6,7 @@ import {
   type PayloadSpec,
 } from "../hooks/hook-io.ts";
 import { appendHookLog } from "../hooks/hook-log.ts";
+import { answerForInstall } from "../hooks/checkpoint-command.ts";
 import { readStdin } from "./stdin.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { writeStdout } from "./std-write.ts";
@@ -127,7 +128,9 @@ export function runValidatedHook<
       const parsed = parseHookInput(schema(), raw, event);
       if (!parsed.ok) throw new HookInputError(parsed.reason);
       ctx.logCwd = parsed.value.cwd;
-      return handle(parsed.value, ctx);
+      const answer = handle(parsed.value, ctx);
+      if (!answer) return null;
+      return "plainText" in answer ? answer : answerForInstall(answer, deps.env);
     },
     deps,
     opts,
