@@ -74,8 +74,9 @@ export const restoreCommand = defineCommand({
       printJson(ctx, {
         // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2
         ok: outcome.action !== "invalid",
-        ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),
-        midAgentHandoff: handoff,
+        ...(restoreJson(outcome, engineInvocation(ctx.deps), {
+          midAgentHandoff: handoff,
+        }) as object),
       });
     else
       printLine(

@@ -2,13 +2,11 @@ import * as path from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { writeAtomic } from "../core/atomic-write.ts";
 import { notAProject } from "../store/project-root.ts";
 import {
   ANY_ASCII_BUNDLE,
   availableScopes,
   ENGINE_BUNDLE,
-  engineCommand,
   GENERATED_SKILL_MARKER,
   HOOK_SPECS,
   HOT_BUNDLE_EXT,
@@ -23,7 +21,6 @@ import {
   type InstallLayout,
   type InstallScope,
 } from "./install-layout.ts";
-import { changedLines } from "../core/line-diff.ts";
 import {
   existingHookContainers,
   hasLegacyEngineStatusLine,
@@ -31,10 +28,18 @@ import {
   mergeInstall,
   mergeUninstall,
 } from "./settings-merge.ts";
-import { utcIso } from "../core/time-format.ts";
+import {
+  applyPlan,
+  describePlan,
+  said,
+  type InstallPlan,
+  type InstallStep,
+  type Said,
+} from "./install-plan.ts";
 
-// install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
-// settings.json is checked before anything is written, so a refusal leaves the home untouched.
+// install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Each of install
+// and uninstall is a plan (install-plan.ts) computed before anything is written, so a refusal
+// leaves the home untouched; --dry-run prints the plan, else it is applied.
 
 export interface InstallOptions {
   scope: InstallScope;
@@ -85,55 +90,10 @@ function readState(deps: Deps, file: string): InstallState | null {
   }
 }
 
-/** Where to write a file that may be a symlink (dotfile managers): its target, so the link survives. */
-function writeTarget(deps: Deps, file: string): string {
-  try {
-    return deps.fs.lstatSync(file).isSymbolicLink() ? deps.fs.realpathSync(file) : file;
-  } catch {
-    return file;
-  }
-}
-
-/** Keep the file's permission bits (a private settings.json stays private). */
-function modeOf(deps: Deps, file: string): number {
-  try {
-    return Number(deps.fs.statSync(file).mode) & 0o777;
-  } catch {
-    return 0o644;
-  }
-}
-
-function stamp(deps: Deps): string {
-  return utcIso(deps.now()).replace(/:/g, "");
-}
-
-/** A fresh folder under backups/ (never reused), for settings copies and uninstalled files. */
-function freshBackupDir(deps: Deps, layout: InstallLayout, what: string): string {
-  const base = path.join(layout.backupsDir, `${stamp(deps)}-${what}`);
-  for (let n = 1; ; n += 1) {
-    const dir = n === 1 ? base : `${base}-${n}`;
-    if (!deps.fs.existsSync(dir)) {
-      deps.fs.mkdirSync(dir, { recursive: true });
-      return dir;
-    }
-  }
-}
-
 interface FileCopy {
   from: string;
   to: string;
   text: string;
-}
-
-export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
-  if (!availableScopes(deps).includes(opts.scope)) {
-    return {
-      ok: false,
-      reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`,
-      lines: [],
-    };
-  }
-  return opts.uninstall ? uninstall(deps, opts) : install(deps, opts);
 }
 
 type Sources = { ok: true; copies: FileCopy[]; bundles: string[] } | { ok: false; reason: string };
@@ -215,16 +175,52 @@ function installSources(
   return { ok: true, copies, bundles };
 }
 
-function install(deps: Deps, opts: InstallOptions): InstallOutcome {
-  const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [
-    `[quoin] ${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into ${layout.configDir}`,
-  ];
-  const fail = (reason: string): InstallOutcome => ({ ok: false, reason, lines });
+/** The install state, built in this one place: what uninstall needs to put settings.json back. */
+function installState(earlier: InstallState | null, before: string | null): InstallState {
+  return {
+    version: 1,
+    settingsCreated: earlier?.settingsCreated ?? before === null,
+    keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+  };
+}
 
+/** What an install says after its steps: nothing to do, and what became of an earlier status line. */
+function installNotes(
+  nothingToDo: boolean,
+  legacyStatusLine: boolean,
+  opts: InstallOptions,
+  settingsAfter: string,
+): Said[] {
+  const notes: Said[] = [];
+  if (nothingToDo) notes.push(said("already installed; nothing to change"));
+  if (legacyStatusLine) {
+    const ran = `the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it`;
+    notes.push({
+      done: `${ran} now runs ${STATUSLINE_BUNDLE} (same gauge)`,
+      dryRun: `${ran} would run ${STATUSLINE_BUNDLE} (same gauge)`,
+    });
+  } else if (!opts.statusLine && hasOwnedStatusLine(settingsAfter)) {
+    notes.push(
+      said(
+        "the status line installed earlier (--statusline) stays as it is; --uninstall removes it",
+      ),
+    );
+  }
+  return notes;
+}
+
+type Planned = { ok: true; plan: InstallPlan } | { ok: false; reason: string };
+
+/** Every write, settings edit and move of an install, computed before anything is written. */
+function planInstall(
+  deps: Deps,
+  opts: InstallOptions,
+  layout: InstallLayout,
+  warnings: string[],
+): Planned {
   // 1. settings.json, read (not yet merged): refused when unreadable.
   const read = readSettings(deps, layout.settingsFile);
-  if (!read.ok) return fail(read.reason);
+  if (!read.ok) return read;
   const before = read.text;
   // The ES-module engine of an older install moves to the backups below; a status line of ours that
   // still runs it (`quoin-checkpoint.mjs statusline`) is pointed at the status-line bundle, the
@@ -233,97 +229,39 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   const statusLine = opts.statusLine || legacyStatusLine;
 
   // 2. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
-  const sources = installSources(deps, opts, layout, statusLine, lines);
-  if (!sources.ok) return fail(sources.reason);
-  const { copies, bundles } = sources;
+  const sources = installSources(deps, opts, layout, statusLine, warnings);
+  if (!sources.ok) return sources;
 
   // 3. settings.json merged as text, refused when malformed, before any write.
   const merged = mergeInstall(
     before,
     {
-      hooks: ownedHooks(layout.bundleDirInCommands, bundles),
+      hooks: ownedHooks(layout.bundleDirInCommands, sources.bundles),
       ...(statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}),
     },
     layout.settingsFile,
   );
-  if (!merged.ok) return fail(merged.reason);
+  if (!merged.ok) return merged;
 
-  const earlier = readState(deps, layout.stateFile);
-  const state: InstallState = {
-    version: 1,
-    settingsCreated: earlier?.settingsCreated ?? before === null,
-    keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
-  };
-  const stateText = `${JSON.stringify(state, null, 2)}\n`;
+  const state = installState(readState(deps, layout.stateFile), before);
   const writes = [
-    ...copies,
-    { from: "(install state)", to: layout.stateFile, text: stateText },
+    ...sources.copies,
+    { to: layout.stateFile, text: `${JSON.stringify(state, null, 2)}\n` },
   ].filter((c) => readTextOrNull(deps.fs, c.to) !== c.text);
-
-  const legacy = legacyBundles(deps, layout);
-  const changed = writes.length > 0 || merged.changed || legacy.length > 0;
-  for (const w of writes) lines.push(`[quoin] ${opts.dryRun ? "would write" : "write"} ${w.to}`);
-  if (merged.changed) {
-    lines.push(
-      `[quoin] ${opts.dryRun ? "would update" : "update"} ${layout.settingsFile}${before === null ? " (new file)" : ""}`,
-    );
-    if (opts.dryRun) lines.push(...changedLines(before ?? "", merged.text));
-  }
-  for (const file of legacy)
-    lines.push(
-      `[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`,
-    );
-  if (!changed) lines.push("[quoin] already installed; nothing to change");
-  if (legacyStatusLine) {
-    lines.push(
-      `[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`,
-    );
-  } else if (!opts.statusLine && hasOwnedStatusLine(merged.text)) {
-    lines.push(
-      "[quoin] the status line installed earlier (--statusline) stays as it is; --uninstall removes it",
-    );
-  }
-  if (opts.dryRun) return { ok: true, lines, changed };
-  applyInstall(deps, layout, { writes, merged, before, legacy }, lines);
-  return { ok: true, lines, changed };
-}
-
-interface InstallWrites {
-  writes: FileCopy[];
-  merged: { changed: boolean; text: string };
-  before: string | null;
-  legacy: string[];
-}
-
-function applyInstall(
-  deps: Deps,
-  layout: InstallLayout,
-  plan: InstallWrites,
-  lines: string[],
-): void {
-  const { writes, merged, before, legacy } = plan;
-  // One backup folder for this run: the settings copy and the replaced engine.
-  let backupDir: string | undefined;
-  const backups = () => (backupDir ??= freshBackupDir(deps, layout, "install"));
-  for (const w of writes) writeAtomic(deps.fs, w.to, w.text, { pid: deps.pid });
-  if (merged.changed) {
-    if (before !== null) {
-      const dir = backups();
-      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
-      lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
-    }
-    writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), merged.text, {
-      pid: deps.pid,
-      mode: modeOf(deps, layout.settingsFile),
+  const steps: InstallStep[] = writes.map((w) => ({ kind: "write", to: w.to, text: w.text }));
+  if (merged.changed)
+    steps.push({
+      kind: "settings",
+      file: layout.settingsFile,
+      before,
+      after: merged.text,
+      aside: false,
     });
-  }
   // Last: until settings.json stops naming them, the old bundles stay where its commands look.
-  for (const file of legacy) {
-    const target = path.join(backups(), path.relative(layout.configDir, file));
-    deps.fs.mkdirSync(path.dirname(target), { recursive: true });
-    deps.fs.renameSync(file, target);
-  }
-  lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
+  for (const from of legacyBundles(deps, layout))
+    steps.push({ kind: "move", from, why: `replaced by its ${HOT_BUNDLE_EXT} bundle` });
+  const notes = installNotes(steps.length === 0, legacyStatusLine, opts, merged.text);
+  return { ok: true, plan: { action: "install", layout, steps, notes } };
 }
 
 /** What installs before the CommonJS bundles wrote into the bundle folder: engine, status line, hooks. */
@@ -361,68 +299,64 @@ function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
 }
 
-function uninstall(deps: Deps, opts: InstallOptions): InstallOutcome {
-  const layout = installLayout(deps, opts.scope);
-  const lines: string[] = [
-    `[quoin] ${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from ${layout.configDir}`,
-  ];
+/** A settings.json that only existed for quoin goes away again (to backups/: nothing is deleted). */
+function onlyQuoinsSettings(after: string, state: InstallState | null): boolean {
+  if (!state?.settingsCreated) return false;
+  try {
+    const v = JSON.parse(after) as unknown;
+    return !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Every settings edit and move of an uninstall: quoin's entries out, its files to backups/. */
+function planUninstall(deps: Deps, layout: InstallLayout): Planned {
   const read = readSettings(deps, layout.settingsFile);
-  if (!read.ok) return { ok: false, reason: read.reason, lines };
+  if (!read.ok) return read;
   const before = read.text;
   const state = readState(deps, layout.stateFile);
-  let after: string | null = before;
+  const steps: InstallStep[] = [];
   if (before !== null) {
     const merged = mergeUninstall(before, layout.settingsFile, state?.keptContainers ?? []);
-    if (!merged.ok) return { ok: false, reason: merged.reason, lines };
-    after = merged.text;
-  }
-  const settingsChanged = after !== before;
-  // A settings.json that only existed for quoin goes away again (to backups/: nothing is deleted).
-  let removeSettings = false;
-  if (after !== null && state?.settingsCreated) {
-    try {
-      const v = JSON.parse(after) as unknown;
-      removeSettings =
-        !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
-    } catch {
-      removeSettings = false;
-    }
-  }
-  const moves = [
-    ...SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) =>
-      (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER),
-    ),
-    ...bundleMoves(deps, layout),
-  ];
-  if (settingsChanged || removeSettings) {
-    const verb = removeSettings ? "move aside (it only held quoin's entries)" : "update";
-    lines.push(`[quoin] ${opts.dryRun ? `would ${verb}` : verb} ${layout.settingsFile}`);
-    if (opts.dryRun && after !== null && before !== null)
-      lines.push(...changedLines(before, after));
-  }
-  for (const m of moves)
-    lines.push(`[quoin] ${opts.dryRun ? "would move" : "move"} ${m} to ${layout.backupsDir}`);
-  const changed = settingsChanged || removeSettings || moves.length > 0;
-  if (!changed) lines.push("[quoin] nothing of quoin's is installed here");
-  if (opts.dryRun || !changed) return { ok: true, lines, changed };
-
-  const dir = freshBackupDir(deps, layout, "uninstall");
-  if (before !== null && (settingsChanged || removeSettings)) {
-    if (removeSettings) deps.fs.renameSync(layout.settingsFile, path.join(dir, "settings.json"));
-    else {
-      writeAtomic(deps.fs, path.join(dir, "settings.json"), before, { pid: deps.pid, mode: 0o600 });
-      writeAtomic(deps.fs, writeTarget(deps, layout.settingsFile), after as string, {
-        pid: deps.pid,
-        mode: modeOf(deps, layout.settingsFile),
+    if (!merged.ok) return merged;
+    const aside = onlyQuoinsSettings(merged.text, state);
+    if (merged.text !== before || aside)
+      steps.push({
+        kind: "settings",
+        file: layout.settingsFile,
+        before,
+        after: merged.text,
+        aside,
       });
-    }
-    lines.push(`[quoin] backup of the previous settings: ${path.join(dir, "settings.json")}`);
   }
-  for (const m of moves) {
-    const target = path.join(dir, path.relative(layout.configDir, m));
-    deps.fs.mkdirSync(path.dirname(target), { recursive: true });
-    deps.fs.renameSync(m, target);
+  const skills = SKILL_NAMES.map((n) => path.join(layout.skillsDir, n)).filter((dir) =>
+    (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER),
+  );
+  for (const from of [...skills, ...bundleMoves(deps, layout)]) steps.push({ kind: "move", from });
+  const notes = steps.length === 0 ? [said("nothing of quoin's is installed here")] : [];
+  return { ok: true, plan: { action: "uninstall", layout, steps, notes } };
+}
+
+export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
+  if (!availableScopes(deps).includes(opts.scope)) {
+    return {
+      ok: false,
+      reason: `${notAProject(deps.cwd)}: use --scope user, or --project DIR`,
+      lines: [],
+    };
   }
-  lines.push(`[quoin] uninstalled; removed files are kept in ${dir}`);
-  return { ok: true, lines, changed };
+  const layout = installLayout(deps, opts.scope);
+  const doing = opts.uninstall
+    ? `${opts.dryRun ? "dry run: would uninstall" : "uninstalling"} (${opts.scope} scope) from`
+    : `${opts.dryRun ? "dry run: would install" : "installing"} (${opts.scope} scope) into`;
+  const lines = [`[quoin] ${doing} ${layout.configDir}`];
+  const planned = opts.uninstall
+    ? planUninstall(deps, layout)
+    : planInstall(deps, opts, layout, lines);
+  if (!planned.ok) return { ok: false, reason: planned.reason, lines };
+  const { plan } = planned;
+  lines.push(...describePlan(plan, opts.dryRun));
+  if (!opts.dryRun) lines.push(...applyPlan(deps, plan));
+  return { ok: true, lines, changed: plan.steps.length > 0 };
 }

@@ -1,9 +1,8 @@
 import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData, CommitRef, NextUp } from "../store/checkpoint-format.ts";
-import { readBranchCheap, recentCommits } from "../core/git.ts";
+import { recentCommits } from "../core/git.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
-import { chooseTask } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { findPlanFile } from "./plan-file.ts";
 import { newestRequestIntent } from "./skeleton-save.ts";
@@ -14,7 +13,7 @@ import {
   parseSessionState,
   type SessionState,
 } from "../store/session-state.ts";
-import { locateSessionState } from "../store/session-state-locate.ts";
+import { checkpointIdentity } from "./checkpoint-identity.ts";
 import { sessionStartTime } from "../store/session-start-time.ts";
 import { utcIso } from "../core/time-format.ts";
 
@@ -50,15 +49,6 @@ export interface Gathered {
 
 const MAX_COMMITS = 50;
 
-/** A task name for a file name (the task rule of lib/store/task-name.ts); says so when --task was reduced. */
-export function resolveTask(
-  given: string | undefined,
-  fromSessionState: string | undefined,
-): { task: string; warning?: string } {
-  const { task, warning } = chooseTask({ given, sessionState: fromSessionState });
-  return warning ? { task, warning } : { task };
-}
-
 /** The model's items first, then the session-state file's text; undefined when neither has any. */
 function mergeList(
   fromModel: readonly string[] | undefined,
@@ -85,22 +75,20 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const { paths } = input;
   const info: string[] = [];
   const warnings: string[] = [];
-  const located = locateSessionState(deps.fs, paths.sessions, input.sessionId);
-  for (const m of located.messages) (m.includes("WARNING") ? warnings : info).push(m);
-  const state = readState(deps, located.file);
-  // NOTE: .git/HEAD read instead of `git rev-parse --abbrev-ref HEAD`: the same answer without a process.
-  const branch = readBranchCheap(deps.fs, paths.root);
   const digest =
     input.digest !== undefined
       ? input.digest
       : readSessionDigest(deps, paths.root, input.transcriptPath, input.sessionId);
-  const { task, warning } = chooseTask({
-    given: input.task,
-    sessionState: state?.task,
-    branch,
-    firstRequest: digest?.firstRequest?.text ?? digest?.requests[0]?.text,
+  // The session-state choice, the branch and the task: the same for every writer (checkpoint-identity.ts).
+  const id = checkpointIdentity(deps, paths, {
+    sessionId: input.sessionId,
+    task: input.task,
+    digest,
   });
-  if (warning) warnings.push(warning);
+  const { task, branch, sessionState: located } = id;
+  for (const m of located.messages) (m.includes("WARNING") ? warnings : info).push(m);
+  if (id.taskWarning) warnings.push(id.taskWarning);
+  const state = readState(deps, located.file);
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
 
   const commits = new Map<string, CommitRef>();

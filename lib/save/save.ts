@@ -11,12 +11,12 @@ import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
-import { gatherCheckpoint, resolveTask, type GatherInput } from "./save-gather.ts";
+import { gatherCheckpoint, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
 import { refusedSentinelWarning, writeModeSentinel, type SaveMode } from "./save-sentinel.ts";
 import { sentinelPath } from "../store/sentinels.ts";
 import { skillWithPid } from "../store/pidfile.ts";
-import { cheapTaskName } from "./skeleton-save.ts";
+import { checkpointIdentity } from "./checkpoint-identity.ts";
 import { writeSnapshotCheckpoint } from "./snapshot-save.ts";
 import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./skill-presence.ts";
 import { utcDate } from "../core/time-format.ts";
@@ -198,13 +198,8 @@ function compactAlreadyRan(run: SaveRun): SaveDone | null {
   // NOTE: the seed's precompact saved on auto only, so after a manual /compact save step 1.4 let the
   // user's save run. Here precompact saves on manual too; its skeleton must not stand in for it.
   if (pending && !writtenByManualCompact(deps, pending.checkpoint)) {
-    const led = ledger(
-      deps,
-      req,
-      cheapTaskName(deps, paths),
-      "skip (compact-already-ran)",
-      warnings,
-    );
+    const { task } = checkpointIdentity(deps, paths, { sessionId: sid, digest: req.digest });
+    const led = ledger(deps, req, task, "skip (compact-already-ran)", warnings);
     finish(deps, req, false);
     return done({
       mode: "compact-already-ran",
@@ -287,15 +282,15 @@ interface Written {
   task: string;
 }
 
-/** Save step 4c: no gathering, no checkpoint file, session-state untouched. */
+/** Save step 4c: no gathering, no checkpoint file, session-state untouched; the task as every writer names it. */
 function midAgentTask(run: SaveRun): Written {
-  const resolved = resolveTask(run.req.task, undefined);
-  if (resolved.warning) run.warnings.push(resolved.warning);
-  return {
-    checkpoint: null,
-    bytes: null,
-    task: run.req.task ? resolved.task : cheapTaskName(run.deps, run.req.paths),
-  };
+  const id = checkpointIdentity(run.deps, run.req.paths, {
+    sessionId: run.sid,
+    task: run.req.task,
+    digest: run.req.digest,
+  });
+  if (id.taskWarning) run.warnings.push(id.taskWarning);
+  return { checkpoint: null, bytes: null, task: id.task };
 }
 
 /** Save steps 1, 1.6 and 2: gather, record the session in recent-sessions.md, write the checkpoint. */

@@ -7,16 +7,14 @@ import {
   type CommitRef,
 } from "../store/checkpoint-format.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
-import { readBranchCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
-import { chooseTask, type TaskSource } from "../store/task-name.ts";
+import type { TaskSource } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectHash } from "../core/project-hash.ts";
 import { sentinelPath } from "../store/sentinels.ts";
-import { newestSessionState } from "../store/session-state-locate.ts";
-import { taskFromSessionFileName } from "../store/session-state.ts";
+import { checkpointIdentity } from "./checkpoint-identity.ts";
 
 /** The status line of the block tier's forced save (step C2). */
 export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
@@ -48,15 +46,6 @@ export interface SkeletonResult {
   bytes: number;
 }
 
-/** The cheap task name: the task rule over the newest session-state file and the branch (no transcript). */
-export function cheapTaskName(deps: Deps, paths: MemoryPaths): string {
-  const file = newestSessionState(deps.fs, paths.sessions);
-  return chooseTask({
-    sessionState: file ? taskFromSessionFileName(file) : null,
-    branch: readBranchCheap(deps.fs, paths.root),
-  }).task;
-}
-
 /** The newest typed request of a digest, for `Last user intent` (the picker rows show it). */
 export function newestRequestIntent(
   digest: CheckpointDigest | null | undefined,
@@ -73,16 +62,13 @@ export function newestRequestIntent(
 export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): SkeletonResult {
   const now = deps.now();
   const { paths } = req;
-  // One listing of sessions/ gives both the task name and the session-state path.
-  const sessionState = newestSessionState(deps.fs, paths.sessions);
-  const branch = readBranchCheap(deps.fs, paths.root);
-  const choice = chooseTask({
-    given: req.task,
-    sessionState: sessionState ? taskFromSessionFileName(sessionState) : null,
-    branch,
-    firstRequest: req.digest?.firstRequest?.text ?? req.digest?.requests[0]?.text,
+  // One choice of session-state file, branch and task for every writer (checkpoint-identity.ts).
+  const id = checkpointIdentity(deps, paths, {
+    sessionId: req.sessionId,
+    task: req.task,
+    digest: req.digest,
   });
-  const task = choice.task;
+  const { task, branch } = id;
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
   const sid = isUsableSessionId(req.sessionId) ? req.sessionId : null;
   const body = renderSkeletonCheckpoint({
@@ -98,8 +84,8 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
       ...NO_ARTIFACTS,
       currentPlan: scan.currentPlan?.path ?? null,
       architecture: scan.architecture?.path ?? null,
-      sessionState,
-      sessionStateResolution: sessionState ? "mtime-fallback" : null,
+      sessionState: id.sessionState.file,
+      sessionStateResolution: id.sessionState.resolution,
     },
     notes: req.notes,
     digest: req.digest ?? null,
@@ -122,7 +108,7 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     checkpoint,
     sentinel,
     task,
-    taskSource: choice.source,
+    taskSource: id.taskSource,
     branch,
     bytes: Buffer.byteLength(body),
   };

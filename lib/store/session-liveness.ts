@@ -18,7 +18,7 @@ export interface ProcessInfo {
  * When a process started, as /proc/<pid>/stat's field 22 (clock ticks since boot): with the pid it
  * names one process, so a recycled pid is not taken for the session. Null off Linux.
  */
-function processStartTicks(fs: Deps["fs"], pid: number): string | null {
+export function processStartTicks(fs: Deps["fs"], pid: number): string | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8") as string;
     const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];

@@ -13,10 +13,6 @@ export interface LocatedSessionState {
 const isSessionStateName = (name: string) =>
   name.endsWith(".md") && /^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name);
 
-export function newestSessionState(fs: FsApi, sessionsDir: string): string | null {
-  return listByMtime(fs, sessionsDir, isSessionStateName)[0]?.path ?? null;
-}
-
 /** Save step 1.1: the session-state file by `Session UUID:` anchor, else by mtime, with the seed's warnings. */
 export function locateSessionState(
   fs: FsApi,
