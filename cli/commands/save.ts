@@ -55,11 +55,11 @@ function print(ctx: CliContext, out: SaveOutcome): number {
       bytes: out.bytes,
       report: out.report,
     });
-    return 0;
+    return EXIT.done;
   }
   for (const w of out.warnings) ctx.deps.warn(w);
   for (const line of out.report) printLine(ctx, line);
-  return 0;
+  return EXIT.done;
 }
 
 export const saveCommand = defineCommand({
