@@ -39,6 +39,8 @@ export function readHeadLine(line: string | undefined): string | null | undefine
 }
 
 function readTrimmed(fs: FsApi, file: string): string | null {
+  // NOTE: existsSync first: a thrown ENOENT costs more than the read (a worktree's refs are elsewhere).
+  if (!fs.existsSync(file)) return null;
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
