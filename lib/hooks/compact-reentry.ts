@@ -75,14 +75,18 @@ function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
   if (newestChanged) lines.push(`Newest changed file: ${newestChanged}`);
   const paths = r.paths.dropped.filter((p) => p !== newestChanged);
   if (paths.length) lines.push(`Paths it dropped: ${listWithin(paths, Math.max(200, room / 2))}`);
-  if (r.requests.dropped.length)
+  const requests = r.requests.dropped;
+  if (requests.length) {
+    // The newest three; the earlier ones are counted, so none goes unmentioned.
+    const of = requests.length > 3 ? `, the newest 3 of ${requests.length}` : "";
     lines.push(
-      `Requests it dropped (oldest first): ${listWithin(
-        r.requests.dropped.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
+      `Requests it dropped (oldest first${of}): ${listWithin(
+        requests.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
         room / 3,
         " | ",
       )}`,
     );
+  }
   if (r.todos.dropped.length)
     lines.push(`Todos it dropped: ${listWithin(r.todos.dropped.map(todoText), room / 3, "; ")}`);
   return lines;
