@@ -16,6 +16,7 @@ import {
 import { ownedHookCommands } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
+import { enabledPluginIn } from "./enabled-plugin.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -165,21 +166,6 @@ function hookChecks(
     else out.push({ name, ok: true, detail: `starts in ${t.ms} ms` });
   }
   return out;
-}
-
-/** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
-function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
-  try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as {
-      enabledPlugins?: Record<string, unknown>;
-    };
-    const hit = Object.entries(parsed.enabledPlugins ?? {}).find(
-      ([id, on]) => id.startsWith("quoin-checkpoint@") && on === true,
-    );
-    return hit ? hit[0] : null;
-  } catch {
-    return null;
-  }
 }
 
 export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {

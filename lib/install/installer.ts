@@ -32,6 +32,8 @@ import {
   mergeUninstall,
 } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
+import { buildHash, replacementLine } from "./install-version.ts";
+import { pluginTwiceLine } from "./enabled-plugin.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
 // settings.json is checked before anything is written, so a refusal leaves the home untouched.
@@ -43,6 +45,8 @@ export interface InstallOptions {
   statusLine: boolean;
   /** the build output: quoin-checkpoint.cjs, any-ascii.cjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
   distDir: string;
+  /** package.json's version of the build being installed, recorded in the install state */
+  packageVersion?: string;
 }
 
 export type InstallOutcome =
@@ -54,6 +58,9 @@ const StateSchema = z.object({
   settingsCreated: z.boolean(),
   /** hook containers settings.json had before the first install: uninstall leaves them (maybe empty) */
   keptContainers: z.optional(z.array(z.string())),
+  /** the package version and build hash (install-version.ts) of the files last installed */
+  packageVersion: z.optional(z.string()),
+  buildHash: z.optional(z.string()),
 });
 type InstallState = z.infer<typeof StateSchema>;
 
@@ -249,10 +256,17 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (!merged.ok) return fail(merged.reason);
 
   const earlier = readState(deps, layout.stateFile);
+  const build = {
+    packageVersion: opts.packageVersion ?? "unknown",
+    buildHash: buildHash(
+      copies.map((c) => ({ name: path.relative(layout.configDir, c.to), text: c.text })),
+    ),
+  };
   const state: InstallState = {
     version: 1,
     settingsCreated: earlier?.settingsCreated ?? before === null,
     keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+    ...build,
   };
   const stateText = `${JSON.stringify(state, null, 2)}\n`;
   const writes = [
@@ -273,7 +287,11 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     lines.push(
       `[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`,
     );
+  const replaced = replacementLine(earlier, build, opts.dryRun);
+  if (replaced !== null) lines.push(replaced);
   if (!changed) lines.push("[quoin] already installed; nothing to change");
+  const twice = pluginTwiceLine(deps);
+  if (twice !== null) lines.push(twice);
   if (legacyStatusLine) {
     lines.push(
       `[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`,
