@@ -6,6 +6,7 @@ import {
   availableScopes,
   commandTarget,
   ENGINE_BUNDLE,
+  engineCommand,
   GENERATED_SKILL_MARKER,
   HOOK_SPECS,
   hookBundleFile,
@@ -17,6 +18,7 @@ import { ownedHookCommands } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
 import { enabledPluginIn } from "./enabled-plugin.ts";
+import { pathCommandCheck } from "./path-command.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -227,6 +229,8 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
     );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
+  if (layouts[0])
+    checks.push(pathCommandCheck(deps, layouts[0].stateFile, engineCommand(layouts[0].bundleDir)));
   if (plugin && layouts.length) {
     checks.push({
       name: "one install only",
