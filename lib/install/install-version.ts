@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import * as path from "node:path";
 
 // Which build an install holds: the package version and a hash of the files it copied, recorded
 // in install-state.json, so an install over another one says which replaced which.
@@ -14,6 +15,20 @@ export function buildHash(files: ReadonlyArray<{ name: string; text: string }>):
   for (const f of [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
     h.update(`${f.name}\0${f.text.length}\0${f.text}\0`);
   return h.digest("hex").slice(0, 12);
+}
+
+/** What an install records of the files it copies (each named relative to the config folder). */
+export function installedBuild(
+  packageVersion: string,
+  configDir: string,
+  copies: ReadonlyArray<{ to: string; text: string }>,
+): Required<InstalledBuild> {
+  return {
+    packageVersion,
+    buildHash: buildHash(
+      copies.map((c) => ({ name: path.relative(configDir, c.to), text: c.text })),
+    ),
+  };
 }
 
 /** Numeric x.y.z order; a pre-release (x.y.z-rc.1) sorts before its release. */

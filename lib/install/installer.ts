@@ -32,7 +32,7 @@ import {
   mergeUninstall,
 } from "./settings-merge.ts";
 import { utcIso } from "../core/time-format.ts";
-import { buildHash, replacementLine } from "./install-version.ts";
+import { installedBuild, replacementLine } from "./install-version.ts";
 import { pluginTwiceLine } from "./enabled-plugin.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Order matters:
@@ -256,12 +256,7 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
   if (!merged.ok) return fail(merged.reason);
 
   const earlier = readState(deps, layout.stateFile);
-  const build = {
-    packageVersion: opts.packageVersion ?? "unknown",
-    buildHash: buildHash(
-      copies.map((c) => ({ name: path.relative(layout.configDir, c.to), text: c.text })),
-    ),
-  };
+  const build = installedBuild(opts.packageVersion ?? "unknown", layout.configDir, copies);
   const state: InstallState = {
     version: 1,
     settingsCreated: earlier?.settingsCreated ?? before === null,
@@ -287,11 +282,9 @@ function install(deps: Deps, opts: InstallOptions): InstallOutcome {
     lines.push(
       `[quoin] ${opts.dryRun ? "would move" : "move"} ${file} (replaced by its ${HOT_BUNDLE_EXT} bundle) to ${layout.backupsDir}`,
     );
-  const replaced = replacementLine(earlier, build, opts.dryRun);
-  if (replaced !== null) lines.push(replaced);
+  lines.push(...[replacementLine(earlier, build, opts.dryRun)].filter((l) => l !== null));
   if (!changed) lines.push("[quoin] already installed; nothing to change");
-  const twice = pluginTwiceLine(deps);
-  if (twice !== null) lines.push(twice);
+  lines.push(...[pluginTwiceLine(deps)].filter((l) => l !== null));
   if (legacyStatusLine) {
     lines.push(
       `[quoin] the status line installed earlier ran ${LEGACY_ENGINE_BUNDLE}: it ${opts.dryRun ? "would run" : "now runs"} ${STATUSLINE_BUNDLE} (same gauge)`,
