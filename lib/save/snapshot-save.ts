@@ -1,6 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import { checkHandover, type GitCheckOptions } from "./session-git.ts";
 import {
   writeSkeletonCheckpoint,
   type SkeletonRequest,
@@ -17,6 +18,8 @@ export interface SnapshotRequest extends Omit<SkeletonRequest, "digest"> {
   transcriptPath: string | null | undefined;
   /** bytes read back from the end (default: the digest's 32 MiB) */
   budgetBytes?: number;
+  /** how the session's commits are checked against git (default: bounded git calls) */
+  gitCheck?: GitCheckOptions;
 }
 
 export interface SnapshotResult extends SkeletonResult {
@@ -55,6 +58,9 @@ export function writeSnapshotCheckpoint(deps: Deps, req: SnapshotRequest): Snaps
         ? `transcript not readable (${req.transcriptPath}); no digest`
         : "no transcript path given; no digest",
     );
-  const result = writeSkeletonCheckpoint(deps, { ...req, notes, digest });
+  const handover = digest
+    ? checkHandover(deps, req.paths.root, digest, [], req.gitCheck ?? { git: true })
+    : null;
+  const result = writeSkeletonCheckpoint(deps, { ...req, notes, digest, handover });
   return { ...result, digest };
 }
