@@ -166,10 +166,14 @@ export function digestSections(
   let room = budgetBytes - OVERHEAD_BYTES;
   const kept: Item[] = [];
   const omitted = new Map<Kind, number>();
-  for (const item of prioritized(d)) {
+  const items = prioritized(d);
+  // The floor is paid for first, so that no item outside it takes its room.
+  for (const item of items) if (inFloor(item, d.failures.length)) room -= bytes(item.line) + 1;
+  for (const item of items) {
     const cost = bytes(item.line) + 1;
     const must = inFloor(item, d.failures.length);
-    if (must || cost <= room) {
+    if (must) kept.push(item);
+    else if (cost <= room) {
       kept.push(item);
       room -= cost;
     } else {

@@ -234,10 +234,11 @@ function withDigest(
   for (let pass = 0; pass < 3; pass += 1) {
     text = renderSections([...body, ...digestSections(d.digest, room), ...tail]);
     const over = Buffer.byteLength(text) - cap;
-    if (over <= 0 || !d.digest) break;
+    if (over <= 0 || !d.digest) return text;
     room -= over;
   }
-  return text;
+  // Still over after three fits: the floor alone.
+  return renderSections([...body, ...floor, ...tail]);
 }
 
 const bullets = (items: readonly string[], clean: Clean) =>
