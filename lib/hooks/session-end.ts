@@ -48,7 +48,7 @@ export interface SessionEndOptions {
 function commitsSince(deps: Deps, root: string, savedAt: string, deadlineMs: number): number {
   const left = deadlineMs - WRITE_RESERVE_MS - deps.now().getTime();
   if (left < 60) return 0;
-  return recentCommits(deps, root, { max: 1, since: savedAt, timeoutMs: left }).length;
+  return recentCommits(deps, root, { max: 1, since: savedAt, timeoutMs: Math.floor(left) }).length;
 }
 
 /** Kept free before the deadline for the checkpoint's write after the last git call. */

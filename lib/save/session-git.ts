@@ -48,7 +48,7 @@ class BoundedGit {
         this.skipped = true;
         return null;
       }
-      timeoutMs = Math.min(timeoutMs, left);
+      timeoutMs = Math.floor(Math.min(timeoutMs, left));
     }
     const res = this.deps.run("git", ["-C", this.root, ...args], {
       timeoutMs,

@@ -58,10 +58,14 @@ describe("SessionEnd's git calls", () => {
         ? { status: 0, stdout: `${"a".repeat(40)} commit 200\n` }
         : { status: 0, stdout: "" },
     );
-    const out = runSessionEnd(w.deps, payload, { deadlineMs: NOW.getTime() + 500 });
+    // the hook's deadline comes from a fractional clock; node's spawn wants whole milliseconds
+    const out = runSessionEnd(w.deps, payload, { deadlineMs: NOW.getTime() + 500.4 });
     const p = saved(w, out);
     expect(calls.length).toBeGreaterThan(0);
-    for (const c of calls) expect(c.timeoutMs).toBeLessThanOrEqual(500);
+    for (const c of calls) {
+      expect(c.timeoutMs).toBeLessThanOrEqual(500);
+      expect(Number.isInteger(c.timeoutMs)).toBe(true);
+    }
     expect(p.checkedCommits.map((c) => c.hash)).toEqual(["abc1234"]);
   });
 
