@@ -523,6 +523,11 @@ class RunLog {
       const found = commitsInResult(outcome.text, call.at, call.subagent);
       addCommits(this.commits, found, committing.amend);
       if (found.length) this.afterCommit = [];
+      // A commit that went through settles the earlier committing calls that failed (a hook
+      // refused them; the message changed since, so their key differs).
+      if (found.length && !call.subagent)
+        for (let i = this.failed.length - 1; i >= 0; i -= 1)
+          if (commitCall(this.failed[i]!.key)) this.failed.splice(i, 1);
     }
     if (call.subagent || outcome?.rejected) return;
     const { key, piped } = commandKey(command);

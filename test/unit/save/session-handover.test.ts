@@ -198,6 +198,17 @@ describe("failures that still stand", () => {
     ).toEqual(["mix test"]);
   });
 
+  it("drops a refused commit once a later commit went through", () => {
+    expect(
+      failures([
+        bashLines(SID, at(1), "git add . && git commit -m 'a'", "Pre-commit validation failed", {
+          isError: true,
+        }),
+        bashLines(SID, at(2), "git commit -m 'b'", "[main 1234abc] b\n 1 file changed"),
+      ]),
+    ).toEqual([]);
+  });
+
   it("keeps a failure whose later run is another command", () => {
     expect(
       failures([
