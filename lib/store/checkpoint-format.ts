@@ -123,6 +123,13 @@ function fitModelFields(d: CheckpointData, fits: (x: CheckpointData) => boolean)
   for (const f of MODEL_CUT_ORDER) {
     let lines = modelLines(x, f);
     while (lines.length && !fits(x)) {
+      const last = lines.at(-1)!;
+      if (last.length > LONG_LINE) {
+        // A long line is shortened (halved) before it is dropped.
+        lines = [...lines.slice(0, -1), `${last.slice(0, Math.floor(last.length / 2))}...`];
+        x = withModelLines(x, f, lines);
+        continue;
+      }
       lines = lines.slice(0, -1);
       cuts[f] = (cuts[f] ?? 0) + 1;
       x = { ...withModelLines(x, f, lines), cuts: { ...cuts } };
@@ -132,7 +139,9 @@ function fitModelFields(d: CheckpointData, fits: (x: CheckpointData) => boolean)
   return x;
 }
 
-const capLabel = (d: CheckpointData) => `${Math.round(capOf(d) / 1024)} KB`;
+const LONG_LINE = 400;
+
+const capLabel = (_d: CheckpointData) => `${Math.round(CHECKPOINT_HARD_CAP_BYTES / 1024)} KB`;
 
 /** "+3 more decisions (cut to fit 6 KB)" for a field the fit cut, else nothing. */
 function cutLine(d: CheckpointData, f: ModelField): string[] {
@@ -223,9 +232,13 @@ function withDigest(
   const cap = capOf(d0);
   const tail = tailSections(d0, clean);
   const floor = digestSections(d0.digest, 0);
+  // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
+  // the digest fills up to the checkpoint's own cap.
   const d = fitModelFields(
     d0,
-    (x) => Buffer.byteLength(renderSections([...bodyOf(x), ...floor, ...tail])) <= cap,
+    (x) =>
+      Buffer.byteLength(renderSections([...bodyOf(x), ...floor, ...tail])) <=
+      CHECKPOINT_HARD_CAP_BYTES,
   );
   const body = bodyOf(d);
   let room = cap - Buffer.byteLength(renderSections([...body, ...tail]));
@@ -238,7 +251,7 @@ function withDigest(
     room -= over;
   }
   // Still over after three fits: the floor alone.
-  return renderSections([...body, ...floor, ...tail]);
+  return renderSections([...body, ...digestSections(d.digest, 0), ...tail]);
 }
 
 const bullets = (items: readonly string[], clean: Clean) =>
