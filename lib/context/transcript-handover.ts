@@ -58,7 +58,7 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
 
 /** A `git` call that makes commits, anywhere in a compound command (`git add . && git commit ...`). */
 const COMMITTING =
-  /(?:^|[;&|(\s])git(?:\s+(?:-C|-c)\s+\S+)*\s+(commit|cherry-pick|revert|merge)\b([^;&|]*)/g;
+  /(?:^|[;&|(\s])git(?:\s+(?:-C|-c)\s+\S+)*\s+(commit|cherry-pick|revert|merge)(?=\s|$|[;&|)])([^;&|]*)/g;
 
 export interface CommitCall {
   /** the sub-command that makes commits */
