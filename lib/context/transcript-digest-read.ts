@@ -43,8 +43,9 @@ export function mayMatter(line: Buffer): boolean {
       has(line, " changed") ||
       has(line, "FAIL") ||
       has(line, "Error:") ||
-      has(line, "fail") ||
-      has(line, "error")
+      has(line, "failure") ||
+      has(line, "failed") ||
+      has(line, " error")
     );
   return (
     has(line, '"type":"user"') ||

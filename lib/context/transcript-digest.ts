@@ -707,9 +707,12 @@ function headAndTail(text: string): string {
   return `${text.slice(0, RESULT_HEAD_KEEP)}\n...\n${text.slice(-RESULT_TAIL_KEEP)}`;
 }
 
-function shrinkBlock(b: unknown): Line | null {
+/** The model's replies are cut to 300 characters for the last words: this much of each is kept. */
+const REPLY_KEEP = 1024;
+
+function shrinkBlock(b: unknown, textKeep: number): Line | null {
   if (!isObj(b)) return null;
-  if (b["type"] === "text") return { type: "text", text: clip(b["text"], TEXT_KEEP) };
+  if (b["type"] === "text") return { type: "text", text: clip(b["text"], textKeep) };
   if (b["type"] === "tool_result")
     return {
       type: "tool_result",
@@ -745,7 +748,11 @@ export function shrinkEntry(e: Line): Line {
   const content = isObj(message) ? message["content"] : null;
   if (typeof content === "string") out["message"] = { content: clip(content, TEXT_KEEP) };
   else if (Array.isArray(content))
-    out["message"] = { content: content.map(shrinkBlock).filter((b) => b !== null) };
+    out["message"] = {
+      content: content
+        .map((b) => shrinkBlock(b, e["type"] === "assistant" ? REPLY_KEEP : TEXT_KEEP))
+        .filter((b) => b !== null),
+    };
   const result = shrinkToolUseResult(e["toolUseResult"]);
   if (result !== undefined) out["toolUseResult"] = result;
   return out;
