@@ -36,6 +36,8 @@ export const snapshotCommand = defineCommand({
       status: FORCED_SAVE_STATUS,
       shape: "voluntary",
       writeSentinel: true,
+      // The prompt hook waits on this save (a hot path): no git process; commits marked unchecked.
+      gitCheck: { git: false },
     });
     const fields = {
       checkpoint: saved.checkpoint,

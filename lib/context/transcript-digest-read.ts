@@ -1,9 +1,10 @@
+import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
 import {
   digestEntries,
   firstRequestOf,
-  ours,
+  ofSession,
   parseLine,
   shrinkEntry,
   type Line,
@@ -34,9 +35,21 @@ const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
  */
 export function mayMatter(line: Buffer): boolean {
   if (has(line, '"tool_result"'))
-    return has(line, '"is_error":true') || has(line, '"task":{') || has(line, "Task #");
+    return (
+      has(line, '"is_error":true') ||
+      has(line, '"task":{') ||
+      has(line, "Task #") ||
+      // a commit's `[branch hash] subject` result, or a piped run whose output tells how it went
+      has(line, " changed") ||
+      has(line, "FAIL") ||
+      has(line, "Error:") ||
+      has(line, "failure") ||
+      has(line, "failed") ||
+      has(line, " error")
+    );
   return (
     has(line, '"type":"user"') ||
+    (has(line, '"type":"text"') && has(line, '"type":"assistant"')) ||
     has(line, '"tool_use"') ||
     has(line, '"queue-operation"') ||
     has(line, '"compact_boundary"')
@@ -86,13 +99,17 @@ export function readTranscriptDigest(
         (line) => {
           if (newestSeen && !mayMatter(line)) return false;
           const e = parseLine(line.toString("utf8"));
-          if (e === null || !ours(e, opts.sessionId)) return false;
+          if (e === null || !ofSession(e, opts.sessionId)) return false;
           newestFirst.push(shrinkEntry(e));
           newestSeen ||= typeof e["timestamp"] === "string";
           return false;
         },
       );
-      const digest = digestEntries(newestFirst.reverse(), digestOpts);
+      const main = digestEntries(newestFirst.reverse(), digestOpts);
+      const digest = {
+        ...main,
+        commits: withSubagentCommits(fs, transcriptPath, main, digestOpts),
+      };
       if (scan.reachedStart) return digest;
       return {
         ...digest,
@@ -103,4 +120,52 @@ export function readTranscriptDigest(
   } catch {
     return null;
   }
+}
+
+/** Each subagent transcript (`<session>/subagents/*.jsonl` beside the session's file) is read back this far. */
+const SUBAGENT_BYTES = 2 * 1024 * 1024;
+const SUBAGENT_FILES = 20;
+
+/** The session's commits with those of its subagents' own transcript files, in time order. */
+function withSubagentCommits(
+  fs: FsApi,
+  transcriptPath: string,
+  main: TranscriptDigest,
+  opts: { projectRoot: string; sessionId?: string },
+): TranscriptDigest["commits"] {
+  const dir = path.join(transcriptPath.replace(/\.jsonl$/, ""), "subagents");
+  let names: string[];
+  try {
+    names = (fs.readdirSync(dir) as string[]).filter((n) => n.endsWith(".jsonl")).sort();
+  } catch {
+    return main.commits;
+  }
+  const commits = [...main.commits];
+  for (const name of names.slice(-SUBAGENT_FILES)) {
+    const entries: Line[] = [];
+    try {
+      withOpenFile(fs, path.join(dir, name), (fd, size) =>
+        scanLinesBackwards(
+          fs,
+          fd,
+          size,
+          { initialChunk: FIRST_CHUNK, growth: 2, maxChunk: MAX_CHUNK, maxScan: SUBAGENT_BYTES },
+          (line) => {
+            if (!has(line, '"tool_')) return false;
+            const e = parseLine(line.toString("utf8"));
+            if (e !== null) entries.push({ ...shrinkEntry(e), isSidechain: true });
+            return false;
+          },
+        ),
+      );
+    } catch {
+      continue;
+    }
+    const sub = digestEntries(entries.reverse(), opts);
+    for (const c of sub.commits)
+      if (!commits.some((x) => x.hash === c.hash)) commits.push({ ...c, subagent: true });
+  }
+  return commits.sort((a, b) =>
+    (a.at ?? "") < (b.at ?? "") ? -1 : (a.at ?? "") > (b.at ?? "") ? 1 : 0,
+  );
 }

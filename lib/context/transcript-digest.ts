@@ -11,6 +11,17 @@ import type {
   TaskUpdateInput,
   TodoWriteInput,
 } from "@anthropic-ai/claude-code/sdk-tools.d.ts";
+import {
+  addCommits,
+  commandKey,
+  commitCall,
+  commitsInResult,
+  isApiErrorText,
+  lastWordsOf,
+  runPassed,
+  type LastWord,
+  type SessionCommit,
+} from "./transcript-handover.ts";
 
 /**
  * What a fresh session needs from this session's transcript, built without the model (issue 9,
@@ -44,7 +55,14 @@ export interface TranscriptDigest {
   read: WorkingFile[];
   todos: TodoItem[] | null;
   todosAt: string | null;
+  /** only failures that still stand: a later passing run of the same command key drops one */
   failures: FailedCommand[];
+  /** the model's newest text replies on the main chain, newest last */
+  lastWords: LastWord[];
+  /** this session's commits (main chain and subagents), oldest first, as the tool results told them */
+  commits: SessionCommit[];
+  /** project paths changed after the session's last commit (all changed files when it made none), newest first */
+  changedAfterCommit: string[];
   summary: { transcript: string; uuid: string } | null;
   lastAt: string | null;
   truncated: boolean;
@@ -66,6 +84,9 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   todos: null,
   todosAt: null,
   failures: [],
+  lastWords: [],
+  commits: [],
+  changedAfterCommit: [],
   summary: null,
   lastAt: null,
   truncated: false,
@@ -236,6 +257,8 @@ interface ToolCall {
   name: string;
   input: Record<string, unknown>;
   at: string | null;
+  /** from a subagent's line: counts for commits only */
+  subagent: boolean;
 }
 interface ToolOutcome {
   isError: boolean;
@@ -415,6 +438,7 @@ interface Pass {
   summary: { transcript: string; uuid: string } | null;
   afterBoundary: boolean;
   lastAt: string | null;
+  words: LastWord[];
 }
 
 /** One transcript line as an object, or null for a partial write or garbage. */
@@ -431,25 +455,42 @@ export function parseLine(line: string): Line | null {
 /** Main chain of this session only: sidechain (subagent) lines and other sessions' lines are not ours. */
 export function ours(e: Line, sessionId: string | undefined): boolean {
   if (e["isSidechain"] === true) return false;
+  return ofSession(e, sessionId);
+}
+
+/** A line of this session, main chain or subagent (a subagent's lines count for its commits only). */
+export function ofSession(e: Line, sessionId: string | undefined): boolean {
   const sid = e["sessionId"];
   return sessionId === undefined || typeof sid !== "string" || sid === sessionId;
 }
 
-function onAssistant(p: Pass, e: Line, at: string | null): void {
+function onAssistant(p: Pass, e: Line, at: string | null, subagent: boolean): void {
   const message = e["message"];
   const content = isObj(message) ? message["content"] : null;
   if (!Array.isArray(content)) return;
+  const apiError = e["isApiErrorMessage"] === true;
   for (const b of content) {
-    if (!isObj(b) || b["type"] !== "tool_use") continue;
+    if (!isObj(b)) continue;
+    if (b["type"] === "text" && !subagent && !apiError) {
+      const text = str(b["text"]);
+      if (text !== null && text.trim() !== "" && !isApiErrorText(text)) p.words.push({ text, at });
+    }
+    if (b["type"] !== "tool_use") continue;
     const id = str(b["id"]);
     const name = str(b["name"]);
     if (id === null || name === null) continue;
-    p.calls.push({ id, name, input: isObj(b["input"]) ? b["input"] : {}, at });
+    if (subagent && name !== "Bash") continue;
+    p.calls.push({ id, name, input: isObj(b["input"]) ? b["input"] : {}, at, subagent });
   }
 }
 
-function onUser(p: Pass, e: Line, at: string | null): void {
-  if (p.afterBoundary && e["isCompactSummary"] === true && typeof e["uuid"] === "string") {
+function onUser(p: Pass, e: Line, at: string | null, subagent: boolean): void {
+  if (
+    !subagent &&
+    p.afterBoundary &&
+    e["isCompactSummary"] === true &&
+    typeof e["uuid"] === "string"
+  ) {
     p.summary = { transcript: p.opts.transcriptPath ?? "", uuid: e["uuid"] };
     p.afterBoundary = false;
     return;
@@ -470,6 +511,7 @@ function onUser(p: Pass, e: Line, at: string | null): void {
       });
     }
   }
+  if (subagent) return;
   if (isInjectedUserLine(e)) {
     const text = lineText(e);
     if (text !== null) p.requests.injected(text);
@@ -482,8 +524,10 @@ function onUser(p: Pass, e: Line, at: string | null): void {
 function onLine(p: Pass, e: Line): void {
   const at = str(e["timestamp"]);
   const type = e["type"];
-  if (type === "assistant") onAssistant(p, e, at);
-  else if (type === "user") onUser(p, e, at);
+  const subagent = e["isSidechain"] === true;
+  if (type === "assistant") onAssistant(p, e, at, subagent);
+  else if (type === "user") onUser(p, e, at, subagent);
+  else if (subagent) return;
   else if (type === "system" && e["subtype"] === "compact_boundary") {
     p.afterBoundary = true;
     p.summary = null;
@@ -496,35 +540,75 @@ function onLine(p: Pass, e: Line): void {
   if (at !== null) p.lastAt = at;
 }
 
-/** Working set, todos and failures from the calls, in call order; calls whose result was an error do not count. */
-function settle(
-  p: Pass,
-): Pick<TranscriptDigest, "changed" | "read" | "todos" | "todosAt" | "failures"> {
+/** Failures that still stand and this session's commits, in call order (issue 19). */
+class RunLog {
+  private readonly failed: (FailedCommand & { key: string })[] = [];
+  readonly commits: SessionCommit[] = [];
+  /** changed paths since the newest commit, newest last */
+  afterCommit: string[] = [];
+
+  run(call: ToolCall, outcome: ToolOutcome | undefined): void {
+    const command = str((call.input as unknown as Partial<BashInput>).command);
+    if (call.name !== "Bash" || command === null) return;
+    const committing = commitCall(command);
+    if (committing && outcome && !outcome.rejected) {
+      const found = commitsInResult(outcome.text, call.at, call.subagent);
+      addCommits(this.commits, found, committing.amend);
+      if (found.length) this.afterCommit = [];
+      // A commit that went through settles the earlier committing calls that failed (a hook
+      // refused them; the message changed since, so their key differs).
+      if (found.length && !call.subagent)
+        for (let i = this.failed.length - 1; i >= 0; i -= 1)
+          if (commitCall(this.failed[i]!.key)) this.failed.splice(i, 1);
+    }
+    if (call.subagent || outcome?.rejected) return;
+    const { key, piped } = commandKey(command);
+    if (outcome?.isError) {
+      this.failed.push({
+        command: cutText(command, COMMAND_CHARS),
+        error: errorLine(outcome.text),
+        at: call.at,
+        key,
+      });
+      return;
+    }
+    if (!runPassed(false, piped, outcome?.text ?? "")) return;
+    for (let i = this.failed.length - 1; i >= 0; i -= 1)
+      if (this.failed[i]!.key === key) this.failed.splice(i, 1);
+  }
+
+  changed(path: string): void {
+    this.afterCommit = [...this.afterCommit.filter((p) => p !== path), path];
+  }
+
+  standing(): FailedCommand[] {
+    return this.failed.slice(-NEWEST_FAILURES).map(({ key: _key, ...f }) => f);
+  }
+}
+
+type Settled = Pick<
+  TranscriptDigest,
+  "changed" | "read" | "todos" | "todosAt" | "failures" | "commits" | "changedAfterCommit"
+>;
+
+/** Working set, todos, failures and commits from the calls, in call order; calls whose result was an error do not count. */
+function settle(p: Pass): Settled {
   const changed = new FileTally();
   const read = new FileTally();
   const board = new TaskBoard();
+  const runs = new RunLog();
   let todoWrite: { list: TodoItem[]; at: string | null; index: number } | null = null;
   let boardIndex = -1;
-  const failures: FailedCommand[] = [];
   p.calls.forEach((call, index) => {
     const outcome = p.outcomes.get(call.id);
-    if (outcome?.isError) {
-      const command = str((call.input as unknown as Partial<BashInput>).command);
-      if (call.name === "Bash" && command !== null && !outcome.rejected) {
-        failures.push({
-          command: cutText(command, COMMAND_CHARS),
-          error: errorLine(outcome.text),
-          at: call.at,
-        });
-      }
-      return;
-    }
+    runs.run(call, outcome);
+    if (outcome?.isError || call.subagent) return;
     const file = filePathOf(call);
-    if (file !== null)
-      (CHANGERS.has(call.name) ? changed : read).touch(
-        projectPath(file, p.opts.projectRoot),
-        call.at,
-      );
+    if (file !== null) {
+      const at = projectPath(file, p.opts.projectRoot);
+      (CHANGERS.has(call.name) ? changed : read).touch(at, call.at);
+      if (CHANGERS.has(call.name)) runs.changed(at);
+    }
     if (call.name === "TodoWrite") {
       const list = todoWriteList(call.input);
       if (list !== null) todoWrite = { list, at: call.at, index };
@@ -541,7 +625,9 @@ function settle(
     read: read.newestFirst(changed),
     todos: useBoard ? board.list() : (tw?.list ?? null),
     todosAt: useBoard ? board.at : (tw?.at ?? null),
-    failures: failures.slice(-NEWEST_FAILURES),
+    failures: runs.standing(),
+    commits: runs.commits,
+    changedAfterCommit: [...runs.afterCommit].reverse(),
   };
 }
 
@@ -558,14 +644,16 @@ export function digestEntries(
     summary: null,
     afterBoundary: false,
     lastAt: null,
+    words: [],
   };
-  for (const e of entries) if (e !== null && ours(e, opts.sessionId)) onLine(p, e);
+  for (const e of entries) if (e !== null && ofSession(e, opts.sessionId)) onLine(p, e);
   const all = p.requests.all;
   return {
     firstRequest: all[0] ? plain(all[0]) : null,
     requests: all.slice(-NEWEST_REQUESTS).map(plain),
     requestCount: all.length,
     ...settle(p),
+    lastWords: lastWordsOf(p.words),
     summary: p.summary,
     lastAt: p.lastAt,
     truncated: false,
@@ -595,6 +683,7 @@ export function firstRequestOf(
     summary: null,
     afterBoundary: false,
     lastAt: null,
+    words: [],
   };
   for (const line of lines) {
     const e = parseLine(line);
@@ -613,7 +702,9 @@ export function firstRequestOf(
 // Shrinking: what the reader keeps of a line while it reads a 32 MB window
 
 const TEXT_KEEP = 16 * 1024;
-const RESULT_KEEP = 2 * 1024;
+/** A tool result keeps its head and its tail: test summaries and `[branch hash]` lines are at the end. */
+const RESULT_HEAD_KEEP = 1024;
+const RESULT_TAIL_KEEP = 3 * 1024;
 const COMMAND_KEEP = 1024;
 /** The only tool-input keys the digest reads (file contents, old/new strings and descriptions are dropped). */
 const INPUT_KEYS = [
@@ -639,20 +730,29 @@ const ENVELOPE_KEYS = [
   "isVisibleInTranscriptOnly",
   "promptSource",
   "wakeupSource",
+  "isApiErrorMessage",
 ] as const;
 
 const clip = (v: unknown, max: number): unknown =>
   typeof v === "string" && v.length > max ? v.slice(0, max) : v;
 
-function shrinkBlock(b: unknown): Line | null {
+function headAndTail(text: string): string {
+  if (text.length <= RESULT_HEAD_KEEP + RESULT_TAIL_KEEP) return text;
+  return `${text.slice(0, RESULT_HEAD_KEEP)}\n...\n${text.slice(-RESULT_TAIL_KEEP)}`;
+}
+
+/** The model's replies are cut to 300 characters for the last words: this much of each is kept. */
+const REPLY_KEEP = 1024;
+
+function shrinkBlock(b: unknown, textKeep: number): Line | null {
   if (!isObj(b)) return null;
-  if (b["type"] === "text") return { type: "text", text: clip(b["text"], TEXT_KEEP) };
+  if (b["type"] === "text") return { type: "text", text: clip(b["text"], textKeep) };
   if (b["type"] === "tool_result")
     return {
       type: "tool_result",
       tool_use_id: b["tool_use_id"],
       is_error: b["is_error"],
-      content: resultText(b).slice(0, RESULT_KEEP),
+      content: headAndTail(resultText(b)),
     };
   if (b["type"] !== "tool_use") return null;
   const input: Line = {};
@@ -682,7 +782,11 @@ export function shrinkEntry(e: Line): Line {
   const content = isObj(message) ? message["content"] : null;
   if (typeof content === "string") out["message"] = { content: clip(content, TEXT_KEEP) };
   else if (Array.isArray(content))
-    out["message"] = { content: content.map(shrinkBlock).filter((b) => b !== null) };
+    out["message"] = {
+      content: content
+        .map((b) => shrinkBlock(b, e["type"] === "assistant" ? REPLY_KEEP : TEXT_KEEP))
+        .filter((b) => b !== null),
+    };
   const result = shrinkToolUseResult(e["toolUseResult"]);
   if (result !== undefined) out["toolUseResult"] = result;
   return out;

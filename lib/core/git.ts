@@ -90,8 +90,8 @@ export function readHeadCheap(fs: FsApi, root: string): string | null {
   }
 }
 
-function git(deps: Deps, root: string, args: string[]): string | null {
-  const res = deps.run("git", ["-C", root, ...args], { timeoutMs: 5000 });
+function git(deps: Deps, root: string, args: string[], timeoutMs = 5000): string | null {
+  const res = deps.run("git", ["-C", root, ...args], { timeoutMs });
   return res.status === 0 ? res.stdout : null;
 }
 
@@ -112,11 +112,11 @@ export interface LogEntry {
 export function recentCommits(
   deps: Deps,
   root: string,
-  opts: { max?: number; since?: string } = {},
+  opts: { max?: number; since?: string; timeoutMs?: number } = {},
 ): LogEntry[] {
   const args = ["log", `-n${opts.max ?? 10}`, "--format=%h%x09%cI%x09%s"];
   if (opts.since) args.push(`--since=${opts.since}`);
-  const out = git(deps, root, args);
+  const out = git(deps, root, args, opts.timeoutMs);
   if (!out) return [];
   return out
     .split("\n")

@@ -5,7 +5,7 @@ import { readHeadCheap, recentCommits } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
-import type { CommitRef } from "../store/checkpoint-format.ts";
+import { checkHandover } from "../save/session-git.ts";
 import { sessionEndStatus } from "../store/checkpoint-status.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
@@ -44,19 +44,15 @@ export interface SessionEndOptions {
   deadlineAt: number;
 }
 
-function commitsSince(deps: Deps, root: string, savedAt: string): number {
-  return recentCommits(deps, root, { max: 1, since: savedAt }).length;
+/** Commits since the previous snapshot, the git call cut to what is left of the deadline. */
+function commitsSince(deps: Deps, root: string, savedAt: string, deadlineAt: number): number {
+  const left = deadlineAt - WRITE_RESERVE_MS - deps.now().getTime();
+  if (left < 60) return 0;
+  return recentCommits(deps, root, { max: 1, since: savedAt, timeoutMs: Math.floor(left) }).length;
 }
 
-/** Commits of this session: since its first request (git log, at most 50). */
-function sessionCommits(deps: Deps, root: string, digest: TranscriptDigest): CommitRef[] {
-  const since = digest.firstRequest?.at;
-  if (!since) return [];
-  return recentCommits(deps, root, { max: 50, since }).map((c) => ({
-    hash: c.hash,
-    subject: c.subject,
-  }));
-}
+/** Kept free before the deadline for the checkpoint's write after the last git call. */
+const WRITE_RESERVE_MS = 80;
 
 /** Write the snapshot through the one mechanical writer: the voluntary name shape, mode 0600, no sentinel, never over another file. */
 function writeSnapshot(
@@ -66,6 +62,7 @@ function writeSnapshot(
   sid: string,
   digest: TranscriptDigest,
   reason: string,
+  deadlineAt: number,
 ): { checkpoint: string; task: string } {
   const written = writeSkeletonCheckpoint(deps, {
     paths,
@@ -75,7 +72,12 @@ function writeSnapshot(
     shape: "voluntary",
     writeSentinel: false,
     digest,
-    commits: sessionCommits(deps, paths.root, digest),
+    // Each git call is cut to what is left of the 1.2 s deadline; a late git is skipped and said so.
+    handover: checkHandover(deps, paths.root, digest, [], {
+      git: true,
+      deadlineAt,
+      reserveMs: WRITE_RESERVE_MS,
+    }),
   });
   return { checkpoint: written.checkpoint, task: written.task };
 }
@@ -160,14 +162,15 @@ function decideAndWrite(
     digest,
     transcriptPath: input.transcript_path,
     previous,
-    commitsSincePrevious: () => (late() ? 0 : commitsSince(deps, w.root, previous?.savedAt ?? "")),
+    commitsSincePrevious: () =>
+      late() ? 0 : commitsSince(deps, w.root, previous?.savedAt ?? "", opts.deadlineAt),
     headNow: () => readHeadCheap(deps.fs, w.root),
   });
   if (skip) return { saved: false, reason: w.reason, ...skip };
   const cut = late();
   if (cut || !digest || !paths)
     return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
-  const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason);
+  const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason, opts.deadlineAt);
   return { saved: true, reason: w.reason, ...written };
 }
 

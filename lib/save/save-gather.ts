@@ -1,7 +1,10 @@
 import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData, CommitRef, NextUp } from "../store/checkpoint-format.ts";
-import { readHeadCheap, recentCommits } from "../core/git.ts";
+import { readHeadCheap } from "../core/git.ts";
+import { checkHandover } from "./session-git.ts";
+import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import type { Handover } from "../store/checkpoint-handover.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { findPlanFile } from "./plan-file.ts";
@@ -47,8 +50,6 @@ export interface Gathered {
   warnings: string[];
 }
 
-const MAX_COMMITS = 50;
-
 /** The model's items first, then the session-state file's text; undefined when neither has any. */
 function mergeList(
   fromModel: readonly string[] | undefined,
@@ -68,6 +69,41 @@ function readState(deps: Deps, file: string | null): SessionState | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * This session's own commits (its transcript's `git commit` results, then the model's
+ * `completed`), checked against git; the git-log window since its start is only a count.
+ */
+function gatherHandover(
+  deps: Deps,
+  input: GatherInput,
+  digest: CheckpointDigest | null,
+  branch: string,
+  warnings: string[],
+): Handover {
+  const { paths } = input;
+  const since =
+    sessionStartTime(deps.fs, input.transcriptPath, paths.recentSessions, input.sessionId) ??
+    digest?.firstRequest?.at;
+  if (!since && branch !== "unknown")
+    warnings.push(
+      "[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); other commits since it not counted",
+    );
+  const td = digest as Partial<TranscriptDigest> | null;
+  return checkHandover(
+    deps,
+    paths.root,
+    {
+      commits: td?.commits ?? [],
+      changedAfterCommit: td?.changedAfterCommit ?? [],
+      firstRequest: since
+        ? { text: "", at: typeof since === "string" ? since : utcIso(since), uuid: null }
+        : null,
+    },
+    input.completed,
+    { git: branch !== "unknown" },
+  );
 }
 
 /** Save step 1, gather: session-state by UUID anchor then mtime, branch, intent, plan, commits, in-flight paths (never content). */
@@ -91,24 +127,7 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const state = readState(deps, located.file);
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
 
-  const commits = new Map<string, CommitRef>();
-  const since = sessionStartTime(
-    deps.fs,
-    input.transcriptPath,
-    paths.recentSessions,
-    input.sessionId,
-  );
-  if (since && branch !== "unknown") {
-    for (const c of recentCommits(deps, paths.root, { max: MAX_COMMITS, since: utcIso(since) }))
-      commits.set(c.hash, { hash: c.hash, subject: c.subject });
-  } else if (branch !== "unknown") {
-    warnings.push(
-      "[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); commits of this session not listed",
-    );
-  }
-  for (const c of input.completed)
-    if (![...commits.keys()].some((h) => h.startsWith(c.hash) || c.hash.startsWith(h)))
-      commits.set(c.hash, c);
+  const handover = gatherHandover(deps, input, digest, branch, warnings);
 
   const data: CheckpointData = {
     status,
@@ -129,7 +148,16 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
       sessionState: located.file,
       sessionStateResolution: located.resolution,
     },
-    commits: [...commits.values()],
+    commits: handover.commits.map((c): CommitRef => ({ hash: c.hash, subject: c.subject })),
+    handover,
+    modelDocument: Boolean(
+      input.done?.length ||
+        input.inProgress ||
+        input.nextUp.length ||
+        input.blockers.length ||
+        input.decisions?.length ||
+        input.openQuestions?.length,
+    ),
     done: input.done,
     inProgress: input.inProgress,
     nextUp: input.nextUp,

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
-import { parseCheckpoint, renderCheckpoint } from "../store/checkpoint-format.ts";
+import { capOf, parseCheckpoint, renderCheckpoint } from "../store/checkpoint-format.ts";
 import { voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
@@ -232,6 +232,8 @@ function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
     status: "checkpoint save (panic mode)",
     shape: "voluntary",
     writeSentinel: true,
+    // The panic tier writes from cheap sources only: no git process; commits marked unchecked.
+    gitCheck: { git: false },
   });
   if (!sid) warnings.push(refusedSentinelWarning("restore"));
   const led = ledger(deps, req, saved.task, "save (panic mode)", warnings);
@@ -329,9 +331,10 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     { mode: 0o600, pid: deps.pid },
   );
   const bytes = Buffer.byteLength(body);
-  if (bytes > SOFT_CAP_BYTES) {
+  const cap = capOf(gathered.data);
+  if (bytes > cap) {
     warnings.push(
-      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds 4 KB soft cap (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
+      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
   return { checkpoint, bytes, task };

@@ -10,6 +10,7 @@ import { precompactCheckpointName, voluntaryCheckpointName } from "../store/chec
 import { readHeadCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
+import type { Handover } from "../store/checkpoint-handover.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
 import type { TaskSource } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
@@ -36,6 +37,8 @@ export interface SkeletonRequest {
   task?: string;
   /** commits of this session, when the writer ran git for them (session end) */
   commits?: readonly CommitRef[];
+  /** this session's commits (checked against git, or unchecked) and uncommitted files */
+  handover?: Handover | null;
 }
 
 export interface SkeletonResult {
@@ -92,6 +95,7 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     notes: req.notes,
     digest: req.digest ?? null,
     ...(req.commits ? { commits: req.commits } : {}),
+    ...(req.handover ? { handover: req.handover } : {}),
   });
   const nameFor = (n: number) =>
     req.shape === "precompact"

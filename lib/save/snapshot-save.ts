@@ -1,6 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import { checkHandover, type GitCheckOptions } from "./session-git.ts";
 import {
   writeSkeletonCheckpoint,
   type SkeletonRequest,
@@ -22,6 +23,8 @@ export interface SnapshotRequest extends Omit<SkeletonRequest, "digest"> {
   budgetBytes?: number;
   /** the digest when the caller already read it (PreCompact compares it first); undefined: read it here */
   digest?: TranscriptDigest | null;
+  /** how the session's commits are checked against git (default: bounded git calls) */
+  gitCheck?: GitCheckOptions;
 }
 
 export interface SnapshotResult extends SkeletonResult {
@@ -57,6 +60,9 @@ export function writeSnapshotCheckpoint(deps: Deps, req: SnapshotRequest): Snaps
         ? `transcript not readable (${req.transcriptPath}); no digest`
         : "no transcript path given; no digest",
     );
-  const result = writeSkeletonCheckpoint(deps, { ...req, notes, digest });
+  const handover = digest
+    ? checkHandover(deps, req.paths.root, digest, [], req.gitCheck ?? { git: true })
+    : null;
+  const result = writeSkeletonCheckpoint(deps, { ...req, notes, digest, handover });
   return { ...result, digest };
 }

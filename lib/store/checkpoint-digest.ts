@@ -1,4 +1,6 @@
 import { sanitizeBody, type Section } from "../core/markdown-sections.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, FLOOR } from "./checkpoint-budget.ts";
+import { lastWordsBody, parseLastWords, type CheckpointWord } from "./checkpoint-handover.ts";
 
 // The transcript digest as a checkpoint holds it: the sections `## Requests`, `## Todos`,
 // `## Working set`, `## Recent failures`, `## Compaction summary` and `## Transcript digest`.
@@ -6,8 +8,7 @@ import { sanitizeBody, type Section } from "../core/markdown-sections.ts";
 // subset of lib/context/transcript-digest.ts's TranscriptDigest that a checkpoint keeps, so a
 // digest passes as is while this store module imports nothing above its rank.
 
-/** The seed's soft cap for a checkpoint file; the digest is fitted under it. */
-export const CHECKPOINT_SOFT_CAP_BYTES = 4096;
+export { CHECKPOINT_SOFT_CAP_BYTES };
 
 export interface CheckpointRequest {
   text: string;
@@ -37,6 +38,8 @@ export interface CheckpointDigest {
   read: readonly CheckpointFile[];
   todos: readonly CheckpointTodo[] | null;
   failures: readonly CheckpointFailure[];
+  /** the model's newest text replies, newest last (absent in digests written before issue 19) */
+  lastWords?: readonly CheckpointWord[];
   summary: { transcript: string; uuid: string } | null;
   truncated: boolean;
 }
@@ -49,6 +52,8 @@ export interface ParsedDigest {
   changed: CheckpointFile[];
   read: CheckpointFile[];
   failures: CheckpointFailure[];
+  /** null when the checkpoint has no `## Last words` */
+  lastWords: CheckpointWord[] | null;
   summary: { transcript: string; uuid: string } | null;
   truncated: boolean;
   /** "+12 more read files" and the like, as written */
@@ -69,7 +74,7 @@ export function oneLine(text: string, max: number): string {
 type RequestLabel = "first" | "earlier" | "newest";
 
 function requestLine(r: CheckpointRequest, label: RequestLabel): string {
-  return `- ${label}${r.at ? ` (${oneLine(r.at, 40)})` : ""}: ${oneLine(r.text, 240)}`;
+  return `- ${label}${r.at ? ` (${oneLine(r.at, 40)})` : ""}: ${oneLine(r.text, FLOOR.requestChars)}`;
 }
 
 const todoLine = (t: CheckpointTodo) =>
@@ -135,13 +140,23 @@ function prioritized(d: CheckpointDigest): Item[] {
 }
 
 const bytes = (s: string) => Buffer.byteLength(s);
+
+/** The floor (checkpoint-budget.ts): kept whatever else the checkpoint holds. */
+function inFloor(item: Item, failures: number): boolean {
+  if (item.kind === "requests") return item.order === 0 || item.order === 1000;
+  if (item.kind === "todos") return item.order < FLOOR.todos;
+  if (item.kind === "changed files") return item.order < FLOOR.changedFiles;
+  if (item.kind === "read files") return item.order < FLOOR.readFiles;
+  return item.order > failures - FLOOR.failures;
+}
 /** Room kept for the "+N more ..." lines and section headings. */
 const OVERHEAD_BYTES = 360;
 
 /**
  * The digest's sections fitted into `budgetBytes`: items are taken in priority order while they
- * fit; what does not fit is counted ("+12 more read files"), never dropped silently. The newest
- * request and the todos are always kept (they are what a fresh session must see first).
+ * fit; what does not fit is counted ("+12 more read files"), never dropped silently. The floor
+ * (checkpoint-budget.ts: the first and newest requests, the last words, 12 todos, 8 changed and 5
+ * read files, the 3 newest failures) is always kept, whatever the budget.
  */
 export function digestSections(
   d: CheckpointDigest | null | undefined,
@@ -151,10 +166,14 @@ export function digestSections(
   let room = budgetBytes - OVERHEAD_BYTES;
   const kept: Item[] = [];
   const omitted = new Map<Kind, number>();
-  for (const item of prioritized(d)) {
+  const items = prioritized(d);
+  // The floor is paid for first, so that no item outside it takes its room.
+  for (const item of items) if (inFloor(item, d.failures.length)) room -= bytes(item.line) + 1;
+  for (const item of items) {
     const cost = bytes(item.line) + 1;
-    const must = item.kind === "todos" || item.order === 1000;
-    if (must || cost <= room) {
+    const must = inFloor(item, d.failures.length);
+    if (must) kept.push(item);
+    else if (cost <= room) {
       kept.push(item);
       room -= cost;
     } else {
@@ -168,6 +187,7 @@ export function digestSections(
       .map((i) => i.line);
   const more = (kind: Kind) => (omitted.get(kind) ? [`+${omitted.get(kind)} more ${kind}`] : []);
   const sections: Section[] = [];
+  if (d.lastWords?.length) sections.push({ title: "Last words", body: lastWordsBody(d.lastWords) });
 
   const shownRequests = lines("requests");
   if (d.requestCount > 0 || shownRequests.length) {
@@ -292,6 +312,7 @@ export function parseDigestSections(get: (title: string) => string | undefined):
     todos,
     ...parseWorkingSet(get("Working set")),
     failures,
+    lastWords: parseLastWords(get("Last words")),
     summary: transcript && uuid ? { transcript, uuid } : null,
     truncated: /history cut short/.test(get("Transcript digest") ?? ""),
     omitted: [get("Requests"), get("Todos"), get("Working set"), get("Recent failures")].flatMap(

@@ -11,7 +11,23 @@ import {
 import { NO_HEAD_LINE, readHeadLine } from "../core/git.ts";
 import { utcIso } from "../core/time-format.ts";
 import {
+  CHECKPOINT_HARD_CAP_BYTES,
   CHECKPOINT_SOFT_CAP_BYTES,
+  MODEL_CUT_ORDER,
+  MODEL_FIELD_NOUN,
+  type ModelField,
+} from "./checkpoint-budget.ts";
+import {
+  completedBody,
+  parseCommitBullet,
+  parseOtherCommits,
+  parseUncommitted,
+  uncommittedBody,
+  type CheckedCommit,
+  type Handover,
+  type UncommittedFile,
+} from "./checkpoint-handover.ts";
+import {
   digestSections,
   parseDigestSections,
   type CheckpointDigest,
@@ -74,8 +90,69 @@ export interface CheckpointData {
   decisions?: string;
   unfinished?: string;
   notes?: readonly string[];
-  /** the transcript digest; its sections are fitted under the 4 KB soft cap */
+  /** the transcript digest; its floor is always kept, the rest fitted under the cap */
   digest?: CheckpointDigest | null;
+  /** this session's commits checked against git, and its uncommitted files (issue 19) */
+  handover?: Handover | null;
+  /** the model's own document came with this save (/checkpoint --stdin-json): the 6 KB hard cap */
+  modelDocument?: boolean;
+  /** lines of the model's fields cut to fit the hard cap (set by the fit, not by callers) */
+  cuts?: Partial<Record<ModelField, number>>;
+}
+
+/** The cap a checkpoint aims at: 6 KB when it holds the model's document, else the 4 KB soft cap. */
+export function capOf(d: CheckpointData): number {
+  return d.modelDocument ? CHECKPOINT_HARD_CAP_BYTES : CHECKPOINT_SOFT_CAP_BYTES;
+}
+
+/** A model field as the lines the fit removes from its end. */
+function modelLines(d: CheckpointData, f: ModelField): string[] {
+  const v = d[f];
+  if (v === undefined) return [];
+  if (typeof v === "string") return v.trim() === "" ? [] : v.split("\n");
+  return [...v] as string[];
+}
+
+function withModelLines(d: CheckpointData, f: ModelField, lines: string[]): CheckpointData {
+  const v = d[f];
+  if (typeof v === "string") return { ...d, [f]: lines.join("\n") };
+  return { ...d, [f]: lines };
+}
+
+/**
+ * The model's fields cut, last line first, in MODEL_CUT_ORDER until `fits`; each cut field ends
+ * with its count ("+3 more decisions (cut to fit 6 KB)"). The floor is outside these fields.
+ */
+function fitModelFields(d: CheckpointData, fits: (x: CheckpointData) => boolean): CheckpointData {
+  let x = d;
+  const cuts: Partial<Record<ModelField, number>> = {};
+  for (const f of MODEL_CUT_ORDER) {
+    let lines = modelLines(x, f);
+    while (lines.length && !fits(x)) {
+      const last = lines.at(-1)!;
+      if (last.length > LONG_LINE) {
+        // A long line is shortened (halved) before it is dropped.
+        lines = [...lines.slice(0, -1), `${last.slice(0, Math.floor(last.length / 2))}...`];
+        x = withModelLines(x, f, lines);
+        continue;
+      }
+      lines = lines.slice(0, -1);
+      cuts[f] = (cuts[f] ?? 0) + 1;
+      x = { ...withModelLines(x, f, lines), cuts: { ...cuts } };
+    }
+    if (fits(x)) break;
+  }
+  return x;
+}
+
+const LONG_LINE = 400;
+
+const capLabel = (_d: CheckpointData) => `${Math.round(CHECKPOINT_HARD_CAP_BYTES / 1024)} KB`;
+
+/** "+3 more decisions (cut to fit 6 KB)" for a field the fit cut, else nothing. */
+function cutLine(d: CheckpointData, f: ModelField): string[] {
+  const n = d.cuts?.[f];
+  return n ? [`+${n} more ${MODEL_FIELD_NOUN[f]} (cut to fit ${capLabel(d)})`] : [];
 }
 
 const NONE_FOUND = "(none found)";
@@ -113,6 +190,14 @@ function text(value: string | undefined, clean: Clean): string {
   return value && value.trim() !== "" ? clean(value) : "(none)";
 }
 
+/** A model field's text with its cut count. */
+function modelText(d: CheckpointData, f: ModelField, clean: Clean): string {
+  const v = d[f] as string | undefined;
+  const cut = cutLine(d, f);
+  if (!cut.length) return text(v, clean);
+  return [...(v && v.trim() !== "" ? [clean(v)] : []), ...cut].join("\n");
+}
+
 /**
  * The sections every checkpoint starts with: who, what, where, when. `clean` is asciiBody for a
  * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own,
@@ -142,53 +227,103 @@ function tailSections(d: CheckpointData, clean: Clean): Section[] {
   ];
 }
 
-/** The body sections, then the digest fitted into what the soft cap leaves, then notes and the hint. */
-function withDigest(d: CheckpointData, body: readonly Section[], clean: Clean): string {
-  const tail = tailSections(d, clean);
-  let room = CHECKPOINT_SOFT_CAP_BYTES - Buffer.byteLength(renderSections([...body, ...tail]));
+/**
+ * The body sections, then the digest, then notes and the hint: the digest's floor always, the
+ * model's fields cut to fit the cap around it, then the rest of the digest in what is left.
+ */
+function withDigest(
+  d0: CheckpointData,
+  bodyOf: (d: CheckpointData) => Section[],
+  clean: Clean,
+): string {
+  const cap = capOf(d0);
+  const tail = tailSections(d0, clean);
+  const floor = digestSections(d0.digest, 0);
+  // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
+  // the digest fills up to the checkpoint's own cap.
+  const d = fitModelFields(
+    d0,
+    (x) =>
+      Buffer.byteLength(renderSections([...bodyOf(x), ...floor, ...tail])) <=
+      CHECKPOINT_HARD_CAP_BYTES,
+  );
+  const body = bodyOf(d);
+  let room = cap - Buffer.byteLength(renderSections([...body, ...tail]));
   // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
   let text = "";
   for (let pass = 0; pass < 3; pass += 1) {
     text = renderSections([...body, ...digestSections(d.digest, room), ...tail]);
-    const over = Buffer.byteLength(text) - CHECKPOINT_SOFT_CAP_BYTES;
-    if (over <= 0 || !d.digest) break;
+    const over = Buffer.byteLength(text) - cap;
+    if (over <= 0 || !d.digest) return text;
     room -= over;
   }
-  return text;
+  // Still over after three fits: the floor alone.
+  return renderSections([...body, ...digestSections(d.digest, 0), ...tail]);
 }
 
 const bullets = (items: readonly string[], clean: Clean) =>
   items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
 
-/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
-export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
-  const sections: Section[] = [
-    ...headSections(d, clean),
-    { title: "Last user intent", body: text(d.intent, clean) },
-    { title: "Plan file", body: storedPath(d.planFile) },
-    { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-    { title: "Completed this session", body: commitLines(d.commits, clean) },
-    ...(d.done?.length ? [{ title: "Done this session", body: bullets(d.done, clean) }] : []),
-    { title: "In progress", body: text(d.inProgress, clean) },
-    {
-      title: "Next up",
-      body: d.nextUp?.length
-        ? d.nextUp
-            .map(
-              (n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`,
-            )
-            .join("\n")
-        : "(none)",
-    },
+const withCut = (d: CheckpointData, f: ModelField, body: string) =>
+  [body, ...cutLine(d, f)].join("\n");
+
+/** `## Completed this session` (the one section) and, when known, `## Uncommitted`. */
+function handoverSections(d: CheckpointData, clean: Clean): Section[] {
+  if (!d.handover)
+    return [{ title: "Completed this session", body: commitLines(d.commits, clean) }];
+  const uncommitted: Section[] = d.handover.uncommitted
+    ? [{ title: "Uncommitted", body: uncommittedBody(d.handover.uncommitted) }]
+    : [];
+  return [
+    { title: "Completed this session", body: completedBody(d.handover, clean) },
+    ...uncommitted,
+  ];
+}
+
+function nextUpBody(d: CheckpointData, clean: Clean): string {
+  const lines = (d.nextUp ?? []).map(
+    (n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`,
+  );
+  return withCut(d, "nextUp", lines.join("\n") || "(none)");
+}
+
+/** The model's sections of a full save, each with its cut count. */
+function modelSections(d: CheckpointData, clean: Clean): Section[] {
+  const done = d.done?.length || d.cuts?.done;
+  return [
+    ...(done
+      ? [{ title: "Done this session", body: withCut(d, "done", bullets(d.done ?? [], clean)) }]
+      : []),
+    { title: "In progress", body: modelText(d, "inProgress", clean) },
+    { title: "Next up", body: nextUpBody(d, clean) },
     {
       title: "Known blockers",
-      body: d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None",
+      body: withCut(
+        d,
+        "blockers",
+        d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None",
+      ),
     },
-    { title: "Open questions", body: text(d.openQuestions, clean) },
-    { title: "Decisions made", body: text(d.decisions, clean) },
-    { title: "Unfinished work", body: text(d.unfinished, clean) },
+    { title: "Open questions", body: modelText(d, "openQuestions", clean) },
+    { title: "Decisions made", body: modelText(d, "decisions", clean) },
+    { title: "Unfinished work", body: modelText(d, "unfinished", clean) },
   ];
-  return withDigest(d, sections, clean);
+}
+
+/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
+export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
+  return withDigest(
+    d,
+    (x) => [
+      ...headSections(x, clean),
+      { title: "Last user intent", body: text(x.intent, clean) },
+      { title: "Plan file", body: storedPath(x.planFile) },
+      { title: "In-flight artifacts", body: artifactLines(x.artifacts) },
+      ...handoverSections(x, clean),
+      ...modelSections(x, clean),
+    ],
+    clean,
+  );
 }
 
 /**
@@ -199,20 +334,16 @@ export function renderSkeletonCheckpoint(d: CheckpointData): string {
   const intent: Section[] = d.intent
     ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }]
     : [];
-  // Commits only when the writer looked them up (session end does; the cheap writers run no git).
-  const commits: Section[] = d.commits
-    ? [{ title: "Completed this session", body: commitLines(d.commits, sanitizeBody) }]
-    : [];
-  return withDigest(
-    d,
-    [
-      ...headSections(d, sanitizeBody),
-      ...intent,
-      { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-      ...commits,
-    ],
-    sanitizeBody,
-  );
+  // Commits when the writer has them: from the transcript (checked against git or marked
+  // unchecked), or from git alone; the plain skeleton has none.
+  const commits: Section[] = d.handover || d.commits ? handoverSections(d, sanitizeBody) : [];
+  const body = [
+    ...headSections(d, sanitizeBody),
+    ...intent,
+    { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
+    ...commits,
+  ];
+  return withDigest(d, () => body, sanitizeBody);
 }
 
 function commitLines(commits: readonly CommitRef[] | undefined, clean: Clean): string {
@@ -238,6 +369,12 @@ export interface ParsedCheckpoint {
   artifacts: InFlightArtifacts;
   artifactPaths: string[];
   commits: CommitRef[];
+  /** the commits with their state (present, rebased, not in this clone, unchecked) */
+  checkedCommits: CheckedCommit[];
+  /** "N other commits since this session started"; null when not recorded */
+  otherCommits: number | null;
+  /** `## Uncommitted`; null when the checkpoint has no such section */
+  uncommitted: UncommittedFile[] | null;
   done: string[];
   inProgress?: string;
   nextUp: NextUp[];
@@ -275,6 +412,26 @@ function readBranch(line: string | undefined): string | undefined {
   return line === undefined ? undefined : readExactLine(line);
 }
 
+/** `## Completed this session`: the commits, and those with their state (issue 19's bullets). */
+function parseCompleted(body: string | undefined): {
+  commits: CommitRef[];
+  checkedCommits: CheckedCommit[];
+} {
+  const commits: CommitRef[] = [];
+  const checkedCommits: CheckedCommit[] = [];
+  for (const item of listItems(body)) {
+    const checked = parseCommitBullet(item);
+    if (checked) {
+      checkedCommits.push(checked);
+      commits.push({ hash: checked.hash, subject: checked.subject });
+      continue;
+    }
+    const m = /\b([0-9a-f]{7,40})\b/i.exec(item);
+    if (m) commits.push({ hash: m[1]!, subject: item });
+  }
+  return { commits, checkedCommits };
+}
+
 /** Parse any checkpoint, old or new; missing sections stay undefined, never throw. */
 export function parseCheckpoint(textIn: string): ParsedCheckpoint {
   const sections = parseSections(textIn);
@@ -305,11 +462,7 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
 
   const sessionBody = get("Session ID");
   const sessionLine = firstLineOf(sessionBody);
-  const commits: CommitRef[] = [];
-  for (const item of listItems(get("Completed this session"))) {
-    const m = /^([0-9a-f]{7,40})\b\s*(.*)$/i.exec(item) ?? /\b([0-9a-f]{7,40})\b/i.exec(item);
-    if (m) commits.push({ hash: m[1]!, subject: (m[2] ?? item).trim() || item });
-  }
+  const { commits, checkedCommits } = parseCompleted(get("Completed this session"));
   const nextUp: NextUp[] = listItems(get("Next up")).map((item) => {
     const m = /\(?prerequisites met\?\s*(yes|no)\)?/i.exec(item);
     return {
@@ -339,6 +492,9 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     artifacts,
     artifactPaths,
     commits,
+    checkedCommits,
+    otherCommits: parseOtherCommits(get("Completed this session")),
+    uncommitted: parseUncommitted(get("Uncommitted")),
     done: listItems(get("Done this session")),
     inProgress: noneToUndefined(get("In progress")),
     nextUp,

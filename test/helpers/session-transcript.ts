@@ -103,3 +103,19 @@ export function checkpointTurnLines(sid: string, at: string): string[] {
 export function transcriptText(lines: ReadonlyArray<string | string[]>): string {
   return `${lines.flat().join("\n")}\n`;
 }
+
+/** A Bash call and its result; `sidechain` writes them as a subagent's lines. */
+export function bashLines(
+  sid: string,
+  at: string,
+  command: string,
+  output: string,
+  opts: { isError?: boolean; sidechain?: boolean } = {},
+): string[] {
+  const mark = (line: string) =>
+    opts.sidechain ? JSON.stringify({ ...JSON.parse(line), isSidechain: true }) : line;
+  return [
+    mark(toolUse(sid, at, "Bash", { command })),
+    mark(toolResult(sid, at, output, opts.isError === true)),
+  ];
+}

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { bashLines, transcriptText, userLine } from "../helpers/session-transcript.ts";
 import {
   ENGINE,
   ensureBuilt,
@@ -74,15 +75,20 @@ describe("save in a real repository, through the built engine", () => {
     expect(added).toEqual([`.workflow_artifacts/memory/mid-agent-handoff-${SID}.txt`]);
   });
 
-  it("lists this session's commits with their real hashes", () => {
+  it("lists this session's commits with their real hashes; another session's only as a count", () => {
     const repo = tempRepo();
     const transcript = path.join(repo.home, "t.jsonl");
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const out = repo.git("commit", "--allow-empty", "-m", "T-3 lexer done");
+    const hash = repo.git("rev-parse", "--short", "HEAD");
+    repo.git("commit", "-q", "--allow-empty", "-m", "another session's commit");
     writeFileSync(
       transcript,
-      `{"type":"user","timestamp":"${new Date(Date.now() - 60_000).toISOString()}"}\n`,
+      transcriptText([
+        userLine(SID, at, "finish the lexer"),
+        bashLines(SID, at, "git add . && git commit -m 'T-3 lexer done'", out),
+      ]),
     );
-    repo.git("commit", "-q", "--allow-empty", "-m", "T-3 lexer done");
-    const hash = repo.git("rev-parse", "--short", "HEAD");
     const r = save(repo, [
       "--session",
       SID,
@@ -93,6 +99,7 @@ describe("save in a real repository, through the built engine", () => {
     ]);
     const parsed = parseCheckpoint(readFileSync(r.json.checkpoint, "utf8"));
     expect(parsed.commits).toEqual([{ hash, subject: "T-3 lexer done" }]);
+    expect(parsed.otherCommits).toBe(1);
     expect(parsed.nextUp).toEqual([{ item: "T-4 parser", prerequisitesMet: false }]);
   });
 

@@ -143,7 +143,7 @@ describe("mayMatter: the byte-level skip before parsing", () => {
         }),
       ),
     ).toBe(true);
-    // a successful ordinary result, a progress line, an assistant text line: nothing for the digest
+    // a successful ordinary result, a progress line: nothing for the digest
     expect(
       mayMatter(
         b({
@@ -158,6 +158,7 @@ describe("mayMatter: the byte-level skip before parsing", () => {
         b({ type: "progress", data: { type: "bash_progress", output: 'quoted {"type":"user"}' } }),
       ),
     ).toBe(false);
+    // an assistant text line is the model's words; a commit's result and a test summary count
     expect(
       mayMatter(
         b({
@@ -165,6 +166,30 @@ describe("mayMatter: the byte-level skip before parsing", () => {
           message: { content: [{ type: "text", text: "the tool_use was fine" }] },
         }),
       ),
-    ).toBe(false);
+    ).toBe(true);
+    expect(
+      mayMatter(
+        b({
+          type: "user",
+          message: {
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "t",
+                content: "[main abc1234] x\n 1 file changed",
+              },
+            ],
+          },
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      mayMatter(
+        b({
+          type: "user",
+          message: { content: [{ type: "tool_result", tool_use_id: "t", content: "3 failures" }] },
+        }),
+      ),
+    ).toBe(true);
   });
 });

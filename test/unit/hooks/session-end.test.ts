@@ -196,11 +196,11 @@ describe("runSessionEnd: skip rules leave nothing behind", () => {
     );
     expect(runSessionEnd(committed.deps, payload(), open).saved).toBe(true);
     expect(committed.runs.some((r) => r.args.includes("--since=2026-11-29T20:40:26Z"))).toBe(true);
-    // and the snapshot lists the session's commits (git log since its first request)
+    // the git-log window since its first request holds no commit of this session's own: a count
     const saved = committed.files().find((f) => f.includes("checkpoints/2026-11-29T2107"));
-    expect(
-      parseCheckpoint(committed.fs.readFileSync(`${ROOT}/${saved}`, "utf8") as string).commits,
-    ).toEqual([{ hash: "abc1234", subject: "fix parser" }]);
+    const parsed = parseCheckpoint(committed.fs.readFileSync(`${ROOT}/${saved}`, "utf8") as string);
+    expect(parsed.commits).toEqual([]);
+    expect(parsed.otherCommits).toBe(1);
   });
 
   it("past its own deadline it writes nothing", () => {

@@ -114,6 +114,23 @@ describe("the brief's bounds", () => {
         inProgress: "y".repeat(5000),
       },
     });
+    // A save cuts the model's fields to 6 KB; a checkpoint edited by hand, or written before that
+    // cap, can be any size: the brief still fits 8 KB.
+    const saved = f.fs.readFileSync(file, "utf8") as string;
+    const bullets = Array.from({ length: 40 }, (_, i) => `- ${long(i)}`).join("\n");
+    const grown = [
+      "In progress",
+      "Decisions made",
+      "Done this session",
+      "Next up",
+      "Open questions",
+    ].reduce(
+      (text, title) =>
+        text.replace(new RegExp(`## ${title}\\n[^#]*`), `## ${title}\n${bullets}\n\n`),
+      saved,
+    );
+    expect(grown.length).toBeGreaterThan(12_000);
+    f.write(file, grown, 0.01);
     f.sentinel(CUR, file);
     const held = "z".repeat(20_000);
     f.prompt(CUR, `=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\n${held}\n`, 0.01);

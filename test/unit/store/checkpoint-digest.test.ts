@@ -112,13 +112,15 @@ describe("checkpoint digest sections", () => {
     expect(parsed.digest.read.length + counted("read files")).toBe(60);
   });
 
-  it("keeps the todos and the newest request even when nothing else fits", () => {
+  it("keeps the floor (todos, first and newest request, 8 changed and 5 read files) even when nothing else fits", () => {
     const sections = digestSections(digest, 0);
     const text = renderSections(sections);
     expect(text).toContain("[>] Fix the test");
     expect(text).toContain("newest (2026-11-29T11:00:00.000Z): fix the failing test");
-    expect(text).toContain("+2 more changed files");
-    expect(text).toContain("+1 more read files");
+    expect(text).toContain("first (2026-11-29T09:00:00.000Z): set up the spotter importer");
+    expect(text).toContain("- lib/parser.ex (x3)");
+    expect(text).toContain("- mix.exs (x2)");
+    expect(text).not.toContain("more changed files");
   });
 
   it("writes no digest section for an empty digest, and an empty todo list as such", () => {

@@ -1,0 +1,148 @@
+// What was happening, from the transcript alone (issue 19, DESIGN.md "What a checkpoint holds"):
+// the model's last words, this session's own commits read from its `git commit` calls and the
+// `[branch hash] subject` lines of their results, and the command key that tells a failure that
+// still stands from one that passed later. Pure; transcript-digest.ts feeds it.
+
+/** One text reply of the model on the main chain. */
+export interface LastWord {
+  text: string;
+  at: string | null;
+}
+
+/** A commit this session made, as its own tool result told it. */
+export interface SessionCommit {
+  hash: string;
+  subject: string;
+  branch: string;
+  at: string | null;
+  /** made by a subagent (a sidechain line or a subagents/ transcript) */
+  subagent: boolean;
+}
+
+export const LAST_WORDS_MAX = 5;
+export const LAST_WORDS_MIN = 3;
+export const LAST_WORD_CHARS = 300;
+export const LAST_WORDS_TOTAL_CHARS = 1200;
+
+const flat = (s: string) => s.replace(/\s+/g, " ").trim();
+
+function cut(text: string, max: number): string {
+  const f = flat(text);
+  return f.length <= max ? f : `${f.slice(0, max - 3).trimEnd()}...`;
+}
+
+/** An assistant text that is not the model's own words: the client's API error lines. */
+export function isApiErrorText(text: string): boolean {
+  return /^API Error\b/.test(text.trim()) || /^Request timed out/.test(text.trim());
+}
+
+/**
+ * The newest replies, newest last: at most 5, each cut to 300 characters on one line, at most
+ * 1,200 characters in all (older ones drop first; the newest is always kept).
+ */
+export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
+  const out: LastWord[] = [];
+  let total = 0;
+  for (let i = all.length - 1; i >= 0 && out.length < LAST_WORDS_MAX; i -= 1) {
+    const text = cut(all[i]!.text, LAST_WORD_CHARS);
+    if (text === "") continue;
+    if (out.length > 0 && total + text.length > LAST_WORDS_TOTAL_CHARS) break;
+    total += text.length;
+    out.unshift({ text, at: all[i]!.at });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commits
+
+/** A `git` call that makes commits, anywhere in a compound command (`git add . && git commit ...`). */
+const COMMITTING =
+  /(?:^|[;&|(\s])git(?:\s+(?:-C|-c)\s+\S+)*\s+(commit|cherry-pick|revert|merge)(?=\s|$|[;&|)])([^;&|]*)/g;
+
+export interface CommitCall {
+  /** the sub-command that makes commits */
+  verbs: string[];
+  amend: boolean;
+}
+
+/** Whether a Bash command makes commits; null when it does not. */
+export function commitCall(command: string): CommitCall | null {
+  const verbs: string[] = [];
+  let amend = false;
+  for (const m of command.matchAll(COMMITTING)) {
+    verbs.push(m[1]!);
+    if (m[1] === "commit" && /(?:^|\s)--amend\b/.test(m[2] ?? "")) amend = true;
+  }
+  return verbs.length ? { verbs, amend } : null;
+}
+
+/** `[branch hash] subject` lines (`[main (root-commit) 1a2b3c4] x`, `[detached HEAD 1a2b3c4] x`). */
+const COMMIT_LINE = /^\[(.+?) ([0-9a-f]{7,40})\] (.+)$/gm;
+
+/** The commits a committing call's result reports, in order. */
+export function commitsInResult(
+  text: string,
+  at: string | null,
+  subagent: boolean,
+): SessionCommit[] {
+  const out: SessionCommit[] = [];
+  for (const m of text.replace(/\r/g, "").matchAll(COMMIT_LINE)) {
+    const branch = m[1]!.replace(/\s*\(root-commit\)$/, "");
+    out.push({ hash: m[2]!, subject: m[3]!.trim(), branch, at, subagent });
+  }
+  return out;
+}
+
+/** Adds one call's commits to the session's list: an amend replaces the commit it amended. */
+export function addCommits(
+  list: SessionCommit[],
+  found: readonly SessionCommit[],
+  amend: boolean,
+): void {
+  if (amend && found.length) {
+    const i = list.map((c) => c.subagent === found[0]!.subagent).lastIndexOf(true);
+    if (i >= 0) list.splice(i, 1);
+  }
+  for (const c of found) {
+    const same = list.findIndex((x) => x.hash === c.hash);
+    if (same >= 0) list.splice(same, 1);
+    list.push(c);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures that still stand
+
+/** Trailing pipes into a pager or filter: their exit says nothing about the command before them. */
+const TRAILING_FILTER = /\s*\|\s*(?:tail|head|grep|less|cat)\b[^|]*$/;
+const REDIRECTION = /\s*(?:\d?>>?&\d|&>>?\s*\S+|\d?>>?\s*\S+)/g;
+
+/**
+ * The key two runs of one command share: redirections (`2>&1`, `>file`) and trailing pipes into
+ * tail, head, grep removed, whitespace normalised. `piped` when a filter was removed.
+ */
+export function commandKey(command: string): { key: string; piped: boolean } {
+  let rest = command.replace(REDIRECTION, " ");
+  let piped = false;
+  for (;;) {
+    const next = rest.replace(TRAILING_FILTER, "");
+    if (next === rest) break;
+    piped = true;
+    rest = next;
+  }
+  return { key: flat(rest), piped };
+}
+
+/** Whether a run's output shows a failure (`3 failures`, `FAIL`, an `Error:` line); `0 failures` does not. */
+export function outputShowsFailure(text: string): boolean {
+  if (/\bFAIL(?:ED)?\b/.test(text)) return true;
+  if (/^\s*(?:\S+\s)?Error:/m.test(text)) return true;
+  return /\b[1-9]\d* (?:failures?|failed|errors?)\b/i.test(text);
+}
+
+/** Whether a later run of a failed command's key passed: no error and, when piped, no failure shown. */
+export function runPassed(isError: boolean, piped: boolean, output: string): boolean {
+  if (isError) return false;
+  return !piped || !outputShowsFailure(output);
+}

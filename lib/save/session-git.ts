@@ -1,0 +1,204 @@
+import type { Deps } from "../core/deps.ts";
+import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import type { CommitRef } from "../store/checkpoint-format.ts";
+import type {
+  CheckedCommit,
+  Handover,
+  UncommittedFile,
+  UncommittedKind,
+} from "../store/checkpoint-handover.ts";
+
+// The session's own commits and uncommitted files checked against git at save time (issue 19).
+// Every git call is bounded: by the writer's deadline when it has one (SessionEnd), else by a
+// fixed timeout. A git that does not answer in time is skipped, and the checkpoint says so in one
+// line; the transcript's commits are then listed unchecked.
+
+/** Each git call's own limit when the writer has no deadline (precompact, /checkpoint, panic). */
+export const GIT_CALL_TIMEOUT_MS = 2000;
+/** Below this much time left before the deadline no git call starts. */
+const MIN_CALL_MS = 60;
+/** The git-log window since the first request is read this far (a count, never listed). */
+const WINDOW_MAX = 500;
+
+export interface GitCheckOptions {
+  /** false: no git process at all (the prompt hook's forced save, a hot path) */
+  git: boolean;
+  /** epoch ms the writer must be done by; git calls shrink to fit, and stop before it */
+  deadlineAt?: number;
+  /** kept for the write after the last git call */
+  reserveMs?: number;
+}
+
+type Input = Pick<TranscriptDigest, "commits" | "changedAfterCommit" | "firstRequest">;
+
+class BoundedGit {
+  skipped = false;
+  constructor(
+    private readonly deps: Deps,
+    private readonly root: string,
+    private readonly opts: GitCheckOptions,
+  ) {}
+
+  run(args: string[], input?: string): string | null {
+    if (this.skipped) return null;
+    let timeoutMs = GIT_CALL_TIMEOUT_MS;
+    if (this.opts.deadlineAt !== undefined) {
+      const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
+      if (left < MIN_CALL_MS) {
+        this.skipped = true;
+        return null;
+      }
+      timeoutMs = Math.floor(Math.min(timeoutMs, left));
+    }
+    const res = this.deps.run("git", ["-C", this.root, ...args], {
+      timeoutMs,
+      ...(input !== undefined ? { input } : {}),
+    });
+    // A null status is a kill: the call ran out of time.
+    if (res.status === null) this.skipped = true;
+    return res.status === 0 ? res.stdout : null;
+  }
+}
+
+const KIND: Record<string, UncommittedKind> = {
+  "?": "untracked",
+  A: "added",
+  D: "deleted",
+  R: "renamed",
+  C: "added",
+};
+
+function kindOf(xy: string): UncommittedKind {
+  for (const ch of xy) if (KIND[ch]) return KIND[ch]!;
+  return "modified";
+}
+
+/** The transcript's commits, then the model's `completed` (merged by hash), all unchecked. */
+function candidates(digest: Input | null, completed: readonly CommitRef[]): CheckedCommit[] {
+  const list: CheckedCommit[] = (digest?.commits ?? []).map((c) => ({
+    hash: c.hash,
+    subject: c.subject,
+    state: "unchecked",
+    ...(c.subagent ? { subagent: true } : {}),
+  }));
+  for (const c of completed)
+    if (!list.some((x) => x.hash.startsWith(c.hash) || c.hash.startsWith(x.hash)))
+      list.push({ hash: c.hash, subject: c.subject, state: "unchecked" });
+  return list;
+}
+
+/** `git cat-file --batch-check` of every hash: one call answers them all. */
+function presentHashes(g: BoundedGit, hashes: readonly string[]): Set<string> | null {
+  if (!hashes.length) return new Set();
+  const out = g.run(
+    ["cat-file", "--batch-check"],
+    `${hashes.map((h) => `${h}^{commit}`).join("\n")}\n`,
+  );
+  if (out === null) return null;
+  const present = new Set<string>();
+  out.split("\n").forEach((line, i) => {
+    if (/^[0-9a-f]{40} commit\b/.test(line) && hashes[i]) present.add(hashes[i]!);
+  });
+  return present;
+}
+
+interface WindowCommit {
+  full: string;
+  short: string;
+  subject: string;
+}
+
+function windowCommits(g: BoundedGit, since: string | null | undefined): WindowCommit[] | null {
+  if (!since) return null;
+  const out = g.run([
+    "log",
+    `-n${WINDOW_MAX}`,
+    `--since=${since}`,
+    "--format=%H%x09%h%x09%s",
+    "HEAD",
+  ]);
+  if (out === null) return null;
+  return out
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => {
+      const [full = "", short = "", ...rest] = l.split("\t");
+      return { full, short, subject: rest.join("\t") };
+    });
+}
+
+function uncommittedOf(g: BoundedGit, changed: readonly string[]): UncommittedFile[] | null {
+  const paths = changed.filter((p) => !p.startsWith("/")).slice(0, 50);
+  if (!paths.length) return [];
+  const out = g.run(["status", "--porcelain", "-uall", "--", ...paths]);
+  if (out === null) return null;
+  const dirty = new Map<string, UncommittedKind>();
+  for (const line of out.split("\n")) {
+    if (line.length < 4) continue;
+    const p = line
+      .slice(3)
+      .replace(/^.* -> /, "")
+      .replace(/^"(.*)"$/, "$1");
+    dirty.set(p, kindOf(line.slice(0, 2)));
+  }
+  return paths.filter((p) => dirty.has(p)).map((p) => ({ path: p, kind: dirty.get(p)! }));
+}
+
+/**
+ * This session's commits and uncommitted files, checked against git: present, rebased (same
+ * subject reachable from HEAD since the first request, new hash), or not in this clone; the
+ * window's other commits only as a count. With `git: false` nothing is spawned: commits are
+ * marked unchecked and the uncommitted files are the transcript's.
+ */
+export function checkHandover(
+  deps: Deps,
+  root: string,
+  digest: Input | null,
+  completed: readonly CommitRef[],
+  opts: GitCheckOptions,
+): Handover {
+  const commits = candidates(digest, completed);
+  const changed = digest?.changedAfterCommit ?? [];
+  const unchecked = changed
+    .filter((p) => !p.startsWith("/"))
+    .map((p) => ({ path: p, kind: "unchecked" as const }));
+  if (!opts.git)
+    return {
+      commits,
+      otherCommits: null,
+      uncommitted: unchecked,
+      gitNote: commits.length ? "commits not checked against git (this save runs no git)" : null,
+    };
+  const g = new BoundedGit(deps, root, opts);
+  const present = presentHashes(
+    g,
+    commits.map((c) => c.hash),
+  );
+  const window = windowCommits(g, digest?.firstRequest?.at);
+  const claimed = new Set<string>();
+  const checked = commits.map((c): CheckedCommit => {
+    if (present === null) return c;
+    const inWindow = window?.find((w) => w.full.startsWith(c.hash));
+    if (inWindow) {
+      claimed.add(inWindow.full);
+      return { ...c, state: "present" };
+    }
+    // Not reachable from HEAD in the window: a same-subject commit there is its rebased copy
+    // (the old object may linger in this clone after a rebase).
+    const moved = window?.find((w) => w.subject === c.subject && !claimed.has(w.full));
+    if (present.has(c.hash) && !moved) return { ...c, state: "present" };
+    if (moved) {
+      claimed.add(moved.full);
+      return { ...c, hash: moved.short, oldHash: c.hash, state: "rebased" };
+    }
+    return { ...c, state: "missing" };
+  });
+  const uncommitted = uncommittedOf(g, changed);
+  const others = window ? window.filter((w) => !claimed.has(w.full)).length : null;
+  return {
+    commits: checked,
+    otherCommits: others,
+    uncommitted: uncommitted ?? unchecked,
+    gitNote: g.skipped ? "git did not answer in time; commits and files listed unchecked" : null,
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import {
+  commandKey,
+  commitCall,
+  commitsInResult,
+  lastWordsOf,
+  outputShowsFailure,
+} from "../../../lib/context/transcript-handover.ts";
+import { digestLines } from "../../../lib/context/transcript-digest.ts";
+import { replyLine, userLine } from "../../helpers/session-transcript.ts";
+
+describe("command keys", () => {
+  it("drops redirections and trailing tail/head/grep pipes, and says the run was piped", () => {
+    expect(commandKey("mix test 2>&1 | tail -20")).toEqual({ key: "mix test", piped: true });
+    expect(commandKey("npm test  >out.txt 2>/dev/null")).toEqual({ key: "npm test", piped: false });
+    expect(commandKey("npx vitest run 2>&1 | grep -E 'FAIL' | head -5")).toEqual({
+      key: "npx vitest run",
+      piped: true,
+    });
+    expect(commandKey("cat a | sort")).toEqual({ key: "cat a | sort", piped: false });
+  });
+
+  it("reads failures in a piped run's output, not in a clean summary", () => {
+    expect(outputShowsFailure("5 tests, 0 failures")).toBe(false);
+    expect(outputShowsFailure("5 tests, 2 failures")).toBe(true);
+    expect(outputShowsFailure(" FAIL  test/a.test.ts")).toBe(true);
+    expect(outputShowsFailure("Error: cannot find module")).toBe(true);
+    expect(outputShowsFailure("Tests  12 passed (12)")).toBe(false);
+  });
+});
+
+describe("committing calls", () => {
+  it("finds git commit inside compound commands, with --amend, cherry-pick, revert and merge", () => {
+    expect(commitCall("git add . && git commit -m 'x'")).toEqual({
+      verbs: ["commit"],
+      amend: false,
+    });
+    expect(commitCall("git commit --amend --no-edit")).toEqual({ verbs: ["commit"], amend: true });
+    expect(commitCall("git -C /r cherry-pick abc")?.verbs).toEqual(["cherry-pick"]);
+    expect(commitCall("git revert HEAD; git merge dev")?.verbs).toEqual(["revert", "merge"]);
+    expect(commitCall("git status && git log")).toBeNull();
+    expect(commitCall("echo git commit-graph")).toBeNull();
+  });
+
+  it("reads [branch hash] subject lines, root commits and detached heads included", () => {
+    const text =
+      "[main (root-commit) 1a2b3c4] first\n 1 file changed\n[detached HEAD 9f8e7d6] second";
+    expect(commitsInResult(text, null, false).map((c) => [c.branch, c.hash, c.subject])).toEqual([
+      ["main", "1a2b3c4", "first"],
+      ["detached HEAD", "9f8e7d6", "second"],
+    ]);
+  });
+});
+
+describe("last words", () => {
+  it("keeps 3 to 5 newest replies, newest last, at most 1,200 characters", () => {
+    const words = lastWordsOf(
+      Array.from({ length: 8 }, (_, i) => ({ text: `${i} ${"w".repeat(400)}`, at: null })),
+    );
+    expect(words.map((w) => w.text[0])).toEqual(["4", "5", "6", "7"]);
+    expect(words.every((w) => w.text.length <= 300)).toBe(true);
+    expect(words.reduce((n, w) => n + w.text.length, 0)).toBeLessThanOrEqual(1200);
+  });
+
+  it("are the main chain's text replies, not a subagent's and not API errors", () => {
+    const sid = "s1";
+    const api = JSON.stringify({
+      ...JSON.parse(replyLine(sid, "2026-11-29T10:03:00Z", "API Error: 529 overloaded")),
+      isApiErrorMessage: true,
+    });
+    const side = JSON.stringify({
+      ...JSON.parse(replyLine(sid, "2026-11-29T10:02:00Z", "subagent says")),
+      isSidechain: true,
+    });
+    const d = digestLines(
+      [
+        userLine(sid, "2026-11-29T10:00:00Z", "go"),
+        replyLine(sid, "2026-11-29T10:01:00Z", "Now gqc.6: close the review."),
+        side,
+        api,
+      ],
+      { projectRoot: "/p", sessionId: sid },
+    );
+    expect(d.lastWords.map((w) => w.text)).toEqual(["Now gqc.6: close the review."]);
+  });
+});

@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
+import { fakeDeps } from "../../helpers/memfs-deps.ts";
+
+// Issue 19 on every real fixture session: the automatic (PreCompact) checkpoint, written from the
+// transcript as it stood before its first compaction (or whole, when it has none), holds the
+// model's newest words and no failure whose command passed later. Read here independently of the
+// digest: the newest main-chain assistant text, and every Bash run with its result.
+
+const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
+const HOME = "/home/USER";
+const ROOT = "/home/USER/proj";
+
+type Entry = Record<string, any>;
+
+function newestWords(entries: readonly Entry[]): string | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const e = entries[i]!;
+    if (e["type"] !== "assistant" || e["isSidechain"] || e["isApiErrorMessage"]) continue;
+    const content = e["message"]?.content;
+    if (!Array.isArray(content)) continue;
+    const texts = content.filter((b: any) => b?.type === "text" && String(b.text).trim() !== "");
+    if (texts.length) return String(texts.at(-1).text);
+  }
+  return null;
+}
+
+interface Run {
+  command: string;
+  isError: boolean;
+  output: string;
+}
+
+function bashRuns(entries: readonly Entry[]): Run[] {
+  const calls = new Map<string, string>();
+  const runs: Run[] = [];
+  for (const e of entries) {
+    if (e["isSidechain"]) continue;
+    const content = e["message"]?.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      if (b?.type === "tool_use" && b.name === "Bash" && typeof b.input?.command === "string")
+        calls.set(b.id, b.input.command);
+      if (b?.type === "tool_result" && calls.has(b.tool_use_id)) {
+        const c = b.content;
+        const output =
+          typeof c === "string"
+            ? c
+            : Array.isArray(c)
+              ? c.map((x: any) => x?.text ?? "").join("\n")
+              : "";
+        runs.push({ command: calls.get(b.tool_use_id)!, isError: b.is_error === true, output });
+      }
+    }
+  }
+  return runs;
+}
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith(".jsonl"));
+
+describe("PreCompact checkpoint on every real fixture session", () => {
+  for (const file of fixtures) {
+    it(`${file}: holds the model's newest words and no failure that passed later`, () => {
+      const all = readFileSync(path.join(FIXTURES, file), "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "");
+      const lines = all.some((l) => l.includes('"compact_boundary"'))
+        ? cutAtCompaction(all).before
+        : all;
+      const entries = lines.map((l) => JSON.parse(l) as Entry);
+      const sid = entries.find((e) => typeof e["sessionId"] === "string")?.["sessionId"] as string;
+      const transcript = `${HOME}/.claude/projects/-home-USER-proj/${sid}.jsonl`;
+      const deps = fakeDeps({
+        home: HOME,
+        cwd: ROOT,
+        files: {
+          [`${ROOT}/.git/HEAD`]: "ref: refs/heads/x\n",
+          [transcript]: `${lines.join("\n")}\n`,
+        },
+      });
+      const out = runPreCompact(deps, {
+        hook_event_name: "PreCompact",
+        session_id: sid,
+        transcript_path: transcript,
+        cwd: ROOT,
+        trigger: "auto",
+      });
+      if (!out.saved) throw new Error(out.reason);
+      const text = deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
+      console.log(`precompact checkpoint of ${file}: ${Buffer.byteLength(text)} bytes`);
+      const parsed = parseCheckpoint(text);
+      const newest = newestWords(entries);
+      if (newest !== null) {
+        const words = parsed.digest.lastWords ?? [];
+        expect(words.length).toBeGreaterThan(0);
+        expect(norm(words.at(-1)!.text).slice(0, 60)).toBe(norm(newest).slice(0, 60));
+      }
+      const runs = bashRuns(entries);
+      for (const f of parsed.digest.failures) {
+        const failedAt = runs.findIndex(
+          (r) => r.isError && norm(r.command).startsWith(norm(f.command).replace(/\.\.\.$/, "")),
+        );
+        expect(failedAt).toBeGreaterThanOrEqual(0);
+        const key = norm(runs[failedAt]!.command);
+        // a plain run of the same command after it, with no error: the failure should have gone
+        const passedLater = runs
+          .slice(failedAt + 1)
+          .some((r) => norm(r.command) === key && !r.isError);
+        expect(passedLater, `${f.command} passed later`).toBe(false);
+      }
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    });
+  }
+});
