@@ -16,6 +16,7 @@ import { pidfileCommand } from "./commands/pidfile.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { snapshotCommand } from "./commands/snapshot.ts";
 import { shareCommand } from "./commands/share.ts";
+import { fetchCommand } from "./commands/fetch.ts";
 import { writeStderr, writeStdout } from "../lib/edge/std-write.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
@@ -34,6 +35,7 @@ const COMMANDS: readonly Command[] = [
   doctorCommand,
   snapshotCommand,
   shareCommand,
+  fetchCommand,
 ];
 
 const code = runCli(

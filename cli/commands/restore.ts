@@ -7,6 +7,7 @@ import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
+import { adoptForRestore, sharedHint } from "./shared-hook.ts";
 
 export const restoreCommand = defineCommand({
   name: "restore",
@@ -18,6 +19,7 @@ export const restoreCommand = defineCommand({
     replay: { type: "string", hint: "all|N,M|none|'edit N'|delete" },
     proceed: { type: "boolean" },
     "decline-synthesis": { type: "boolean" },
+    shared: { type: "string", hint: "sN" },
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
@@ -49,6 +51,11 @@ export const restoreCommand = defineCommand({
       return refuse(session.reason);
     if (!session.ok)
       ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
+    const adopted =
+      values.shared === undefined
+        ? null
+        : adoptForRestore(ctx, values.shared, session.ok ? session.id : null);
+    if (adopted && !adopted.ok) return refuse(`${adopted.reason} (expected: ${adopted.expected})`);
     const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
     const outcome = markRunningSessions(
       runRestore(ctx.deps, ctx.knobs, {
@@ -57,7 +64,8 @@ export const restoreCommand = defineCommand({
         pick,
         synthesize: values.synthesize,
         replay: values.replay,
-        proceed: values.proceed,
+        // a picked shared checkpoint is named by this session's own sentinel: no same-session question
+        proceed: values.proceed || adopted !== null,
         declineSynthesis: values["decline-synthesis"],
       }),
       session.ok ? session.id : "",
@@ -71,10 +79,13 @@ export const restoreCommand = defineCommand({
       ctx.deps.now().getTime(),
       ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     );
+    const hint = outcome.action === "none" ? sharedHint(ctx) : null;
     if (ctx.json)
       printJson(ctx, {
         ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),
         midAgentHandoff: handoff,
+        ...(hint ? { sharedHint: hint } : {}),
+        ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
       });
     else
       printLine(
@@ -82,6 +93,7 @@ export const restoreCommand = defineCommand({
         [
           restoreText(outcome, engineInvocation(ctx.deps)),
           ...(handoff ? [handoffLine(handoff)] : []),
+          ...(hint ? [hint] : []),
         ].join("\n"),
       );
     return outcome.action === "invalid" ? 2 : 0;

@@ -2,6 +2,7 @@ import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
+import { showShared } from "./shared-hook.ts";
 
 export const showCommand = defineCommand({
   name: "show",
@@ -18,6 +19,7 @@ export const showCommand = defineCommand({
     const [arg] = positionals;
     if (!arg || positionals.length > 1)
       return refuse("expected one checkpoint: a number from list, a file name, or a path");
+    if (/^s\d+$/i.test(arg)) return showShared(ctx, arg);
     const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,

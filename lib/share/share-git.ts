@@ -36,7 +36,12 @@ export class ShareGit {
 
   run(
     args: readonly string[],
-    opts: { input?: string; network?: boolean; env?: Record<string, string> } = {},
+    opts: {
+      input?: string;
+      network?: boolean;
+      env?: Record<string, string>;
+      timeoutMs?: number;
+    } = {},
   ): RunResult {
     const env = opts.network
       ? {
@@ -48,7 +53,7 @@ export class ShareGit {
       : opts.env;
     return this.deps.run("git", ["-C", this.root, ...args], {
       input: opts.input,
-      timeoutMs: opts.network ? NETWORK_MS : LOCAL_MS,
+      timeoutMs: opts.timeoutMs ?? (opts.network ? NETWORK_MS : LOCAL_MS),
       env,
     });
   }
