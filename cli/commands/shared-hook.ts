@@ -2,6 +2,7 @@ import { writeAtomic } from "../../lib/core/atomic-write.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
+import { pruneShares, type PruneResult } from "../../lib/share/share-prune.ts";
 import { ShareGit } from "../../lib/share/share-git.ts";
 import {
   adoptShared,
@@ -95,4 +96,27 @@ export function sharedHint(ctx: CliContext): string | null {
   return probe.status === 0
     ? `[checkpoint] ${remote} holds shared checkpoints of other clones: ${engine} fetch brings them`
     : null;
+}
+
+/** cleanup's part: old shares pruned from the local ref (a new commit, pushed by the next share). */
+export function pruneSharedOf(
+  ctx: CliContext,
+  now: Date,
+  windowDays: number,
+  dryRun: boolean,
+): PruneResult {
+  try {
+    const git = new ShareGit(ctx.deps, ctx.root);
+    if (!git.isRepository()) return { pruned: [], commit: null };
+    const remote = git.defaultRemote();
+    return pruneShares(git, {
+      nowMs: now.getTime(),
+      windowDays,
+      remote: git.remoteExists(remote) ? remote : null,
+      dryRun,
+    });
+  } catch (err) {
+    ctx.deps.warn(`[cleanup] shared checkpoints not pruned: ${(err as Error).message}`);
+    return { pruned: [], commit: null };
+  }
 }
