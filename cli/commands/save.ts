@@ -10,6 +10,7 @@ import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
+import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
 
 function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> = {}): number {
   if (ctx.json) printJson(ctx, { ok: false, reason, ...extra });
@@ -17,7 +18,7 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
   return 1;
 }
 
-function print(ctx: CliContext, out: SaveOutcome): number {
+function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = null): number {
   if (!out.ok) {
     // The question the skill asks, worded here so the SKILL.md stays small.
     const ask = `AskUserQuestion "Active skills detected: ${(out.activeSkills ?? []).join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (--mode restore)`;
@@ -53,11 +54,13 @@ function print(ctx: CliContext, out: SaveOutcome): number {
       ledger: out.ledger,
       bytes: out.bytes,
       report: out.report,
+      ...(shared ? { shared } : {}),
     });
     return 0;
   }
   for (const w of out.warnings) ctx.deps.warn(w);
   for (const line of out.report) printLine(ctx, line);
+  if (shared) printLine(ctx, sharedLine(shared));
   return 0;
 }
 
@@ -124,6 +127,22 @@ export const saveCommand = defineCommand({
       if (!ctx.json) throw err;
       return refuse(ctx, `save failed: ${(err as Error).message}`);
     }
-    return print(ctx, out);
+    // QUOIN_SHARE=auto: the checkpoint just written is shared too (recorded, then pushed).
+    const shared =
+      out.ok && out.checkpoint && autoShareOn(ctx.deps.env)
+        ? autoShare(ctx.deps, {
+            file: out.checkpoint,
+            root: ctx.root,
+            launchCwd: ctx.cwd,
+            push: true,
+          })
+        : null;
+    return print(ctx, out, shared);
   },
 });
+
+function sharedLine(s: AutoShare): string {
+  return s.ok
+    ? `[checkpoint] shared ${s.path}${s.pushed ? ` (pushed to ${s.remote})` : ""} (QUOIN_SHARE=auto)`
+    : `[checkpoint] QUOIN_SHARE=auto: ${s.reason}`;
+}

@@ -1,6 +1,7 @@
 import { ShareGit } from "../../lib/share/share-git.ts";
 import { pickRemote, pushShares } from "../../lib/share/share-push.ts";
-import { chooseCheckpoint, recordShare, shareOrigin } from "../../lib/share/share-record.ts";
+import { chooseCheckpoint } from "../../lib/share/share-choose.ts";
+import { recordShare, shareOrigin } from "../../lib/share/share-record.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
 import { printJson, printLine, UsageError, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";

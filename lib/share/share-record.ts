@@ -2,10 +2,6 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { utcIso } from "../core/time-format.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
-import type { MemoryPaths } from "../store/memory-paths.ts";
-import { newestCheckpointOf } from "../store/session-checkpoints.ts";
-import { resolveShowTarget } from "../restore/checkpoint-list.ts";
-import { buildRestoreSnapshot } from "../restore/restore-snapshot.ts";
 import { redactForSharing } from "./redact.ts";
 import type { ShareGit } from "./share-git.ts";
 import {
@@ -20,38 +16,6 @@ import {
 // header, and written with plumbing (hash-object, mktree, commit-tree, update-ref old -> new).
 
 export type Refusal = { ok: false; reason: string; expected: string };
-
-/** The checkpoint `share` means: a number from list, a file name, or this session's newest. */
-export function chooseCheckpoint(
-  deps: Deps,
-  paths: MemoryPaths,
-  arg: string | undefined,
-  sessionId: string | null,
-): { ok: true; file: string } | Refusal {
-  if (arg !== undefined) {
-    const snap = buildRestoreSnapshot(deps.fs, paths, "", deps.now(), {
-      checkpointWindowDays: Number.POSITIVE_INFINITY,
-      headCachePid: deps.pid,
-    });
-    const target = resolveShowTarget(snap, arg);
-    return target.ok
-      ? target
-      : {
-          ok: false,
-          reason: target.reason,
-          expected: "a number from list or a checkpoint file name",
-        };
-  }
-  const newest = sessionId ? newestCheckpointOf(deps, paths, sessionId, null) : null;
-  if (newest) return { ok: true, file: newest.file };
-  return {
-    ok: false,
-    reason: sessionId
-      ? `session ${sessionId} has no checkpoint to share`
-      : "no session id known, so no newest checkpoint of this session",
-    expected: "share N (a number from list) or share FILE, or /checkpoint save first",
-  };
-}
 
 /** Who is sharing: git's user.name (what the remote already shows on commits), the host, the branch. */
 export function shareOrigin(deps: Deps, git: ShareGit): ShareOrigin {

@@ -19,6 +19,7 @@ export interface Clone {
   cli: (
     commands: readonly Command[],
     args: string[],
+    extraEnv?: Record<string, string>,
   ) => { code: number; stdout: string; stderr: string; json: any };
   /** a checkpoint file written the way a save writes it (the memory folder gets its .gitignore) */
   writeCheckpoint: (name: string, text: string) => string;
@@ -70,7 +71,7 @@ export function shareWorld(): ShareWorld {
         home,
         root,
         git,
-        cli(commands, args) {
+        cli(commands, args, extraEnv = {}) {
           let stdout = "";
           let stderr = "";
           const deps = nodeDeps({
@@ -81,6 +82,7 @@ export function shareWorld(): ShareWorld {
               HOME: home,
               HOSTNAME: `host-${name}`,
               CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
+              ...extraEnv,
             },
             warn: (l) => {
               stderr += `${l}\n`;
