@@ -7,8 +7,15 @@ import { recordShare, shareOrigin } from "./share-record.ts";
 // is recorded on the local ref only (a push does not fit SessionEnd's 1.5 s), and the next share
 // or fetch pushes it. Any other value, or none: nothing leaves unless a person runs share.
 
-export function autoShareOn(env: Readonly<Record<string, string | undefined>>): boolean {
-  return (env["QUOIN_SHARE"] ?? "").trim().toLowerCase() === "auto";
+export function autoShareOn(
+  env: Readonly<Record<string, string | undefined>>,
+  warn?: (line: string) => void,
+): boolean {
+  const raw = env["QUOIN_SHARE"];
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value !== "" && value !== "auto" && value !== "off")
+    warn?.(`[quoin] QUOIN_SHARE=${raw}: expected auto or off; nothing is shared automatically`);
+  return value === "auto";
 }
 
 export type AutoShare =

@@ -73,3 +73,19 @@ describe("share paths and origin headers", () => {
     expect(splitOriginHeader(blob).origin?.user).toBe("a-->b");
   });
 });
+
+describe("QUOIN_SHARE", () => {
+  it("is on for auto only; another value says so in one line and shares nothing", async () => {
+    const { autoShareOn } = await import("../../../lib/share/share-auto.ts");
+    const lines: string[] = [];
+    expect(autoShareOn({ QUOIN_SHARE: "auto" }, (l) => lines.push(l))).toBe(true);
+    expect(autoShareOn({ QUOIN_SHARE: " AUTO " }, (l) => lines.push(l))).toBe(true);
+    expect(autoShareOn({}, (l) => lines.push(l))).toBe(false);
+    expect(autoShareOn({ QUOIN_SHARE: "off" }, (l) => lines.push(l))).toBe(false);
+    expect(lines).toEqual([]);
+    expect(autoShareOn({ QUOIN_SHARE: "yes" }, (l) => lines.push(l))).toBe(false);
+    expect(lines).toEqual([
+      "[quoin] QUOIN_SHARE=yes: expected auto or off; nothing is shared automatically",
+    ]);
+  });
+});
