@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ENGINE, ensureBuilt, runNodeAsync } from "../helpers/save-repo.ts";
 import { shareCommand } from "../../cli/commands/share.ts";
 import { listCommand } from "../../cli/commands/list.ts";
 import { checkpointText, shareWorld, type Clone } from "../helpers/share-world.ts";
@@ -155,5 +156,32 @@ describe("share through a bare remote", () => {
     expect(
       w.bareGit("rev-list", "--parents", "-n1", "refs/quoin/checkpoints").split(" "),
     ).toHaveLength(3);
+  });
+});
+
+describe("share from two processes at the same moment", () => {
+  beforeAll(ensureBuilt);
+
+  it("two clones on one branch sharing same-named checkpoints at once: both land on the remote", async () => {
+    const w = shareWorld();
+    const a = w.clone("a");
+    const b = w.clone("b");
+    saveCheckpoint(a, SID_A);
+    saveCheckpoint(b, SID_B);
+    const env = (c: Clone) => ({ ...process.env, HOME: c.home, HOSTNAME: `host-${c.name}` });
+    const [ra, rb] = await Promise.all(
+      [a, b].map((c) =>
+        runNodeAsync(ENGINE, ["share", "--session", c === a ? SID_A : SID_B, "--json"], {
+          cwd: c.root,
+          env: env(c),
+        }),
+      ),
+    );
+    for (const r of [ra, rb])
+      expect(JSON.parse(r?.stdout ?? "{}")).toMatchObject({ ok: true, pushed: true });
+    expect(sharedPaths(w.bareGit)).toEqual(
+      [`payments/${SID_A}/${NAME}`, `payments/${SID_B}/${NAME}`].sort(),
+    );
+    for (const c of [a, b]) expect(c.git("status", "--porcelain")).toBe("");
   });
 });
