@@ -79,7 +79,7 @@ export const restoreCommand = defineCommand({
       ctx.deps.now().getTime(),
       ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     );
-    const hint = outcome.action === "none" ? sharedHint(ctx) : null;
+    const hint = sharedHint(ctx, outcome.action);
     if (ctx.json)
       printJson(ctx, {
         ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),

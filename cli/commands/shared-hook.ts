@@ -79,12 +79,17 @@ export function adoptForRestore(
   return { ok: true, file };
 }
 
-/** With no local checkpoint: whether shared ones are here (list, restore --shared) or on the remote (fetch). */
-export function sharedHint(ctx: CliContext): string | null {
+/**
+ * What restore says about shared checkpoints: offered beside the picker's list (never picked by
+ * it); with no local checkpoint, also whether the remote holds some that fetch would bring.
+ */
+export function sharedHint(ctx: CliContext, action: string): string | null {
+  if (action !== "none" && action !== "choose") return null;
   const here = sharedCheckpointsOf(ctx);
   const engine = engineInvocation(ctx.deps);
   if (here.length > 0)
-    return `[checkpoint] ${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
+    return `[checkpoint] ${action === "choose" ? "also " : ""}${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
+  if (action !== "none") return null;
   const git = new ShareGit(ctx.deps, ctx.root);
   if (!git.isRepository()) return null;
   const remote = git.defaultRemote();

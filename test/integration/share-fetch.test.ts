@@ -131,3 +131,30 @@ describe("another clone fetches, lists, shows and restores a shared checkpoint",
     expect(a.cli(COMMANDS, ["fetch", "--json"]).json.shared).toBe(1);
   });
 });
+
+describe("restore beside local checkpoints", () => {
+  it("with local checkpoints too, restore decides over the local ones only and mentions the shared one", () => {
+    const { w } = sharedFromA();
+    const c = w.clone("c");
+    c.cli(COMMANDS, ["fetch"]);
+    const local = ["T0700-billing", "T0800-billing"].map((t, i) =>
+      c.writeCheckpoint(
+        `${TODAY}${t}.md`,
+        checkpointText({
+          root: c.root,
+          home: c.home,
+          sid: `dddddddd-1111-4222-8333-44444444444${i}`,
+          task: "billing",
+          savedAt: `${TODAY}T0${7 + i}:00:00Z`,
+        }),
+      ),
+    );
+    const r = c.cli(COMMANDS, ["restore", "--session", SID_C, "--json"]).json;
+    const said = JSON.stringify(r);
+    expect(said).not.toContain(NAME);
+    expect(said).toContain(local[1]?.split("/").pop());
+    expect(r.sharedHint).toMatch(/1 shared checkpoint\(s\) from other clones are fetched here/);
+    // nothing was copied in: the shared one is only offered
+    expect(existsSync(`${c.root}/.workflow_artifacts/memory/checkpoints/${NAME}`)).toBe(false);
+  });
+});
