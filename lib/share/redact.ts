@@ -15,6 +15,9 @@ export interface RedactWhere {
   home: string;
   /** launch folders whose transcript-folder name (projectHash) must not leave; root is always one */
   launchDirs?: readonly string[];
+  /** other spellings of root and home (their real paths, when a symlink leads there) */
+  rootAliases?: readonly string[];
+  homeAliases?: readonly string[];
 }
 
 /** One rule: a name for tests and reports, a pattern, and what replaces a match. */
@@ -129,16 +132,20 @@ function rewritePrefix(text: string, dir: string, to: (rest: string) => string):
 export function redactPaths(text: string, where: RedactWhere): string {
   let out = text;
   const hashes = new Set(
-    [where.root, ...(where.launchDirs ?? [])].map((d) => projectHash(d.replace(/\/+$/, ""))),
+    [where.root, ...(where.launchDirs ?? []), ...(where.rootAliases ?? [])].map((d) =>
+      projectHash(d.replace(/\/+$/, "")),
+    ),
   );
   // The Claude Code transcript folder (~/.claude/projects/<hash>/) encodes the absolute launch path.
   out = out.replace(/(\.claude\/projects\/)[^/\s]+/g, "$1[project]");
   for (const h of [...hashes].sort((a, b) => b.length - a.length))
     if (h.replace(/-/g, "") !== "") out = out.split(h).join("[project]");
   // Longest first: the root usually sits under $HOME.
+  const toRoot = (slash: string) => (slash ? "" : ".");
+  const toHome = (slash: string) => (slash ? "~/" : "~");
   const dirs = [
-    { dir: where.root, to: (slash: string) => (slash ? "" : ".") },
-    { dir: where.home, to: (slash: string) => (slash ? "~/" : "~") },
+    ...[where.root, ...(where.rootAliases ?? [])].map((dir) => ({ dir, to: toRoot })),
+    ...[where.home, ...(where.homeAliases ?? [])].map((dir) => ({ dir, to: toHome })),
   ].sort((a, b) => b.dir.length - a.dir.length);
   for (const { dir, to } of dirs) out = rewritePrefix(out, dir, to);
   return out;

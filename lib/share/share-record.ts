@@ -40,7 +40,13 @@ export function recordShare(
   const raw = deps.fs.readFileSync(opts.file, "utf8");
   const parsed = parseCheckpoint(raw);
   const name = path.basename(opts.file);
-  const where = { root: opts.root, home: deps.home, launchDirs: [opts.launchCwd] };
+  const where = {
+    root: opts.root,
+    home: deps.home,
+    launchDirs: [opts.launchCwd],
+    rootAliases: realAliases(deps, [opts.root, opts.launchCwd]),
+    homeAliases: realAliases(deps, [deps.home]),
+  };
   const blobText = withOriginHeader(opts.origin, redactForSharing(raw, where));
   const target = sharePath(parsed.task, parsed.sessionId, name);
   const blob = git.writeBlob(blobText);
@@ -66,4 +72,18 @@ export function recordShare(
 function sameCheckpoint(git: ShareGit, blobId: string, blobText: string): boolean {
   const body = (t: string) => t.slice(t.indexOf("\n") + 1);
   return body(git.readBlob(blobId)) === body(blobText);
+}
+
+/** The real paths of `dirs` where a symlink makes them differ (macOS /var -> /private/var). */
+function realAliases(deps: Deps, dirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const d of dirs) {
+    try {
+      const real = deps.fs.realpathSync(d);
+      if (real !== d) out.push(real);
+    } catch {
+      // a folder that is gone has no other spelling
+    }
+  }
+  return out;
 }

@@ -123,3 +123,17 @@ describe("redactPaths", () => {
     },
   );
 });
+
+describe("redactPaths with other spellings", () => {
+  it("rewrites the real path of a symlinked root or home the same way", () => {
+    const where = {
+      ...WHERE,
+      rootAliases: ["/private/home/alice/work/shop"],
+      homeAliases: ["/data/alice"],
+    };
+    expect(redactPaths("/private/home/alice/work/shop/app.ts and /data/alice/x", where)).toBe(
+      "app.ts and ~/x",
+    );
+    expect(redactPaths("-private-home-alice-work-shop", where)).toBe("[project]");
+  });
+});
