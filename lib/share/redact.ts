@@ -69,7 +69,7 @@ const TOKEN_RULES: readonly SecretRule[] = [
 const ASSIGNMENT_RULE: SecretRule = {
   name: "assignment",
   pattern:
-    /\b([A-Za-z0-9_.-]*(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*)(["']?\s*(?:=|:=|:|=>)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'&;,)]+)/gi,
+    /\b([A-Za-z0-9_.-]*(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|client[_-]?secret)(?![a-z])[A-Za-z0-9_.-]*)(["']?\s*(?:=|:=|:|=>)\s*)("[^"\n]*"|'[^'\n]*'|[^\s"'&;,)]+)/gi,
   replace: (_m, name, sep, value) =>
     value === REDACTED || /^["']\[redacted\]["']$/.test(value)
       ? `${name}${sep}${value}`
@@ -90,6 +90,8 @@ function looksRandom(run: string): boolean {
   const digits = (run.match(/[0-9]/g) ?? []).length;
   const upper = (run.match(/[A-Z]/g) ?? []).length;
   const lower = (run.match(/[a-z]/g) ?? []).length;
+  // A path (src/components/Header2.tsx) has a plain lowercase folder or word between slashes.
+  if (run.includes("/") && run.split("/").some((seg) => /^[a-z]{3,}$/.test(seg))) return false;
   return digits > 0 && upper > 0 && lower > 0 && !/[-_]{1}[a-z]+[-_]/.test(run);
 }
 

@@ -65,6 +65,9 @@ describe("redactSecrets", () => {
       "## Session ID\n7f3e9a10-5b2c-4d8e-9f01-23456789abcd",
       "- Resume: claude --resume 7f3e9a10-5b2c-4d8e-9f01-23456789abcd",
       "the keyboard-shortcuts-settings-panel component",
+      "- tokens: 93000 of 200000 (46 %)",
+      "the primary key: src/components/HeaderPanel2Main.tsx",
+      "passwords are hashed with argon2 in lib/auth.ts",
     ];
     for (const line of lines) expect(redactSecrets(line)).toBe(line);
   });
