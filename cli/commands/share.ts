@@ -14,7 +14,7 @@ export function refuseShare(
   extra: object = {},
 ): number {
   if (ctx.json) printJson(ctx, { ok: false, reason: r.reason, expected: r.expected, ...extra });
-  else printLine(ctx, `[checkpoint] ${command}: ${r.reason} (expected: ${r.expected})`);
+  else ctx.deps.warn(`[checkpoint] ${command}: ${r.reason} (expected: ${r.expected})`);
   return 1;
 }
 

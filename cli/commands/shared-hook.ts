@@ -39,7 +39,7 @@ export function showShared(ctx: CliContext, arg: string): number {
   const found = findShared(sharedCheckpointsOf(ctx), arg);
   if (!found.ok) {
     if (ctx.json) printJson(ctx, { ok: false, reason: found.reason, expected: found.expected });
-    else printLine(ctx, `[checkpoint] show: ${found.reason} (expected: ${found.expected})`);
+    else ctx.deps.warn(`[checkpoint] show: ${found.reason} (expected: ${found.expected})`);
     return 1;
   }
   const c = found.shared;

@@ -104,8 +104,9 @@ describe("share through a bare remote", () => {
     saveCheckpoint(a, SID_A);
     const refused = a.cli(COMMANDS, ["share", "--session", SID_A]);
     expect(refused.code).toBe(1);
-    expect(refused.stdout.trim().split("\n")).toHaveLength(1);
-    expect(refused.stdout).toContain("no git remote 'origin': nothing pushed");
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain("no git remote 'origin': nothing pushed");
     expect(() => a.git("rev-parse", "--verify", "-q", "refs/quoin/checkpoints")).toThrow();
     const json = a.cli(COMMANDS, ["share", "--session", SID_A, "--json"]).json;
     expect(json).toMatchObject({ ok: false });
