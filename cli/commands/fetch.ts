@@ -32,7 +32,10 @@ export const fetchCommand = defineCommand({
         git.run(["merge-base", "--is-ancestor", local, fetched.commit]).status !== 0);
     const pushed = behind ? pushShares(git, remote.remote) : null;
     if (pushed && pushed.ok && pushed.merges > 0) fetchShares(git, remote.remote);
-    const shared = listSharedCheckpoints(git);
+    const shared = listSharedCheckpoints(git, {
+      fs: ctx.deps.fs,
+      checkpoints: ctx.paths.checkpoints,
+    });
     const pushNote = pushed ? (pushed.ok ? "pushed" : pushed.reason) : null;
     if (ctx.json)
       printJson(ctx, {

@@ -18,7 +18,10 @@ import { printJson, printLine, type CliContext } from "../cli-context.ts";
 
 export function sharedCheckpointsOf(ctx: CliContext): SharedCheckpoint[] {
   try {
-    return listSharedCheckpoints(new ShareGit(ctx.deps, ctx.root));
+    return listSharedCheckpoints(new ShareGit(ctx.deps, ctx.root), {
+      fs: ctx.deps.fs,
+      checkpoints: ctx.paths.checkpoints,
+    });
   } catch (err) {
     ctx.deps.warn(`[checkpoint] shared checkpoints not read: ${(err as Error).message}`);
     return [];

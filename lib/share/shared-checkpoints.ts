@@ -1,11 +1,11 @@
 import * as path from "node:path";
 import { writeAtomic } from "../core/atomic-write.ts";
-import type { Deps } from "../core/deps.ts";
+import type { Deps, FsApi } from "../core/deps.ts";
 import { parseSections, sectionBody } from "../core/markdown-sections.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import type { ShareGit } from "./share-git.ts";
-import { originLabel, SHARE_REF, splitOriginHeader, type ShareOrigin } from "./share-tree.ts";
+import { originLabel, splitOriginHeader, type ShareOrigin } from "./share-tree.ts";
 
 // Checkpoints other clones shared, as fetched into refs/quoin/remotes/<remote>/checkpoints:
 // listed beside local ones (`s1`, `s2`, ... so a local number never means a shared one), shown,
@@ -29,24 +29,31 @@ export interface SharedCheckpoint {
 
 const REMOTE_REF = /^refs\/quoin\/remotes\/(.+)\/checkpoints$/;
 
-/** Every fetched shared checkpoint not also on the local ref (this clone's own shares come back on fetch). */
-export function listSharedCheckpoints(git: ShareGit): SharedCheckpoint[] {
+/**
+ * Every fetched shared checkpoint that is not already a file here: this clone's own shares come
+ * back on fetch, and an adopted one was copied in under its name. A same-named file of another
+ * session (two machines, one minute) does not hide it.
+ */
+export function listSharedCheckpoints(
+  git: ShareGit,
+  local: { fs: FsApi; checkpoints: string },
+): SharedCheckpoint[] {
   if (!git.isRepository()) return [];
   const refs = git
     .run(["for-each-ref", "--format=%(refname)", "refs/quoin/remotes/"])
     .stdout.split("\n")
     .filter((r) => REMOTE_REF.test(r));
   if (refs.length === 0) return [];
-  const own = git.readTree(git.resolve(SHARE_REF));
   const seen = new Set<string>();
   const out: Omit<SharedCheckpoint, "label">[] = [];
   for (const ref of refs) {
     const remote = (REMOTE_REF.exec(ref) as RegExpExecArray)[1] as string;
     for (const [p, blob] of git.readTree(git.resolve(ref))) {
-      if (own.has(p) || seen.has(p)) continue;
+      if (seen.has(p)) continue;
       seen.add(p);
       const { origin, text } = splitOriginHeader(git.readBlob(blob));
       const parsed = parseCheckpoint(text);
+      if (isHere(local, p.slice(p.lastIndexOf("/") + 1), parsed.sessionId ?? null)) continue;
       out.push({
         remote,
         path: p,
@@ -63,6 +70,22 @@ export function listSharedCheckpoints(git: ShareGit): SharedCheckpoint[] {
   }
   out.sort((a, b) => cmp(b.savedAt, a.savedAt) || cmp(b.path, a.path));
   return out.map((c, i) => ({ label: `s${i + 1}`, ...c }));
+}
+
+function isHere(
+  local: { fs: FsApi; checkpoints: string },
+  name: string,
+  sid: string | null,
+): boolean {
+  const file = path.join(local.checkpoints, name);
+  if (!local.fs.existsSync(file)) return false;
+  try {
+    return (
+      parseCheckpoint(splitOriginHeader(local.fs.readFileSync(file, "utf8")).text).sessionId === sid
+    );
+  } catch {
+    return false;
+  }
 }
 
 function cmp(a: string | null, b: string | null): number {

@@ -129,6 +129,9 @@ describe("another clone fetches, lists, shows and restores a shared checkpoint",
       w.bareGit("ls-tree", "-r", "--name-only", "refs/quoin/checkpoints").split("\n").sort(),
     ).toEqual([`billing/${SID_C}/${TODAY}T1000-billing.md`, `payments/${SID_A}/${NAME}`].sort());
     expect(a.cli(COMMANDS, ["fetch", "--json"]).json.shared).toBe(1);
+    // b's own ref now holds a's share too (merged): it is still listed as a's, b's own is not
+    const listed = b.cli(COMMANDS, ["list", "--json"]).json.shared;
+    expect(listed.map((x: { sessionId: string }) => x.sessionId)).toEqual([SID_A]);
   });
 });
 
