@@ -8,6 +8,7 @@ import {
   safeSegment,
   SHARE_REF,
   sharePath,
+  splitOriginHeader,
   withOriginHeader,
   type ShareOrigin,
 } from "./share-tree.ts";
@@ -37,7 +38,8 @@ export function recordShare(
   git: ShareGit,
   opts: { file: string; root: string; launchCwd: string; origin: ShareOrigin },
 ): RecordOutcome {
-  const raw = deps.fs.readFileSync(opts.file, "utf8");
+  // An adopted shared checkpoint carries its first origin line; the new share gets its own.
+  const raw = splitOriginHeader(deps.fs.readFileSync(opts.file, "utf8")).text;
   const parsed = parseCheckpoint(raw);
   const name = path.basename(opts.file);
   const where = {

@@ -106,6 +106,16 @@ describe("another clone fetches, lists, shows and restores a shared checkpoint",
     expect(copied).toContain('"user":"dev-a"');
     expect(worktree(c)).toEqual(before);
     expect(before.status).toBe("");
+    // shared on from here, it carries one origin line: this clone's
+    const again = c.cli(COMMANDS, [
+      "share",
+      file.split("/").pop() as string,
+      "--no-push",
+      "--json",
+    ]).json;
+    const blob = c.git("cat-file", "blob", `refs/quoin/checkpoints:${again.path}`);
+    expect(blob.match(/quoin-share/g)).toHaveLength(1);
+    expect(blob).toContain('"user":"dev-c"');
   });
 
   it("a share recorded with --no-push goes out on the next fetch", () => {
