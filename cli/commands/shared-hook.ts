@@ -99,7 +99,7 @@ export function sharedHint(ctx: CliContext, action: string): string | null {
   if (!git.remoteExists(remote)) return null;
   const probe = git.run(["ls-remote", "--exit-code", remote, SHARE_REF], {
     network: true,
-    timeoutMs: 5000,
+    timeoutMs: 3000,
   });
   return probe.status === 0
     ? `[checkpoint] ${remote} holds shared checkpoints of other clones: ${engine} fetch brings them`
