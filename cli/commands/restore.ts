@@ -81,12 +81,14 @@ export const restoreCommand = defineCommand({
     );
     const hint = sharedHint(ctx, outcome.action);
     if (ctx.json)
-      printJson(ctx, {
-        ...(restoreJson(outcome, engineInvocation(ctx.deps)) as object),
-        midAgentHandoff: handoff,
-        ...(hint ? { sharedHint: hint } : {}),
-        ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
-      });
+      printJson(
+        ctx,
+        restoreJson(outcome, engineInvocation(ctx.deps), {
+          midAgentHandoff: handoff,
+          ...(hint ? { sharedHint: hint } : {}),
+          ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
+        }) as object,
+      );
     else
       printLine(
         ctx,

@@ -135,25 +135,42 @@ export function typedText(raw: string): string | null {
   return text;
 }
 
-/** The typed text of a main-chain user line, or null (tool results, meta, compaction summaries). */
+/**
+ * A user line the client injected, not the person: NOTE: 2.1.332 marks a /loop or scheduled-task
+ * fire with `wakeupSource` (loop_wakeup, schedule_wakeup) and other machine turns (peer messages,
+ * task notifications, auto-continuation) with `promptSource: "system"`; typed lines carry
+ * `promptSource` typed, queued, suggestion_accepted or sdk. Older clients write neither key.
+ */
+export function isInjectedUserLine(e: Line): boolean {
+  return typeof e["wakeupSource"] === "string" || e["promptSource"] === "system";
+}
+
+/** The typed text of a main-chain user line, or null (tool results, meta, compaction summaries, injected turns). */
 function userLineText(e: Line): string | null {
   if (
+    isInjectedUserLine(e) ||
     e["isMeta"] === true ||
     e["isCompactSummary"] === true ||
     e["isVisibleInTranscriptOnly"] === true
   )
     return null;
   if (e["toolUseResult"] !== undefined) return null;
+  const text = lineText(e);
+  return text === null ? null : typedText(text);
+}
+
+/** A user line's text (a string, or its text blocks joined); null for tool results. */
+function lineText(e: Line): string | null {
   const message = e["message"];
   if (!isObj(message)) return null;
   const content = message["content"];
-  if (typeof content === "string") return typedText(content);
+  if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
   if (content.some((b) => isObj(b) && b["type"] === "tool_result")) return null;
   const texts = content
     .filter((b) => isObj(b) && b["type"] === "text")
     .map((b) => str((b as Line)["text"]) ?? "");
-  return texts.length ? typedText(texts.join("\n")) : null;
+  return texts.length ? texts.join("\n") : null;
 }
 
 const matchKey = (text: string): string => text.replace(/\s+/g, " ").trim();
@@ -192,6 +209,16 @@ class RequestLog {
       key: matchKey(text),
       queued: true,
     });
+  }
+
+  /**
+   * NOTE: 2.1.332 first enqueues an injected turn (a /loop wakeup) like a typed prompt, then
+   * writes it as an injected user line: the queued slot it matches was never the person's.
+   */
+  injected(text: string): void {
+    const key = matchKey(typedText(text) ?? text);
+    const queued = this.all.findIndex((r) => r.queued && r.key === key);
+    if (queued >= 0) this.all.splice(queued, 1);
   }
 
   poppedAll(): void {
@@ -443,6 +470,11 @@ function onUser(p: Pass, e: Line, at: string | null): void {
       });
     }
   }
+  if (isInjectedUserLine(e)) {
+    const text = lineText(e);
+    if (text !== null) p.requests.injected(text);
+    return;
+  }
   const typed = userLineText(e);
   if (typed !== null) p.requests.typed(typed, at, str(e["uuid"]));
 }
@@ -605,6 +637,8 @@ const ENVELOPE_KEYS = [
   "isMeta",
   "isCompactSummary",
   "isVisibleInTranscriptOnly",
+  "promptSource",
+  "wakeupSource",
 ] as const;
 
 const clip = (v: unknown, max: number): unknown =>

@@ -73,6 +73,11 @@ const KNOB_SPECS = {
     fallback: 1200,
     expected: "a whole number of milliseconds, e.g. 1200",
   },
+  QUOIN_STEER_COMPACTION: {
+    parse: oneOf(["0", "1"]),
+    fallback: "1",
+    expected: "'1' (PreCompact tells the summary what to keep) or '0' (off)",
+  },
   QUOIN_1M_DISPATCH: {
     // Case does not matter (ON is on); the value is kept lower-cased, in the grammar dispatch reads.
     parse: lowerCaseMatching(DISPATCH_SETTING_PATTERN),

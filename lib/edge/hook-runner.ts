@@ -6,6 +6,7 @@ import {
   type PayloadSpec,
 } from "../hooks/hook-io.ts";
 import { appendHookLog } from "../hooks/hook-log.ts";
+import { answerForInstall } from "../hooks/checkpoint-command.ts";
 import { readStdin } from "./stdin.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { writeStdout } from "./std-write.ts";
@@ -31,7 +32,16 @@ export interface HookContext {
   logCwd?: string;
 }
 
-export type HookHandler = (raw: string, ctx: HookContext) => HookAnswer | null;
+/**
+ * Plain text on stdout instead of a JSON answer. NOTE: PreCompact only: Claude Code appends a
+ * PreCompact hook's plain stdout to the summariser's instructions ("stdout appended as custom
+ * compact instructions"); a JSON object there is parsed as an answer and not appended.
+ */
+export interface PlainTextAnswer {
+  plainText: string;
+}
+
+export type HookHandler = (raw: string, ctx: HookContext) => HookAnswer | PlainTextAnswer | null;
 
 function logFailure(ctx: HookContext, event: string, message: string): void {
   try {
@@ -83,7 +93,11 @@ export async function runHook(
       logFailure(ctx, event, `stdin unreadable or over ${STDIN_CAP_BYTES} bytes`);
     } else {
       const answer = handler(raw, ctx);
-      if (answer) out = `${JSON.stringify(answer)}\n`;
+      if (answer)
+        out =
+          "plainText" in answer
+            ? answer.plainText && `${answer.plainText}\n`
+            : `${JSON.stringify(answer)}\n`;
     }
   } catch (err) {
     const e = err as Error;
@@ -104,7 +118,7 @@ export function runValidatedHook<
 >(
   event: string,
   schema: () => PayloadSpec<T>,
-  handle: (input: T, ctx: HookContext) => HookAnswer | null,
+  handle: (input: T, ctx: HookContext) => HookAnswer | PlainTextAnswer | null,
   deps: Deps,
   opts: HookOptions = {},
 ): Promise<void> {
@@ -114,7 +128,9 @@ export function runValidatedHook<
       const parsed = parseHookInput(schema(), raw, event);
       if (!parsed.ok) throw new HookInputError(parsed.reason);
       ctx.logCwd = parsed.value.cwd;
-      return handle(parsed.value, ctx);
+      const answer = handle(parsed.value, ctx);
+      if (!answer) return null;
+      return "plainText" in answer ? answer : answerForInstall(answer, deps.env);
     },
     deps,
     opts,

@@ -1,13 +1,18 @@
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { newestRequestOf, oneLine } from "../store/checkpoint-digest.ts";
+import { readCompactSummary, type CompactSummary } from "../context/compact-summary-read.ts";
+import { newestRequestOf, oneLine, type ParsedDigest } from "../store/checkpoint-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
-import { ownPendingRestore } from "../store/pending-restore.ts";
+import { ownPendingRestore, trustedCheckpoint } from "../store/pending-restore.ts";
+import { newestCheckpointOf } from "../store/session-checkpoints.ts";
+import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 
 // SessionStart(compact): the model's own summary loses exact paths, so the re-entry note carries
-// what the PreCompact checkpoint of this same session holds: the newest requests, the todos and
-// the newest changed files. Only this session's own sentinel, naming a file inside checkpoints/.
+// what the checkpoint of this compaction holds (the newest checkpoint of this same session, which
+// PreCompact wrote or found already holding everything; else the one its pending-restore names).
+// When the summary Claude Code wrote can be read from the transcript's tail, only what it dropped
+// is carried (issue 23, point 6), with one line saying how much it kept, plus the newest changed file.
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
 export const REENTRY_DIGEST_CHARS = 1200;
@@ -16,30 +21,40 @@ const TODOS = 8;
 const REQUEST_CHARS = 160;
 const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 
-/** The digest lines of this session's precompact checkpoint, cut to `max` characters; null when there is none. */
-export function reentryDigest(
-  deps: Deps,
-  paths: MemoryPaths,
-  sid: string,
-  max = REENTRY_DIGEST_CHARS,
-): string | null {
-  const own = ownPendingRestore(deps, paths, sid);
-  const text = own?.checkpoint ? readTextOrNull(deps.fs, own.checkpoint) : null;
-  if (!own?.checkpoint || text === null) return null;
-  const p = parseCheckpoint(text);
-  if (p.sessionId !== sid) return null;
-  const d = p.digest;
-  const lines = [`Saved before the compaction: ${own.checkpoint}`];
+/** The checkpoint this compaction belongs to: this session's newest, else its pending-restore's. */
+function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  // The same trust rule as a sentinel's path: inside checkpoints/, a plain file name, present.
+  const newest = trustedCheckpoint(deps, paths, newestCheckpointOf(deps, paths, sid, null)?.file);
+  if (newest) return newest;
+  return ownPendingRestore(deps, paths, sid)?.checkpoint ?? null;
+}
+
+/** `a, b, c, +N more` within `max` characters (the first item always). */
+function listWithin(items: readonly string[], max: number, sep = ", "): string {
+  const shown: string[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (shown.length && used + item.length + sep.length + 12 > max) break;
+    shown.push(item);
+    used += item.length + sep.length;
+  }
+  const rest = items.length - shown.length;
+  return `${shown.join(sep)}${rest > 0 ? `${sep}+${rest} more` : ""}`;
+}
+
+const todoText = (t: { status: keyof typeof MARK; content: string }) =>
+  `${MARK[t.status]} ${oneLine(t.content, 80)}`;
+
+/** The note's lines when nothing is known of the summary: the newest requests, todos and changed files. */
+function fullLines(d: ParsedDigest): string[] {
+  const lines: string[] = [];
   const newest = newestRequestOf(d);
   const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
   for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, REQUEST_CHARS)}`);
   if (newest) lines.push(`Newest request: ${oneLine(newest, REQUEST_CHARS)}`);
   if (d.todos?.length)
     lines.push(
-      `Todos: ${d.todos
-        .slice(0, TODOS)
-        .map((t) => `${MARK[t.status]} ${oneLine(t.content, 80)}`)
-        .join("; ")}${d.todos.length > TODOS ? `; +${d.todos.length - TODOS} more` : ""}`,
+      `Todos: ${d.todos.slice(0, TODOS).map(todoText).join("; ")}${d.todos.length > TODOS ? `; +${d.todos.length - TODOS} more` : ""}`,
     );
   if (d.changed.length)
     lines.push(
@@ -50,12 +65,128 @@ export function reentryDigest(
           ", ",
         )}${d.changed.length > CHANGED_FILES ? `, +${d.changed.length - CHANGED_FILES} more` : ""}`,
     );
-  if (lines.length === 1) return null;
-  let out = "";
-  for (const l of lines) {
-    const next = out ? `${out}\n${l}` : l;
+  return lines;
+}
+
+/** The note's lines after a summary was read: how much it kept, the newest changed file, what it dropped. */
+function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
+  const lines = [keptLine(r)];
+  const newestChanged = d.changed[0]?.path;
+  if (newestChanged) lines.push(`Newest changed file: ${newestChanged}`);
+  const paths = r.paths.dropped.filter((p) => p !== newestChanged);
+  if (paths.length) lines.push(`Paths it dropped: ${listWithin(paths, Math.max(200, room / 2))}`);
+  if (r.requests.dropped.length)
+    lines.push(
+      `Requests it dropped (oldest first): ${listWithin(
+        r.requests.dropped.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
+        room / 3,
+        " | ",
+      )}`,
+    );
+  if (r.todos.dropped.length)
+    lines.push(`Todos it dropped: ${listWithin(r.todos.dropped.map(todoText), room / 3, "; ")}`);
+  return lines;
+}
+
+/** Lines joined under the head while they fit in `max`; null when none fits. */
+function fitted(head: string, body: readonly string[], max: number): string | null {
+  let out = head;
+  for (const l of body) {
+    const next = `${out}\n${l}`;
     if (next.length > max) break;
     out = next;
   }
-  return out || null;
+  return out === head ? null : out;
+}
+
+/** This compaction's checkpoint and its parsed digest, when it is this session's. */
+function compactionDigest(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+): { checkpoint: string; digest: ParsedDigest; savedAt: string | undefined } | null {
+  const checkpoint = compactionCheckpoint(deps, paths, sid);
+  const text = checkpoint ? readTextOrNull(deps.fs, checkpoint) : null;
+  if (!checkpoint || text === null) return null;
+  const p = parseCheckpoint(text);
+  return p.sessionId === sid ? { checkpoint, digest: p.digest, savedAt: p.savedAt } : null;
+}
+
+const ms = (iso: string | null | undefined) => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(t) ? t : null;
+};
+
+/**
+ * A summary belongs to this compaction only when its boundary is not older than the checkpoint's
+ * save (whole seconds) and newer than the previous SessionStart(compact) of this session: the
+ * real clients write the boundary after SessionStart(compact), so at that moment the newest one in
+ * the tail is the previous compaction's.
+ */
+function summaryOfThisCompaction(
+  summary: CompactSummary | null,
+  savedAt: string | undefined,
+  previousCompactionAt: string | null | undefined,
+): string | null {
+  const at = ms(summary?.at);
+  if (!summary || at === null) return null;
+  const saved = ms(savedAt);
+  if (saved !== null && at < saved) return null;
+  // compacted_at has whole seconds: a boundary within that second counts as the previous one's
+  // (2.1.332 writes it a few ms after that SessionStart).
+  const previous = ms(previousCompactionAt);
+  return previous !== null && at < previous + 1000 ? null : summary.text;
+}
+
+/**
+ * The digest lines of this compaction's checkpoint, cut to `max` characters; null when there is
+ * none. With `transcriptPath`, the summary at its newest compact_boundary decides what is carried
+ * when it belongs to this compaction (`previousCompactionAt`: the compacted_at this session's
+ * compact-happened sentinel held before this SessionStart).
+ */
+export function reentryDigest(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  max = REENTRY_DIGEST_CHARS,
+  transcriptPath?: string | null,
+  previousCompactionAt?: string | null,
+): string | null {
+  const found = compactionDigest(deps, paths, sid);
+  if (!found) return null;
+  const summary = summaryOfThisCompaction(
+    transcriptPath ? readCompactSummary(deps.fs, transcriptPath) : null,
+    found.savedAt,
+    previousCompactionAt,
+  );
+  const head = `Saved before the compaction: ${found.checkpoint}`;
+  const d = found.digest;
+  const body = summary
+    ? droppedLines(d, keptBySummary(summary, d), max - head.length)
+    : fullLines(d);
+  return fitted(head, body, max);
+}
+
+/**
+ * Only what the summary dropped, or null while the summary is not in the transcript's tail.
+ * NOTE: Claude Code 2.1.197 and 2.1.332 write the summary after SessionStart(compact) and
+ * PostCompact ran, so SessionStart cannot use this; the first prompt after the compaction can
+ * (the transcript holds it by then): for UserPromptSubmit's step 0.5.
+ */
+export function droppedSinceCompaction(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  transcriptPath: string,
+  max = REENTRY_DIGEST_CHARS,
+): string | null {
+  const found = compactionDigest(deps, paths, sid);
+  // After SessionStart(compact) the newest boundary is this compaction's (written by then).
+  const summary = found
+    ? summaryOfThisCompaction(readCompactSummary(deps.fs, transcriptPath), found.savedAt, null)
+    : null;
+  if (!summary || !found) return null;
+  const head = `Saved before the compaction: ${found.checkpoint}`;
+  const d = found.digest;
+  return fitted(head, droppedLines(d, keptBySummary(summary, d), max - head.length), max);
 }

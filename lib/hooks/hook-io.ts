@@ -44,14 +44,22 @@ interface CommonInput {
 
 export interface UserPromptSubmitInput extends CommonInput {
   prompt: string;
+  /** who submitted the prompt (2.1.332's schema): user, sdk, or a machine source; often absent */
+  source?: string;
 }
 export const userPromptSubmitSchema = spec<UserPromptSubmitInput>("UserPromptSubmit", {
   prompt: requiredString,
+  source: optionalString,
 });
 
 export interface SessionStartInput extends CommonInput {
   source?: string;
   model?: string;
+  /** resume and fork on 2.1.332: what re-sending the resumed transcript costs */
+  context_tokens?: number;
+  prompt_cache_likely_expired?: boolean;
+  estimated_cache_write_usd?: number;
+  seconds_since_last_response?: number;
 }
 export const sessionStartSchema = spec<SessionStartInput>("SessionStart", {
   source: optionalString,

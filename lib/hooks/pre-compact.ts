@@ -5,11 +5,36 @@ import { notAProject, projectMemory } from "../store/project-root.ts";
 import { writeSnapshotCheckpoint, type SnapshotResult } from "../save/snapshot-save.ts";
 import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
-import { precompactStatus } from "../store/checkpoint-status.ts";
+import { isPrecompactStatus, precompactStatus } from "../store/checkpoint-status.ts";
+import { readTextOrNull } from "../core/file-range.ts";
+import { recentCommits } from "../core/git.ts";
+import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { newestCheckpointOf } from "../store/session-checkpoints.ts";
+import { readSessionDigest } from "../save/snapshot-save.ts";
+import { appendHookLog } from "./hook-log.ts";
+import { changesSince, headShaCheap } from "./precompact-once.ts";
+import { steeringText } from "./compact-steer.ts";
+import type { Knobs } from "../core/knobs.ts";
 
 export type PreCompactOutcome =
-  | { saved: true; result: SnapshotResult; trigger: string; activeSkills: string }
-  | { saved: false; reason: string };
+  | {
+      saved: true;
+      result: SnapshotResult;
+      trigger: string;
+      activeSkills: string;
+      /** the checkpoint this compaction belongs to (the one just written) */
+      checkpoint: string;
+      digest: TranscriptDigest | null;
+    }
+  | {
+      saved: false;
+      reason: string;
+      /** the checkpoint that already holds this session's place, when there is one */
+      checkpoint?: string;
+      digest?: TranscriptDigest | null;
+    };
 
 /** "auto" and "manual" both save: either way the detail is about to be thrown away. */
 export function triggerLabel(trigger: string | undefined): string {
@@ -21,9 +46,33 @@ export function triggerLabel(trigger: string | undefined): string {
 }
 
 /**
+ * This session's newest checkpoint when it already holds everything the transcript shows now
+ * (precompact-once.ts); null when something happened since, or there is none.
+ */
+function unchangedCheckpoint(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  digest: TranscriptDigest,
+): { file: string; savedAt: string } | null {
+  const newest = newestCheckpointOf(deps, paths, sid, digest.firstRequest?.at ?? null);
+  const text = newest ? readTextOrNull(deps.fs, newest.file) : null;
+  if (!newest || text === null) return null;
+  const changes = changesSince({
+    digest,
+    previous: parseCheckpoint(text),
+    headNow: headShaCheap(deps.fs, paths.root),
+    commitsSince: () => recentCommits(deps, paths.root, { max: 1, since: newest.savedAt }).length,
+  });
+  return changes.length ? null : newest;
+}
+
+/**
  * The automatic save before compaction: a skeleton checkpoint with the transcript digest
- * (<date>-<task>-precompact.md) and pending-restore-<sid>, unless that sentinel already names an existing checkpoint (an earlier save
- * of this session is still waiting to be restored, and it holds more than a skeleton would).
+ * (<date>-<task>-precompact.md) and pending-restore-<sid>. Nothing is written when this session's
+ * newest checkpoint already holds everything (issue 23: PreCompact may fire twice for one
+ * compaction), or when the sentinel names a checkpoint that is not an earlier precompact save
+ * (a /checkpoint or forced save still waiting to be restored holds more than a skeleton would).
  */
 export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
   const cwd = input.cwd ?? deps.cwd;
@@ -33,11 +82,50 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
   const { held, trashed } = sid
     ? settleOwnPendingRestore(deps, paths, sid, deps.now())
     : { held: null, trashed: null };
-  if (held)
-    return {
+  const digest = readSessionDigest(deps, paths.root, input.transcript_path, sid);
+  const heldStatus = held
+    ? parseCheckpoint(readTextOrNull(deps.fs, held.checkpoint) ?? "").status
+    : undefined;
+  // An earlier precompact checkpoint gives way to a newer one only when the digest shows more.
+  if (held && (!isPrecompactStatus(heldStatus) || !digest))
+    return logged(deps, paths, {
       saved: false,
       reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is`,
-    };
+      checkpoint: held.checkpoint,
+      digest,
+    });
+  const unchanged = sid && digest ? unchangedCheckpoint(deps, paths, sid, digest) : null;
+  if (unchanged)
+    return logged(deps, paths, {
+      saved: false,
+      reason: `nothing new since ${unchanged.file} (saved ${unchanged.savedAt}); no checkpoint written`,
+      checkpoint: unchanged.file,
+      digest,
+    });
+  return writePrecompact(deps, paths, input, sid, digest, trashed);
+}
+
+function logged(
+  deps: Deps,
+  paths: MemoryPaths,
+  out: Extract<PreCompactOutcome, { saved: false }>,
+): PreCompactOutcome {
+  try {
+    appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `PreCompact: ${out.reason}`);
+  } catch {
+    // fail open: the outcome stands without its log line
+  }
+  return out;
+}
+
+function writePrecompact(
+  deps: Deps,
+  paths: MemoryPaths,
+  input: PreCompactInput,
+  sid: string | null,
+  digest: TranscriptDigest | null,
+  trashed: string | null,
+): PreCompactOutcome {
   const trigger = triggerLabel(input.trigger);
   const skills = otherActiveSkills(deps, paths, sid);
   const notes = [`compaction trigger: ${trigger}`];
@@ -60,6 +148,29 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
     shape: "precompact",
     notes,
     writeSentinel: true,
+    digest,
   });
-  return { saved: true, result, trigger, activeSkills: describeSkills(skills) };
+  return {
+    saved: true,
+    result,
+    trigger,
+    activeSkills: describeSkills(skills),
+    checkpoint: result.checkpoint,
+    digest,
+  };
+}
+
+/**
+ * PreCompact's stdout for the summariser (compact-steer.ts): what to keep verbatim, naming the
+ * checkpoint of this compaction. Null with QUOIN_STEER_COMPACTION=0 or outside a project.
+ */
+export function preCompactSteering(
+  out: PreCompactOutcome,
+  input: PreCompactInput,
+  knobs: Pick<Knobs, "QUOIN_STEER_COMPACTION">,
+): string | null {
+  if (knobs.QUOIN_STEER_COMPACTION === "0") return null;
+  const checkpoint = out.checkpoint ?? null;
+  if (!checkpoint) return null;
+  return steeringText({ checkpoint, digest: out.digest, focus: input.custom_instructions });
 }

@@ -16,6 +16,18 @@ const EXEMPT_COMMANDS = [
   "/quoin-checkpoint:checkpoint",
 ];
 
+/**
+ * UserPromptSubmit `source` values of turns the client injected (a /loop wakeup, a scheduled task,
+ * peer messages and task notifications, the poll-event channel): never held, no advisory. Absent
+ * (older clients, and 2.1.332 as shipped, which declares the field but does not send it yet),
+ * `user` and `sdk` are typed; so is a value not listed here.
+ */
+const INJECTED_SOURCES = new Set(["loop_wakeup", "schedule_wakeup", "system", "poll_event"]);
+
+export function isInjectedPrompt(source: string | undefined): boolean {
+  return source !== undefined && INJECTED_SOURCES.has(source);
+}
+
 /** `/compact`, `/clear`, `/help` and `/checkpoint` pass untouched; `/checkpoint --purge` does not. */
 export function isExemptPrompt(prompt: string): boolean {
   const trimmed = prompt.trim();

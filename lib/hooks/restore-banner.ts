@@ -26,7 +26,7 @@ export interface Banner {
  * <date>T<HHMM>-<pid>-<task>-blocksave.md and a same-minute save gets -2, -3: the name misleads),
  * else the file name. Reduced to [a-z0-9-] either way, so no free text reaches the banner.
  */
-function taskOf(deps: Deps, checkpoint: string): string {
+export function taskOf(deps: Deps, checkpoint: string): string {
   const fromFile = parseActiveTask(readHead(deps.fs, checkpoint, TASK_HEAD_BYTES) ?? "");
   if (fromFile) return reduceTaskName(fromFile);
   const shape = parseCheckpointName(path.basename(checkpoint));

@@ -9,13 +9,17 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
-import { renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { readTextOrNull } from "../core/file-range.ts";
 import { reentryDigest } from "./compact-reentry.ts";
+import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
+import type { LastWord } from "../restore/handover-sections.ts";
 import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { reduceTaskName } from "../core/ids.ts";
 import { newestSessionEndSnapshot } from "../store/session-checkpoints.ts";
 import { clearNotice } from "./clear-handoff.ts";
+import { forkAndResumeNotes } from "./resume-advice.ts";
 import { clientProcessPid, recordSessionProcess } from "../store/session-liveness.ts";
 import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import type { SentinelFile } from "../store/sentinel-listing.ts";
@@ -32,18 +36,26 @@ function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
   });
 }
 
+/** compacted_at of this session's compact-happened sentinel, before this compaction rewrites it. */
+function previousCompactionAt(deps: Deps, paths: MemoryPaths, sid: string): string | null {
+  const text = readTextOrNull(deps.fs, sentinelPath(paths.memory, "compact-happened", sid));
+  return text === null ? null : (parseKeyValues(text)["compacted_at"] ?? null);
+}
+
 /**
  * Issue 10: record this session's Claude Code process outside the repository, so a restore can
  * say that a checkpoint's session is still running; old entries pruned. Best effort.
  */
-function noteSessionProcess(deps: Deps, sid: string, cwd: string): void {
+function noteSessionProcess(deps: Deps, sid: string, cwd: string): number | null {
   try {
     const config = claudeConfigDir(deps.env, deps.home);
     pruneRegistry(deps, config);
     const pid = clientProcessPid(deps, deps.pid);
     if (pid !== null) recordSessionProcess(deps, config, sid, pid, cwd);
+    return pid;
   } catch {
     // fail open: without the record no session is called running
+    return null;
   }
 }
 
@@ -105,11 +117,14 @@ export function handleSessionStart(
   // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
   if (!paths) return null;
   const notes: string[] = [];
+  let lastWords: { at: number; words: LastWord[] } | null = null;
   if (input.source === "compact" && sid) {
+    const previous = previousCompactionAt(deps, paths, sid);
     markCompaction(deps, paths, sid);
     notes.push(REENTRY_NOTE);
-    const digest = reentryDigest(deps, paths, sid);
+    const digest = reentryDigest(deps, paths, sid, undefined, input.transcript_path, previous);
     if (digest) notes.push(digest);
+    lastWords = { at: notes.length, words: reentryLastWords(deps, paths, sid) };
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);
@@ -122,7 +137,7 @@ export function handleSessionStart(
     sentinelFiles: sentinels,
   });
   const moved = new Set(swept.sentinels);
-  if (sid) noteSessionProcess(deps, sid, input.cwd ?? deps.cwd);
+  const clientPid = sid ? noteSessionProcess(deps, sid, input.cwd ?? deps.cwd) : null;
   const config = claudeConfigDir(deps.env, deps.home);
   const banner = chooseBanner(
     deps,
@@ -137,8 +152,20 @@ export function handleSessionStart(
   const line =
     banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
   if (line) notes.push(line.context);
+  // Resume and fork (2.1.332): the fork's parent and its checkpoint, the re-cache figures.
+  const started = forkAndResumeNotes(deps, paths, input, knobs, {
+    sid,
+    configDir: config,
+    clientPid,
+  });
+  for (const n of started) notes.push(n.context);
+  // The last words go after the digest, only where the whole note stays within its budget.
+  const words =
+    lastWords && fitLastWords(lastWords.words, NOTE_BUDGET - notes.join("\n").length - 1);
+  if (lastWords && words) notes.splice(lastWords.at, 0, words);
   // One line for the person: the cleared session's fate or the last session's, else the banner's.
-  const message = line?.systemMessage ?? (banner ? bannerLine(banner) : undefined);
+  const message =
+    line?.systemMessage ?? (banner ? bannerLine(banner) : started.at(-1)?.systemMessage);
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
 }
 

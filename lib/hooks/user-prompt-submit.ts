@@ -16,6 +16,7 @@ import {
   blockText,
   idleText,
   isExemptPrompt,
+  isInjectedPrompt,
   rotationDue,
   rotationText,
   utilizationTier,
@@ -212,7 +213,9 @@ export function handleUserPromptSubmit(
     postcompactReset(deps, paths, sid, now);
     gap = recordPrompt(deps, paths, sid, now);
   }
-  if (isExemptPrompt(input.prompt)) {
+  // A turn the client injected (a /loop wakeup, a scheduled task) is not the person's: it is
+  // never held at the block tier and gets no advisory, as an exempt command.
+  if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source)) {
     if (paths && sid) persistIdleGap(deps, paths, sid, now, gap);
     return null;
   }

@@ -13,9 +13,10 @@ import {
   SKILL_NAMES,
   type InstallLayout,
 } from "./install-layout.ts";
-import { ownedHookCommands } from "./settings-merge.ts";
+import { ownedHookCommands, ownedHookMatchers } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
+import { PLUGIN_COMMAND, SETTINGS_COMMAND } from "../core/checkpoint-command.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -65,7 +66,29 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
     });
     return out;
   }
-  return [...out, ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs)];
+  return [
+    ...out,
+    ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs),
+    ...matcherChecks(settings ?? "", where),
+  ];
+}
+
+/** An install older than this one keeps its old matchers (SessionStart without fork) until a reinstall. */
+function matcherChecks(settings: string, where: string): DoctorCheck[] {
+  const found = ownedHookMatchers(settings);
+  return HOOK_SPECS.flatMap((spec): DoctorCheck[] => {
+    const bad = (found[spec.event] ?? []).filter((m) => m !== spec.matcher);
+    if (!bad.length) return [];
+    const stale = bad[0];
+    return [
+      {
+        name: `${where}: ${spec.event} matcher`,
+        ok: false,
+        detail: `is ${stale === undefined ? "absent" : `"${stale}"`}; this version installs "${spec.matcher ?? "(none)"}"${spec.event === "SessionStart" ? " (without fork a forked session gets no banner)" : ""}`,
+        fix: SETUP_FIX,
+      },
+    ];
+  });
 }
 
 function bundleChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {
@@ -249,8 +272,34 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
       fix: "keep one: `npm run setup -- --uninstall`, or `/plugin uninstall quoin-checkpoint`",
     });
   }
+  checks.push(...commandNameChecks(plugin, layouts.length > 0));
   if (input.knobs) checks.push(...windowSourceChecks(deps, input.knobs));
   return checks;
+}
+
+/**
+ * Which command works for the install. NOTE: Claude Code 2.1.332's built-in /rewind has the aliases
+ * /checkpoint and /undo: a user-level skill named checkpoint (the settings install) wins by exact
+ * name, a plugin's skill is reachable only as /quoin-checkpoint:checkpoint, and a bare /checkpoint
+ * opens Rewind ("Nothing to rewind to yet").
+ */
+export function commandNameChecks(plugin: string | null, settingsInstall: boolean): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
+  if (settingsInstall)
+    out.push({
+      name: "command",
+      ok: true,
+      detail: `${SETTINGS_COMMAND}: the settings install's user-level skill wins over the built-in /rewind alias /checkpoint by its exact name`,
+    });
+  if (plugin)
+    out.push({
+      name: "command (plugin)",
+      ok: true,
+      warn: true,
+      detail: `type ${PLUGIN_COMMAND}: with the plugin a bare ${SETTINGS_COMMAND} opens Rewind (Claude Code 2.1.332's /rewind has the aliases /checkpoint and /undo), and a plugin's skill is reachable only by its plugin-qualified name`,
+      fix: `type ${PLUGIN_COMMAND}; or use the settings install (npm run setup), whose /checkpoint wins by exact name`,
+    });
+  return out;
 }
 
 export function formatDoctor(checks: readonly DoctorCheck[]): string {

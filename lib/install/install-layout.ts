@@ -19,7 +19,7 @@ export const HOOK_SPECS: readonly HookSpec[] = [
   {
     bundle: "sessionstart",
     event: "SessionStart",
-    matcher: "startup|resume|clear|compact",
+    matcher: "startup|resume|clear|compact|fork",
     timeout: 15,
   },
   { bundle: "userpromptsubmit", event: "UserPromptSubmit", matcher: undefined, timeout: 15 },

@@ -352,3 +352,21 @@ export function ownedHookCommands(text: string): Record<string, string[]> | { re
   }
   return out;
 }
+
+/** Parse loosely for read-only checks (doctor): each owned group's matcher per event (undefined: none). */
+export function ownedHookMatchers(text: string): Record<string, Array<string | undefined>> {
+  const parsed = parseRoot(text, "settings.json");
+  const out: Record<string, Array<string | undefined>> = {};
+  const hooks = parsed.ok ? propertyOf(parsed.root, "hooks") : undefined;
+  if (hooks?.value.kind !== "object") return out;
+  for (const ev of hooks.value.props) {
+    if (ev.value.kind !== "array") continue;
+    for (const item of ev.value.items) {
+      const v = valueOf(text, item);
+      if (!isOwnedGroup(v)) continue;
+      const m = (v as { matcher?: unknown }).matcher;
+      (out[ev.key] ??= []).push(typeof m === "string" ? m : undefined);
+    }
+  }
+  return out;
+}

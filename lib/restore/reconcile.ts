@@ -1,35 +1,62 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import type { CommitRef, NextUp, ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import {
-  commitExists,
-  diffStat,
-  recentCommits,
-  statusPorcelain,
-  type LogEntry,
-} from "../core/git.ts";
+import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
+import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
+import { cut } from "./restore-guide.ts";
+import { commitMarks, parseHandover, type Handover } from "./handover-sections.ts";
+import { gitDriftLines } from "./git-drift.ts";
+import { statusCountsLine, summarizeStatus, type StatusKind } from "./status-summary.ts";
+
+/** A commit of the checkpoint found under a new hash: same subject, reachable from HEAD. */
+export interface RebasedCommit extends CommitRef {
+  /** the hash the checkpoint lists */
+  was: string;
+}
 
 /**
- * Seed 001's reconciliation: trust Completed / Next up / Blockers after checking the commit
- * hashes; re-derive In progress from git; list drift against the plan.
+ * Seed 001's reconciliation, with issue 19's three states: each listed commit is present (its
+ * hash), rebased (a commit reachable from HEAD with the same subject: the new hash), or not in
+ * this clone; In progress is re-derived from git; drift against the plan and against git is listed.
+ * Every list is bounded (a repository with 7,000 untracked paths costs a line of counts).
  */
 export interface Reconciliation {
   /** false when git could not be run here (no repository) */
   git: boolean;
   confirmedCommits: CommitRef[];
-  /** listed in the checkpoint but unknown to git: the work did not land; dropped as noise */
+  rebasedCommits: RebasedCommit[];
+  /** listed in the checkpoint, in git under neither its hash nor its subject: not in this clone */
   droppedCommits: CommitRef[];
-  /** `git status --porcelain` now, replacing the checkpoint's In progress prose */
+  /** at most STATUS_ENTRIES lines of `git status --porcelain` now, the working set's first */
   status: string[];
+  statusTotal: number;
+  statusCounts: Partial<Record<StatusKind, number>>;
+  /** `git diff --stat` now: the first DIFFSTAT_FILES file lines and the summary line */
   diffStat: string;
-  /** the checkpoint's In progress prose: a hint where to look, not fact */
-  inProgressHint?: string;
-  commitsSinceSave: LogEntry[];
+  /** commits after the save, counted up to SINCE_COUNT_CAP */
+  commitsSinceSave: number;
+  /** the newest few of them */
+  newestSinceSave: LogEntry[];
   planFile: string | null;
+  /** drift between the checkpoint and its plan, and the count of commits since the save */
   drift: string[];
-  nextUp: NextUp[];
+  /** drift between the checkpoint and git now: files clean again, commits gone, files vanished */
+  gitDrift: string[];
   /** carried forward: re-check each before starting */
   blockers: string[];
+}
+
+/** Listed commits checked against git (each costs a spawn); older checkpoints may list more. */
+const COMMITS_CHECKED = 20;
+const DIFFSTAT_FILES = 3;
+const NEWEST_SINCE = 3;
+const LINES = 8;
+
+/** At most LINES entries of at most 240 characters, then `+N more <what>`. */
+function capped(list: readonly string[], what: string): string[] {
+  const out = list.slice(0, LINES).map((l) => cut(l, 240));
+  if (list.length > LINES) out.push(`+${list.length - LINES} more ${what}`);
+  return out;
 }
 
 const TASK_ID = /\b([A-Z][A-Z0-9]*-\d+)\b/g;
@@ -105,22 +132,65 @@ function planFileFor(cp: ParsedCheckpoint): string | null {
   return cp.planFile ?? cp.artifacts.currentPlan ?? null;
 }
 
-export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Reconciliation {
-  const status = statusPorcelain(deps, root);
-  const git = status !== null;
-  const confirmedCommits: CommitRef[] = [];
-  const droppedCommits: CommitRef[] = [];
-  for (const c of cp.commits)
-    (git && commitExists(deps, root, c.hash) ? confirmedCommits : droppedCommits).push(c);
+/** Present, rebased, or not in this clone; a subject lookup only when some hash is unknown. */
+function checkCommits(
+  deps: Deps,
+  root: string,
+  commits: readonly CommitRef[],
+): Pick<Reconciliation, "confirmedCommits" | "rebasedCommits" | "droppedCommits"> {
+  const out: Pick<Reconciliation, "confirmedCommits" | "rebasedCommits" | "droppedCommits"> = {
+    confirmedCommits: [],
+    rebasedCommits: [],
+    droppedCommits: [],
+  };
+  let subjects: Map<string, string> | null = null;
+  for (const c of commits.slice(0, COMMITS_CHECKED)) {
+    const { subject, rebasedFrom } = commitMarks(c.subject);
+    if (commitExists(deps, root, c.hash)) {
+      // the writer found it rebased already: its new hash, still marked
+      if (rebasedFrom) out.rebasedCommits.push({ hash: c.hash, subject, was: rebasedFrom });
+      else out.confirmedCommits.push({ hash: c.hash, subject });
+      continue;
+    }
+    subjects ??= subjectsFromHead(deps, root);
+    const now = subject ? subjects.get(subject) : undefined;
+    if (now) out.rebasedCommits.push({ hash: now, subject, was: c.hash });
+    else out.droppedCommits.push({ hash: c.hash, subject });
+  }
+  return out;
+}
 
-  const savedMs = cp.savedAt ? Date.parse(cp.savedAt) : Number.NaN;
-  const commitsSinceSave =
-    git && Number.isFinite(savedMs)
-      ? recentCommits(deps, root, { max: 20, since: cp.savedAt }).filter(
-          (e) => Date.parse(e.isoTime) > savedMs,
-        )
-      : [];
+/** The checkpoint's working set as project-relative paths: its uncommitted files, then changed files. */
+function workingSet(root: string, cp: ParsedCheckpoint, h: Handover): string[] {
+  const rel = (p: string) => (path.isAbsolute(p) ? path.relative(root, p) : p);
+  return [
+    ...new Set([
+      ...(h.uncommitted ?? []).map((u) => u.path),
+      ...cp.digest.changed.map((f) => f.path),
+    ]),
+  ]
+    .map(rel)
+    .filter((p) => p !== "" && !p.startsWith(".."));
+}
 
+function boundedDiffStat(stat: string): string {
+  const lines = stat.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length <= DIFFSTAT_FILES + 1) return lines.join("\n");
+  const files = lines.slice(0, -1);
+  return [
+    ...files.slice(0, DIFFSTAT_FILES),
+    ` ... +${files.length - DIFFSTAT_FILES} more files`,
+    lines.at(-1)!,
+  ].join("\n");
+}
+
+function planDriftFor(
+  deps: Deps,
+  root: string,
+  cp: ParsedCheckpoint,
+  savedMs: number,
+  commits: Pick<Reconciliation, "confirmedCommits" | "rebasedCommits" | "droppedCommits">,
+): { planFile: string | null; drift: string[] } {
   const drift: string[] = [];
   const named = planFileFor(cp);
   const planPath = named ?? (readInside(deps, root, "docs/plan.md") ? "docs/plan.md" : null);
@@ -130,51 +200,90 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
     else {
       if (Number.isFinite(savedMs) && plan.mtimeMs > savedMs)
         drift.push(`plan file ${planPath} changed after the checkpoint was saved`);
-      drift.push(...planDrift(plan.text, cp, confirmedCommits, droppedCommits));
+      const landed = [...commits.confirmedCommits, ...commits.rebasedCommits];
+      drift.push(...planDrift(plan.text, cp, landed, commits.droppedCommits));
     }
   }
-  if (commitsSinceSave.length > 0)
-    drift.push(`${commitsSinceSave.length} commit(s) since the checkpoint was saved`);
+  return { planFile: planPath, drift };
+}
 
+export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Reconciliation {
+  const status = statusPorcelain(deps, root);
+  const git = status !== null;
+  const handover = parseHandover(cp);
+  const commits = git
+    ? checkCommits(deps, root, cp.commits)
+    : { confirmedCommits: [], rebasedCommits: [], droppedCommits: [] };
+  const savedMs = cp.savedAt ? Date.parse(cp.savedAt) : Number.NaN;
+  const since = git && cp.savedAt ? commitsAfter(deps, root, cp.savedAt) : [];
+  const { planFile, drift } = planDriftFor(deps, root, cp, savedMs, commits);
+  if (since.length > 0)
+    drift.push(
+      `${since.length}${since.length >= SINCE_COUNT_CAP ? "+" : ""} commit(s) since the checkpoint was saved`,
+    );
+  const set = workingSet(root, cp, handover);
+  const summary = summarizeStatus(status ?? [], new Set(set));
+  const gitDrift = git
+    ? gitDriftLines({
+        status: status ?? [],
+        headNow: handover.head ? headNow(deps, root) : null,
+        handover,
+        dropped: commits.droppedCommits,
+        workingSet: set,
+        exists: (p) => deps.fs.existsSync(path.join(root, p)),
+      })
+    : [];
   return {
     git,
-    confirmedCommits,
-    droppedCommits: git ? droppedCommits : [],
-    status: status ?? [],
-    diffStat: git ? (diffStat(deps, root) ?? "") : "",
-    inProgressHint: cp.inProgress,
-    commitsSinceSave,
-    planFile: planPath,
-    drift,
-    nextUp: cp.nextUp,
-    blockers: cp.blockers,
+    ...commits,
+    status: summary.entries,
+    statusTotal: summary.total,
+    statusCounts: summary.counts,
+    diffStat: git ? boundedDiffStat(diffStat(deps, root) ?? "") : "",
+    commitsSinceSave: since.length,
+    newestSinceSave: since.slice(0, NEWEST_SINCE),
+    planFile,
+    drift: capped(drift, "drift findings"),
+    gitDrift,
+    blockers: capped(cp.blockers, "blockers"),
   };
 }
 
-/** A few lines for a person or a successor prompt. */
-export function reconcileLines(r: Reconciliation): string[] {
+const commitLine = (c: CommitRef) => `${c.hash}${c.subject ? ` ${c.subject}` : ""}`;
+
+/** A few lines for a person or a successor prompt; each fact once (next up and the like are the checkpoint's). */
+export function reconcileLines(
+  r: Reconciliation,
+  opts: { drift?: boolean; tree?: boolean } = {},
+): string[] {
   const lines: string[] = [];
   if (!r.git) lines.push("git: not a repository here; commits not checked");
-  if (r.confirmedCommits.length)
-    lines.push(`Completed (confirmed in git): ${r.confirmedCommits.map((c) => c.hash).join(", ")}`);
-  if (r.droppedCommits.length)
-    lines.push(`Dropped as noise (not in git): ${r.droppedCommits.map((c) => c.hash).join(", ")}`);
-  if (r.git)
-    lines.push(
-      r.status.length
-        ? `Working tree now: ${r.status.length} changed path(s)`
-        : "Working tree now: clean",
-    );
-  if (r.diffStat)
-    lines.push(
-      ...r.diffStat
-        .split("\n")
-        .slice(-1)
-        .map((l) => `  ${l.trim()}`),
-    );
-  for (const d of r.drift) lines.push(`Drift: ${d}`);
-  for (const n of r.nextUp)
-    lines.push(`Next up: ${n.item} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`);
+  for (const c of r.confirmedCommits) lines.push(`Commit (present in git): ${commitLine(c)}`);
+  for (const c of r.rebasedCommits)
+    lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
+  for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
+  if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
+  if (r.git && opts.tree === false && r.status.length)
+    lines.push(`Working tree entries (${r.status.length} of ${r.statusTotal}):`);
+  if (r.git) for (const s of r.status) lines.push(`  ${s}`);
+  const statLast = r.diffStat.split("\n").at(-1)?.trim();
+  if (statLast) lines.push(`  ${statLast}`);
+  if (opts.drift !== false) lines.push(...driftLines(r));
+  for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
   for (const b of r.blockers) lines.push(`Blocker (re-check): ${b}`);
   return lines;
+}
+
+/** The drift flags, against git first, then against the plan. */
+export function driftLines(r: Reconciliation): string[] {
+  return [...r.gitDrift, ...r.drift].map((d) => `Drift: ${d}`);
+}
+
+/** `Working tree now: 7501 changed path(s): 500 modified, 7001 untracked; the first 20, ...`. */
+export function workingTreeLine(r: Reconciliation): string {
+  const shown =
+    r.status.length < r.statusTotal
+      ? `; the first ${r.status.length}, the checkpoint's files first`
+      : "";
+  return `Working tree now: ${statusCountsLine({ total: r.statusTotal, counts: r.statusCounts })}${shown}`;
 }

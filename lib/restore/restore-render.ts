@@ -1,8 +1,9 @@
 import { promptPreview, replayMenu } from "./prompt-replay.ts";
-import { reconcileLines } from "./reconcile.ts";
+import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restore-brief.ts";
+import { fitShow, type BriefLine } from "./brief-fit.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
-import type { RestoreOutcome, Restored } from "./restore-run.ts";
-import { restoreNext, sessionLines } from "./restore-guide.ts";
+import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
+import { cut, restoreNext } from "./restore-guide.ts";
 
 /** One picker row for JSON: what the skill needs to ask the user. */
 function candidateJson(c: ListedCandidate) {
@@ -45,36 +46,55 @@ function pickerLines(list: readonly ListedCandidate[]): string[] {
   return lines;
 }
 
+/** The summary fields `next` and the callers read; the rest of the checkpoint is said once, in `show`. */
+function summaryJson(s: ResumeSummary | null) {
+  if (!s) return {};
+  return {
+    source: s.source,
+    kind: s.kind,
+    file: s.file,
+    task: s.task,
+    branch: s.branch,
+    intent: cut(s.intent, 300),
+    sessionId: s.sessionId,
+    resume: s.resume,
+    ...(s.savedAt ? { savedAt: s.savedAt } : {}),
+    openQuestions: s.openQuestions.slice(0, OPEN_QUESTIONS).map((q) => cut(q, 120)),
+    reread: s.reread,
+  };
+}
+
+function promptsJson(r: Restored) {
+  if (r.prompts.case === "A") return { case: "A" as const };
+  return {
+    case: r.prompts.case,
+    file: r.prompts.source.file,
+    sid: r.prompts.source.sid,
+    legacy: r.prompts.legacy,
+    warning: r.prompts.warning ?? null,
+    others: r.prompts.others,
+    entries: r.prompts.entries.map((e) => ({
+      n: e.n,
+      timestamp: e.timestamp,
+      nonReplayable: e.nonReplayable,
+      preview: promptPreview(e.text),
+    })),
+    menu: replayMenu(r.prompts),
+  };
+}
+
 function restoredJson(r: Restored) {
-  const prompts =
-    r.prompts.case === "A"
-      ? { case: "A" as const }
-      : {
-          case: r.prompts.case,
-          file: r.prompts.source.file,
-          sid: r.prompts.source.sid,
-          legacy: r.prompts.legacy,
-          warning: r.prompts.warning ?? null,
-          others: r.prompts.others,
-          entries: r.prompts.entries.map((e) => ({
-            n: e.n,
-            timestamp: e.timestamp,
-            nonReplayable: e.nonReplayable,
-            preview: promptPreview(e.text),
-          })),
-          menu: replayMenu(r.prompts),
-        };
   return {
     action: r.action,
     done: r.done,
     needs: r.needs,
     path: r.path,
-    ...(r.summary ?? {}),
+    ...summaryJson(r.summary),
     sameSession: r.sameSession,
     consumedSentinel: r.consumedSentinel,
-    warnings: r.warnings,
+    warnings: warningsOf(r),
     reconcile: r.reconcile,
-    pendingPrompts: prompts,
+    pendingPrompts: promptsJson(r),
     replay: r.replay
       ? {
           prompts: r.replay.replay.map((e) => ({ n: e.n, timestamp: e.timestamp, text: e.text })),
@@ -82,10 +102,15 @@ function restoredJson(r: Restored) {
           trashed: r.replay.trash,
         }
       : null,
-    cleanup: r.cleanup,
+    cleanup: r.cleanup
+      ? { trashed: r.cleanup.trashed.length, failed: r.cleanup.failed.slice(0, WARNINGS) }
+      : null,
     ledger: r.ledger,
     rerun: r.rerun,
-    ...(r.corrupt ? { corrupt: r.corrupt } : {}),
+    // the raw text is in `show` (it must not be lost), once
+    ...(r.corrupt
+      ? { corrupt: { file: r.corrupt.file, reason: r.corrupt.reason, hint: r.corrupt.hint } }
+      : {}),
   };
 }
 
@@ -93,18 +118,28 @@ function restoredJson(r: Restored) {
  * The one JSON object `restore --json` prints; `action` says what the skill does next:
  * - `restore`: `done` true means finished (sentinels moved to trash, ledger row written). With
  *   `done` false, ask about each of `needs` (`same-session`: proceed or open a fresh session;
- *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: show `corrupt.raw` and `corrupt.hint`),
- *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: task, branch,
- *   intent, resume, artifacts (re-read these), openQuestions, reconcile; `replay.prompts` are the
- *   prompts to submit, `replay.edit` the one to offer for editing.
+ *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: the raw text in `show`, `corrupt.hint`),
+ *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: kind, file,
+ *   task, branch, intent, resume, openQuestions, reread (the files to Read), reconcile (bounded);
+ *   the rest of the checkpoint is said once, in `show` (at most 8 KB in all, held prompts and a
+ *   corrupt checkpoint's raw text excepted); `replay.prompts` are the prompts to submit,
+ *   `replay.edit` the one to offer for editing.
  * - `choose`: show `menu` (or `candidates`); rerun with `--pick N`, or stop on skip.
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(o: RestoreOutcome, engine: string): unknown {
+export function restoreJson(o: RestoreOutcome, engine: string, extra: object = {}): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
-  return { ...restoreFields(o), show: restoreText(o, engine).split("\n"), next: restoreNext(o) };
+  // `extra`: the command's own fields (the mid-agent handoff), inside the same 8 KB.
+  const fields = { ...restoreFields(o), ...extra, next: restoreNext(o) };
+  const lines =
+    o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine));
+  const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
+  const { next, ...rest } = fields;
+  return { ...rest, show: fitShow(lines, fields, file), next };
 }
+
+const plain = (text: string): BriefLine[] => text.split("\n").map((t) => ({ text: t }));
 
 function restoreFields(o: RestoreOutcome): object {
   switch (o.action) {
@@ -114,7 +149,7 @@ function restoreFields(o: RestoreOutcome): object {
       return {
         action: o.action,
         reason: o.reason,
-        warnings: o.warnings,
+        warnings: warningsOf(o),
         candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
         more: o.more,
         menu: chooseLines(o),
@@ -135,66 +170,6 @@ function restoreFields(o: RestoreOutcome): object {
     case "invalid":
       return { action: o.action, reason: o.reason };
   }
-}
-
-const sameSessionLines = (sid: string) => [
-  `Same-session restore detected: this checkpoint was saved in your current session (ID: ${sid.slice(0, 8)}...).`,
-  "Restoring here loads prior work into an already-used context window. For the cleanest restore,",
-  "open a new Claude Code session (Cmd+N / Ctrl+N, or close this terminal and run: claude),",
-  "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
-];
-
-function restoredText(r: Restored, engine: string): string[] {
-  const lines = [...r.warnings];
-  if (r.corrupt) {
-    lines.push(
-      `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
-    );
-    lines.push("----- raw content -----", r.corrupt.raw, "-----------------------", r.corrupt.hint);
-    return lines;
-  }
-  const s = r.summary!;
-  lines.push(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${s.intent}.`);
-  lines.push(`Session: ${s.resume}`);
-  lines.push(`From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}`);
-  lines.push(
-    s.artifacts.length
-      ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
-      : "In-flight artifacts: none to re-read.",
-  );
-  for (const a of s.artifacts) lines.push(`  ${a}`);
-  lines.push(`Open questions: ${s.openQuestions.length} items.`);
-  for (const q of s.openQuestions) lines.push(`  - ${q}`);
-  lines.push(...sessionLines(s));
-  if (r.reconcile) lines.push(...reconcileLines(r.reconcile));
-  if (r.needs.includes("same-session")) lines.push(...sameSessionLines(s.sessionId ?? ""));
-  if (r.prompts.case !== "A") {
-    if (!r.replay) lines.push(...replayMenu(r.prompts));
-    else {
-      for (const p of r.replay.replay)
-        lines.push(`----- replay ${p.n} [${p.timestamp}] -----`, p.text);
-      if (r.replay.edit)
-        lines.push(
-          `----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`,
-          r.replay.edit.text,
-          "Paste the edited prompt to submit it.",
-        );
-    }
-  }
-  if (r.cleanup)
-    for (const t of r.cleanup.trashed) lines.push(`[checkpoint] moved to trash: ${t.from}`);
-  if (!r.done && !r.corrupt)
-    lines.push(
-      `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,
-    );
-  return lines;
-}
-
-function needFlag(r: Restored, n: Restored["needs"][number]): string {
-  if (n === "same-session") return "--proceed";
-  if (n === "replay")
-    return `--replay all|N,M|none|edit N${r.prompts.case === "C" ? "|delete" : ""}`;
-  return "";
 }
 
 type Choose = Extract<RestoreOutcome, { action: "choose" }>;
@@ -225,7 +200,9 @@ function synthesizeLines(o: Synthesize): string[] {
 export function restoreText(o: RestoreOutcome, engine: string): string {
   switch (o.action) {
     case "restore":
-      return restoredText(o, engine).join("\n");
+      return restoredLines(o, engine, false)
+        .map((l) => l.text)
+        .join("\n");
     case "choose":
       return [...o.warnings, ...chooseLines(o)].join("\n");
     case "synthesize":

@@ -43,6 +43,7 @@ import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
+import { checkpointKind } from "./handover-sections.ts";
 
 export interface RestoreRequest {
   paths: MemoryPaths;
@@ -70,6 +71,10 @@ function pickerSettings(knobs: Knobs): PickerSettings {
 /** What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3. */
 export interface ResumeSummary {
   source: "checkpoint" | "session-state";
+  /** automatic (a hook's save: no notes of the model) or curated (/checkpoint) */
+  kind: "automatic" | "curated" | "session-state";
+  /** the brief's line saying so */
+  kindLine: string;
   file: string;
   task: string;
   branch: string;
@@ -143,7 +148,10 @@ function checkpointSummary(
   file: string,
   p: ParsedCheckpoint,
 ): ResumeSummary {
+  const kind = checkpointKind(p.status);
   return {
+    kind: kind.kind,
+    kindLine: kind.line,
     session: resumeSession(p),
     reread: rereadList(deps, root, p),
     source: "checkpoint",
@@ -162,6 +170,9 @@ function checkpointSummary(
 function synthesisSummary(b: B3Synthesis): ResumeSummary {
   return {
     source: "session-state",
+    kind: "session-state",
+    kindLine:
+      "Checkpoint kind: none: synthesized from the session-state file (no transcript digest).",
     file: b.file,
     task: b.task,
     branch: b.branch,

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { parseHandover, type LastWord, type UncommittedFile } from "./handover-sections.ts";
 
 // What `restore --json` hands the resumed session beside the seed's summary: the transcript
 // digest and the model's own state, as fields, and the files to re-read.
@@ -32,6 +33,10 @@ export interface ResumeSession {
   nextUp: { item: string; prerequisitesMet: boolean }[];
   blockers: string[];
   decisions: string[];
+  /** `## Last words`: the model's newest replies, newest last ([] when not recorded) */
+  lastWords: LastWord[];
+  /** `## Uncommitted`: files changed after the session's last commit, dirty at the save */
+  uncommitted: UncommittedFile[];
 }
 
 /** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
@@ -53,11 +58,16 @@ export const EMPTY_SESSION: ResumeSession = {
   nextUp: [],
   blockers: [],
   decisions: [],
+  lastWords: [],
+  uncommitted: [],
 };
 
 export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   const d = p.digest;
+  const h = parseHandover(p);
   return {
+    lastWords: h.lastWords,
+    uncommitted: h.uncommitted ?? [],
     firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
     newestRequest: newestRequestOf(d),
     requests: d.requests,

@@ -17,6 +17,8 @@ export interface SnapshotRequest extends Omit<SkeletonRequest, "digest"> {
   transcriptPath: string | null | undefined;
   /** bytes read back from the end (default: the digest's 32 MiB) */
   budgetBytes?: number;
+  /** the digest when the caller already read it (PreCompact compares it first); undefined: read it here */
+  digest?: TranscriptDigest | null;
 }
 
 export interface SnapshotResult extends SkeletonResult {
@@ -41,13 +43,10 @@ export function readSessionDigest(
 
 /** A skeleton checkpoint with the transcript digest (and the task rule over it); the sentinel when asked. */
 export function writeSnapshotCheckpoint(deps: Deps, req: SnapshotRequest): SnapshotResult {
-  const digest = readSessionDigest(
-    deps,
-    req.paths.root,
-    req.transcriptPath,
-    req.sessionId,
-    req.budgetBytes,
-  );
+  const digest =
+    req.digest !== undefined
+      ? req.digest
+      : readSessionDigest(deps, req.paths.root, req.transcriptPath, req.sessionId, req.budgetBytes);
   const notes = [...(req.notes ?? [])];
   if (!digest)
     notes.push(

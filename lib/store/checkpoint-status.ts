@@ -3,6 +3,11 @@ export function precompactStatus(trigger: string): string {
   return `checkpoint save (precompact, ${trigger} trigger)`;
 }
 
+/** Any precompact checkpoint's status line (auto, manual or an unknown trigger). */
+export function isPrecompactStatus(status: string | undefined): boolean {
+  return status !== undefined && status.startsWith("checkpoint save (precompact, ");
+}
+
 export function isManualPrecompactStatus(status: string | undefined): boolean {
   return status === precompactStatus("manual");
 }

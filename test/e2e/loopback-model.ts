@@ -255,13 +255,29 @@ export async function startLoopbackModel(responder: Responder): Promise<Loopback
   };
 }
 
+/**
+ * The two clients the e2e suite runs on, each its own devDependency: the oldest supported (the
+ * package's own name) and the newest (an npm alias). NOTE: both packages declare the bin `claude`,
+ * so node_modules/.bin/claude is whichever npm linked last; the binary is found by package path.
+ */
+export const E2E_CLIENTS = {
+  oldest: { pkg: "@anthropic-ai/claude-code", version: "2.1.197" },
+  newest: { pkg: "claude-code-newest", version: "2.1.332" },
+} as const;
+export type E2eClient = keyof typeof E2E_CLIENTS;
+
+/** QUOIN_E2E_CLIENT=newest (vitest.config.ts's e2e-newest project) picks 2.1.332; else 2.1.197. */
+export const E2E_CLIENT: E2eClient =
+  process.env["QUOIN_E2E_CLIENT"] === "newest" ? "newest" : "oldest";
+
 export const CLAUDE_BIN = path.resolve(
   import.meta.dirname,
   "..",
   "..",
   "node_modules",
-  ".bin",
-  "claude",
+  ...E2E_CLIENTS[E2E_CLIENT].pkg.split("/"),
+  "bin",
+  "claude.exe",
 );
 
 export interface ClaudeRun {

@@ -42,7 +42,7 @@ beforeAll(async () => {
         hooks: {
           SessionStart: [
             {
-              matcher: "startup|resume|clear|compact",
+              matcher: "startup|resume|clear|compact|fork",
               hooks: [{ type: "command", command: hook, timeout: 10 }],
             },
           ],

@@ -12,7 +12,7 @@ import {
 } from "../../lib/hooks/hook-io.ts";
 import { appendHookLog } from "../../lib/hooks/hook-log.ts";
 import { projectMemory } from "../../lib/store/project-root.ts";
-import { runPreCompact } from "../../lib/hooks/pre-compact.ts";
+import { preCompactSteering, runPreCompact } from "../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../lib/hooks/user-prompt-submit.ts";
 import { logSessionEnd, runSessionEnd } from "../../lib/hooks/session-end.ts";
@@ -24,13 +24,16 @@ import {
   type HookBundle,
 } from "../../lib/install/install-layout.ts";
 import { DIST } from "../helpers/run-bundle.ts";
-import { HOOK_DEADLINE_MS } from "../../lib/edge/hook-runner.ts";
+import { HOOK_DEADLINE_MS, type PlainTextAnswer } from "../../lib/edge/hook-runner.ts";
 
 // The hooks and the parsers the guarantee suites drive. A new hook or parser is one row here:
 // every suite (fuzz in-process, fuzz as processes, concurrency, crashes, stalls) reads these tables.
 
-/** What a hook may print: nothing, or one JSON object of this shape (CLAUDE-CODE.md section 2). */
-export type AnswerShape = "none" | "context" | "block-or-context";
+/**
+ * What a hook may print: nothing, or one JSON object of this shape (CLAUDE-CODE.md section 2);
+ * "steer": PreCompact's plain text for the summariser (ASCII, at most 2,000 characters, not JSON).
+ */
+export type AnswerShape = "none" | "context" | "block-or-context" | "steer";
 
 export interface HookRow {
   /** dist/hooks/<bundle>.<ext>, as HOOK_SPECS names it */
@@ -38,7 +41,7 @@ export interface HookRow {
   event: string;
   schema: () => PayloadSpec<never>;
   /** exactly what hooks/<bundle>.ts hands runValidatedHook */
-  handle: (deps: Deps, input: never) => HookAnswer | null;
+  handle: (deps: Deps, input: never) => HookAnswer | PlainTextAnswer | null;
   answers: AnswerShape;
   /** the hook's own deadline: past it, a hook still waiting (on stdin) exits 0 with no answer */
   deadlineMs: number;
@@ -80,8 +83,15 @@ export const HOOKS: readonly HookRow[] = [
     bundle: "precompact",
     event: "PreCompact",
     schema: preCompactSchema as () => PayloadSpec<never>,
-    handle: (deps, input) => (runPreCompact(deps, input), null),
-    answers: "none",
+    handle: (deps, input: Parameters<typeof runPreCompact>[1]) => {
+      const text = preCompactSteering(
+        runPreCompact(deps, input),
+        input,
+        readKnobs(deps.env, deps.warn),
+      );
+      return text ? { plainText: text } : null;
+    },
+    answers: "steer",
     deadlineMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("precompact"),
     extra: { trigger: ["auto", "manual"], custom_instructions: ["", "keep the test names", null] },
@@ -122,6 +132,7 @@ export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
     if (!parsed.ok) throw new Error(parsed.reason);
     logCwd = (parsed.value as { cwd?: string }).cwd;
     const answer = row.handle(deps, parsed.value);
+    if (answer && "plainText" in answer) return answer.plainText && `${answer.plainText}\n`;
     return answer ? `${JSON.stringify(answer)}\n` : "";
   } catch (err) {
     try {
@@ -165,6 +176,11 @@ export function answerProblem(
   if (stdout === "") return null;
   if (row.answers === "none")
     return `${row.event} printed ${JSON.stringify(stdout.slice(0, 80))}; it must print nothing`;
+  if (row.answers === "steer") {
+    if (!/^[\x20-\x7E\n]*$/.test(stdout)) return "steering text is not ASCII";
+    if (stdout.length > 2001) return "steering text over 2,000 characters";
+    return stdout.trimStart().startsWith("{") ? "steering text looks like JSON" : null;
+  }
   if (!stdout.endsWith("\n") || stdout.indexOf("\n") !== stdout.length - 1)
     return "stdout is not exactly one line";
   let v: unknown;

@@ -56,7 +56,7 @@ function withTask(repo: TempRepo): void {
 }
 
 describe("PreCompact hook (built bundle, real stdin)", () => {
-  it("auto: writes the precompact checkpoint and pending-restore, prints nothing, exits 0", () => {
+  it("auto: writes the precompact checkpoint and pending-restore, prints the steering text naming it, exits 0", () => {
     const repo = tempRepo();
     withTask(repo);
     const r = runNode(PRECOMPACT, [], {
@@ -64,9 +64,18 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
       env: repo.env,
       input: preCompactPayload(repo, A, "auto"),
     });
-    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(r.code).toBe(0);
     const sentinel = path.join(memory(repo), `pending-restore-${A}.txt`);
     const checkpoint = readFileSync(sentinel, "utf8").trim();
+    // Plain text, not JSON: Claude Code appends it to the summariser's instructions.
+    expect(r.stdout).toContain(`Checkpoint saved before this compaction: ${checkpoint}`);
+    expect(r.stdout.startsWith("[quoin-checkpoint] For the summary")).toBe(true);
+    const off = runNode(PRECOMPACT, [], {
+      cwd: repo.root,
+      env: { ...repo.env, QUOIN_STEER_COMPACTION: "0" },
+      input: preCompactPayload(repo, A, "auto"),
+    });
+    expect(off).toMatchObject({ code: 0, stdout: "" });
     expect(path.basename(checkpoint)).toMatch(/^\d{4}-\d{2}-\d{2}-search-index-precompact\.md$/);
     const parsed = parseCheckpoint(readFileSync(checkpoint, "utf8"));
     expect(parsed.status).toBe("checkpoint save (precompact, auto trigger)");
@@ -74,7 +83,7 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
     expect(parsed.branch).toBe("main");
   });
 
-  it("manual: saves too; a second compaction keeps the first sentinel and adds nothing", () => {
+  it("manual: saves too; a second compaction keeps the first sentinel and adds nothing but a log line", () => {
     const repo = tempRepo();
     withTask(repo);
     runNode(PRECOMPACT, [], {
@@ -89,8 +98,8 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
       env: repo.env,
       input: preCompactPayload(repo, A, "auto"),
     });
-    expect(r).toMatchObject({ code: 0, stdout: "" });
-    expect(repo.files()).toEqual(after);
+    expect(r.code).toBe(0);
+    expect(repo.files().filter((f) => !f.endsWith("hooks.log"))).toEqual(after);
   });
 
   it("fails open on a broken payload: exit 0, no stdout, one log line", () => {

@@ -270,6 +270,38 @@ describe("typed requests", () => {
     expect(d.requests.map((r) => r.text)).toEqual(["real one"]);
   });
 
+  it("2.1.332, real transcript: a /loop wakeup (queued, then written as an injected line) is not a request; the typed -p prompt is", () => {
+    const lines = fs
+      .readFileSync(
+        path.resolve(FIXTURES, "../real-client-transcripts/claude-2.1.332-loop-wakeup.jsonl"),
+        "utf8",
+      )
+      .split("\n")
+      .filter(Boolean);
+    const wake = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l["wakeupSource"] === "loop_wakeup");
+    expect(wake).toMatchObject({ isMeta: true, promptSource: "system", turnOrigin: "scheduled" });
+    const d = digestLines(lines, { projectRoot: "/home/USER/proj" });
+    expect(d.requests.map((r) => r.text)).toEqual(["start a loop"]);
+    expect(d.requestCount).toBe(1);
+  });
+
+  it("2.1.332: a /loop or scheduled-task fire (wakeupSource) and a system-injected turn are not requests; typed and -p lines are", () => {
+    const d = digestLines(
+      [
+        user("refactor the parser", { promptSource: "typed", turnOrigin: "human" }),
+        user("check the deploy", { promptSource: "sdk", wakeupSource: "loop_wakeup" }),
+        user("nightly report", { wakeupSource: "schedule_wakeup", scheduledTaskId: "t1" }),
+        user("peer says hi", { promptSource: "system" }),
+        user("and the lexer", { promptSource: "sdk", turnOrigin: "sdk" }),
+      ],
+      { projectRoot: "/repo" },
+    );
+    expect(d.requests.map((r) => r.text)).toEqual(["refactor the parser", "and the lexer"]);
+    expect(d.requestCount).toBe(2);
+  });
+
   it("a sidechain user line is not a request", () => {
     expect(
       digestLines([user("subagent prompt", { isSidechain: true })], { projectRoot: "/repo" })

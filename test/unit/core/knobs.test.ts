@@ -66,8 +66,9 @@ describe("knobs", () => {
     },
   );
 
-  it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline (README: Knobs)", () => {
-    expect(KNOB_NAMES).toHaveLength(20);
+  it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline and the compaction steering (README: Knobs)", () => {
+    expect(KNOB_NAMES).toHaveLength(21);
+    expect(knobDefault("QUOIN_STEER_COMPACTION")).toBe("1");
     expect(knobDefault("QUOIN_SESSIONEND_DEADLINE_MS")).toBe(1200);
     expect(knobDefault("QUOIN_TRASH_DAYS")).toBe(30);
   });

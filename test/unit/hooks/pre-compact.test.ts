@@ -52,7 +52,7 @@ describe("precompact", () => {
     expect(triggerLabel(undefined)).toContain("auto");
   });
 
-  it("keeps an existing pending-restore sentinel and writes nothing", () => {
+  it("keeps an existing pending-restore sentinel and writes nothing but its log line", () => {
     const w = memWorld({
       [`${CKPTS}/2026-11-29T2000-x.md`]: "## Status\nx\n",
       [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29T2000-x.md\n`,
@@ -60,7 +60,8 @@ describe("precompact", () => {
     const before = w.files();
     const out = runPreCompact(w.deps, payload());
     expect(out.saved).toBe(false);
-    expect(w.files()).toEqual(before);
+    expect(w.files().filter((f) => !f.endsWith("logs/hooks.log"))).toEqual(before);
+    expect(w.fs.readFileSync(`${MEM}/logs/hooks.log`, "utf8")).toContain("kept as is");
   });
 
   it("still saves when the pending-restore sentinel names a checkpoint that is gone or outside checkpoints/; the old sentinel goes to trash", () => {

@@ -314,3 +314,68 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
     ).not.toContain("Newest request");
   });
 });
+
+describe("sessionstart: after a compaction, the model's last words (issue 19)", () => {
+  const withWords = (sid: string, words: string[], changed = 3) =>
+    `${renderSkeletonCheckpoint({
+      status: "checkpoint save (precompact, auto trigger)",
+      currentStage: "",
+      task: "csv",
+      branch: "feat/csv",
+      sessionId: sid,
+      projectHash: "-home-u-proj",
+      savedAt: new Date("2026-11-29T21:00:00Z"),
+      artifacts: NO_ARTIFACTS,
+      digest: {
+        firstRequest: { text: "Add CSV export", at: null },
+        requests: [{ text: "now wire the download button", at: null }],
+        requestCount: 2,
+        changed: Array.from({ length: changed }, (_, i) => ({
+          path: `lib/${"deep/".repeat(20)}file_${i}.ts`,
+          count: 1,
+        })),
+        read: [],
+        todos: null,
+        failures: [],
+        summary: null,
+        truncated: false,
+      },
+    })}\n## Last words\n${words.map((w, i) => `- 2026-11-29T20:5${i}Z ${w}`).join("\n")}\n`;
+  const world = (text: string) =>
+    memWorld({
+      [`${CKPTS}/2026-11-29-csv-precompact.md`]: text,
+      [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
+    });
+
+  it("adds the last words, newest last, after the digest", () => {
+    const w = world(
+      withWords(SID, ["Reading the report.", "Now gqc.6: close the review session."]),
+    );
+    const text = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
+    expect(text).toContain(
+      "Your last words before the compaction (newest last):\n- 2026-11-29T20:50Z Reading the report.\n- 2026-11-29T20:51Z Now gqc.6: close the review session.",
+    );
+    expect(text.indexOf("Newest request")).toBeLessThan(text.indexOf("Your last words"));
+  });
+
+  it("keeps only the newest words that fit the 2,000-character budget, never cutting the note", () => {
+    const long = Array.from({ length: 5 }, (_, i) => `step ${i} ${"x".repeat(290)}`);
+    const w = world(withWords(SID, long, 12));
+    const text = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
+    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text).not.toContain("[...truncated]");
+    expect(text).toContain("step 4 ");
+    expect(text).not.toContain("step 0 ");
+  });
+
+  it("says nothing of last words for a checkpoint without the section, or another session's", () => {
+    const old = world(withWords(SID, []));
+    expect(
+      context(handleSessionStart(old.deps, payload({ source: "compact" }), knobs())),
+    ).not.toContain("last words");
+    const other = world(withWords(OTHER, ["Now something."]));
+    expect(
+      context(handleSessionStart(other.deps, payload({ source: "compact" }), knobs())),
+    ).not.toContain("last words");
+  });
+});

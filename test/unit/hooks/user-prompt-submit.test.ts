@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
@@ -269,6 +271,43 @@ describe("userpromptsubmit block tier", () => {
     expect(run(deps, prompt(text))).toBeNull();
     expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
   });
+
+  it.each(["loop_wakeup", "schedule_wakeup", "system", "poll_event"])(
+    "passes a prompt the client injected (source %s) untouched: not held, no checkpoint, no advisory",
+    (source) => {
+      const deps = world(BLOCK);
+      expect(run(deps, prompt("check the deploy again", { source }))).toBeNull();
+      expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+      expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(false);
+      expect(run(world(ADVISORY), prompt("check the deploy again", { source }))).toBeNull();
+    },
+  );
+
+  it("the prompt payload 2.1.332 really sent (no source), given a machine source, passes the block tier untouched", () => {
+    const real = JSON.parse(
+      readFileSync(
+        path.resolve(import.meta.dirname, "../../fixtures/hook-payloads/claude-2.1.332.jsonl"),
+        "utf8",
+      )
+        .split("\n")
+        .find((l) => l.includes('"UserPromptSubmit"')) ?? "{}",
+    ) as UserPromptSubmitInput;
+    expect(real.source).toBeUndefined();
+    const here = { ...real, session_id: SID, transcript_path: TRANSCRIPT, cwd: ROOT };
+    expect(run(world(BLOCK), here)).toMatchObject({ decision: "block" });
+    const deps = world(BLOCK);
+    expect(run(deps, { ...here, source: "loop_wakeup" })).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+  });
+
+  it.each(["user", "sdk", "a-source-added-later"])(
+    "holds a prompt whose source is %s as a typed one",
+    (source) => {
+      expect(run(world(BLOCK), prompt("refactor the parser", { source }))).toMatchObject({
+        decision: "block",
+      });
+    },
+  );
 
   it("does not exempt /checkpoint --purge", () => {
     const deps = world(BLOCK);

@@ -139,6 +139,70 @@ describe("doctor", () => {
     expect(checks.find((c) => c.name === "installed files")?.detail).toContain(
       "quoin-checkpoint@quoin-checkpoint",
     );
+    // 2.1.332's /rewind has the alias /checkpoint: the plugin's command is the qualified name.
+    expect(checks.find((c) => c.name === "command (plugin)")).toMatchObject({
+      ok: true,
+      warn: true,
+      detail: expect.stringContaining(
+        "type /quoin-checkpoint:checkpoint: with the plugin a bare /checkpoint opens Rewind",
+      ),
+    });
+    expect(formatDoctor(checks)).toContain(
+      "WARN  command (plugin): type /quoin-checkpoint:checkpoint",
+    );
+    expect(checks.find((c) => c.name === "command")).toBeUndefined();
+  });
+
+  it("fails an install whose SessionStart matcher lacks fork (an install before 2.1.214's fork source); a reinstall fixes it", () => {
+    const { deps, vol } = depsWithClock(10);
+    const install = () =>
+      runInstall(deps, {
+        scope: "user",
+        uninstall: false,
+        dryRun: false,
+        statusLine: false,
+        distDir: DIST,
+      });
+    install();
+    const name = "user install (/home/u/.claude): SessionStart matcher";
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toBeUndefined();
+    const file = "/home/u/.claude/settings.json";
+    vol.writeFileSync(
+      file,
+      (vol.readFileSync(file, "utf8") as string).replace(
+        "startup|resume|clear|compact|fork",
+        "startup|resume|clear|compact",
+      ),
+    );
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toMatchObject({
+      ok: false,
+      detail:
+        'is "startup|resume|clear|compact"; this version installs "startup|resume|clear|compact|fork" (without fork a forked session gets no banner)',
+    });
+    install();
+    expect(
+      runDoctorChecks(deps, { nodeVersion: "v20.0.0" }).find((c) => c.name === name),
+    ).toBeUndefined();
+  });
+
+  it("a settings install names /checkpoint, which wins over the /rewind alias by exact name; no plugin warning", () => {
+    const { deps } = depsWithClock(10);
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+    });
+    const checks = runDoctorChecks(deps, { nodeVersion: "v20.0.0" });
+    expect(checks.find((c) => c.name === "command")?.detail).toMatch(
+      /^\/checkpoint: the settings install's user-level skill wins/,
+    );
+    expect(checks.find((c) => c.name === "command (plugin)")).toBeUndefined();
   });
 
   it("warns, without failing, when any-ascii.cjs is not beside the engine: transliteration falls back to '?'", () => {

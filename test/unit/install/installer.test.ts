@@ -125,7 +125,7 @@ describe("installer, user scope", () => {
     ]);
     const settings = JSON.parse(files["/home/u/.claude/settings.json"] as string);
     expect(settings.hooks.SessionStart[0]).toEqual({
-      matcher: "startup|resume|clear|compact",
+      matcher: "startup|resume|clear|compact|fork",
       hooks: [
         {
           type: "command",
@@ -148,6 +148,36 @@ describe("installer, user scope", () => {
         ],
       },
     ]);
+  });
+
+  it("a reinstall over a SessionStart matcher without fork (installs before 2.1.214's fork source) adds fork, the user's handler in that group kept", () => {
+    const B = "/home/u/.claude/quoin-checkpoint";
+    const old = {
+      hooks: {
+        SessionStart: [
+          {
+            matcher: "startup|resume|clear|compact",
+            hooks: [
+              { type: "command", command: `node "${B}/hooks/sessionstart.cjs"`, timeout: 15 },
+              { type: "command", command: "~/bin/their-start" },
+            ],
+          },
+        ],
+      },
+    };
+    const { deps, vol } = memDeps({
+      ...BUILT,
+      "/home/u/.claude/settings.json": `${JSON.stringify(old, null, 2)}\n`,
+    });
+    expect(must(runInstall(deps, opts())).changed).toBe(true);
+    const settings = JSON.parse(
+      snapshot(vol, "/home/u/.claude")["/home/u/.claude/settings.json"] as string,
+    );
+    expect(settings.hooks.SessionStart).toHaveLength(1);
+    expect(settings.hooks.SessionStart[0].matcher).toBe("startup|resume|clear|compact|fork");
+    expect(settings.hooks.SessionStart[0].hooks.map((h: { command: string }) => h.command)).toEqual(
+      [`node "${B}/hooks/sessionstart.cjs"`, "~/bin/their-start"],
+    );
   });
 
   it("twice changes nothing, byte for byte; uninstall gives the empty home back (files kept in backups)", () => {

@@ -27,7 +27,7 @@ function fixtureCheckpoint(f: MemoryFixture) {
 }
 
 describe("reconcile (seed 001)", () => {
-  it("keeps commits git knows, drops the rest as noise, re-derives state from git, lists drift and blockers", () => {
+  it("keeps commits git knows, reports the rest as not in this clone, re-derives state from git, lists drift and blockers", () => {
     const f = new MemoryFixture();
     f.write(
       `${ROOT}/docs/plan.md`,
@@ -53,7 +53,7 @@ describe("reconcile (seed 001)", () => {
     expect(r.confirmedCommits.map((c) => c.hash)).toEqual(["1111111"]);
     expect(r.droppedCommits.map((c) => c.hash)).toEqual(["2222222"]);
     expect(r.status).toEqual([" M lib/a.ts", "?? new.ts"]);
-    expect(r.commitsSinceSave).toHaveLength(1);
+    expect(r.commitsSinceSave).toBe(1);
     expect(r.drift).toEqual([
       "T-01: done in the checkpoint (1111111), open in the plan",
       "T-03: still in progress or next up in the checkpoint, done in the plan",
@@ -61,9 +61,11 @@ describe("reconcile (seed 001)", () => {
     ]);
     expect(r.blockers).toEqual(["flaky CI on node 20"]);
     const lines = reconcileLines(r);
-    expect(lines).toContain("Dropped as noise (not in git): 2222222");
+    expect(lines).toContain("Commit (not in this clone): 2222222 T-02 lexer");
+    expect(lines).toContain('Drift: commit 2222222 "T-02 lexer" is not in this clone');
     expect(lines).toContain("Blocker (re-check): flaky CI on node 20");
-    expect(lines).toContain("Next up: T-04 wire up (prerequisites met? yes)");
+    // next up is the checkpoint's own line in the brief, said once
+    expect(lines.join("\n")).not.toContain("Next up");
   });
 
   it("outside a repository checks nothing and drops nothing", () => {
@@ -108,5 +110,125 @@ describe("planTaskStates and planDrift", () => {
     expect(
       planDrift("- [x] T-7 thing\n", cp, [], [{ hash: "abcdef1", subject: "T-7 thing" }]),
     ).toEqual(["T-7: done in the plan, but commit abcdef1 is not in git"]);
+  });
+});
+
+describe("reconcile: the three states of a listed commit (issue 19)", () => {
+  const HEAD = "a".repeat(40);
+  function handoverCheckpoint(f: MemoryFixture, extraSections: string) {
+    const file = f.checkpoint("2026-11-29T1100-gamma.md", {
+      task: "gamma",
+      ageDays: 0.1,
+      extra: {
+        commits: [
+          { hash: "1111111", subject: "present one" },
+          { hash: "99b497c", subject: "gqc.5 close review" },
+          { hash: "3333333", subject: "lost one [subagent]" },
+        ],
+      },
+    });
+    const text = f.fs.readFileSync(file, "utf8") as string;
+    return parseCheckpoint(`${text}\n${extraSections}`);
+  }
+  function git(f: MemoryFixture, status: string, head = HEAD) {
+    f.runResult = (_cmd, args) => {
+      const sub = args[2];
+      if (sub === "status") return { status: 0, stdout: status, stderr: "" };
+      if (sub === "diff") return { status: 0, stdout: "", stderr: "" };
+      if (sub === "rev-parse") return { status: 0, stdout: `${head}\n`, stderr: "" };
+      if (sub === "cat-file")
+        return { status: args[4] === "1111111^{commit}" ? 0 : 1, stdout: "", stderr: "" };
+      if (sub === "log" && args.includes("HEAD"))
+        return {
+          status: 0,
+          stdout: "9737146\tgqc.5 close review\n1111111\tpresent one\n",
+          stderr: "",
+        };
+      if (sub === "log") return { status: 0, stdout: "", stderr: "" };
+      return { status: 1, stdout: "", stderr: "" };
+    };
+  }
+
+  it("present keeps its hash, rebased takes the new hash of the same subject (marked), the rest is not in this clone", () => {
+    const f = new MemoryFixture();
+    git(f, "");
+    const r = reconcile(f.deps(), ROOT, handoverCheckpoint(f, ""));
+    expect(r.confirmedCommits).toEqual([{ hash: "1111111", subject: "present one" }]);
+    expect(r.rebasedCommits).toEqual([
+      { hash: "9737146", subject: "gqc.5 close review", was: "99b497c" },
+    ]);
+    expect(r.droppedCommits).toEqual([{ hash: "3333333", subject: "lost one" }]);
+    const lines = reconcileLines(r);
+    expect(lines).toContain("Commit (present in git): 1111111 present one");
+    expect(lines).toContain("Commit (rebased: now 9737146, listed as 99b497c): gqc.5 close review");
+    expect(lines).toContain("Commit (not in this clone): 3333333 lost one");
+  });
+
+  it("a bullet the writer marked rebased keeps its mark when its new hash is present", () => {
+    const f = new MemoryFixture();
+    git(f, "");
+    const cp = handoverCheckpoint(f, "");
+    cp.commits = [{ hash: "1111111", subject: "present one (rebased from 99b497c)" }];
+    expect(reconcile(f.deps(), ROOT, cp).rebasedCommits).toEqual([
+      { hash: "1111111", subject: "present one", was: "99b497c" },
+    ]);
+  });
+
+  it("flags an uncommitted file that is clean now with no commit since (same ## Head)", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/a.ts`, "x");
+    f.write(`${ROOT}/lib/b.ts`, "x");
+    git(f, " M lib/b.ts\n");
+    const sections = `## Head\n${HEAD}\n\n## Uncommitted\n- lib/a.ts (modified)\n- lib/b.ts (modified)\n`;
+    expect(reconcile(f.deps(), ROOT, handoverCheckpoint(f, sections)).gitDrift).toContain(
+      "uncommitted at the save, clean now with no commit since (reverted or lost?): lib/a.ts",
+    );
+  });
+
+  it("does not flag a clean uncommitted file when HEAD moved since the save (it was committed)", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/a.ts`, "x");
+    git(f, "", "b".repeat(40));
+    const sections = `## Head\n${HEAD}\n\n## Uncommitted\n- lib/a.ts (modified)\n`;
+    const drift = reconcile(f.deps(), ROOT, handoverCheckpoint(f, sections)).gitDrift;
+    expect(drift.join("\n")).not.toContain("clean now");
+  });
+
+  it("flags working-set files that vanished, not the ones recorded as deleted", () => {
+    const f = new MemoryFixture();
+    git(f, "");
+    const r = reconcile(
+      f.deps(),
+      ROOT,
+      handoverCheckpoint(f, "## Uncommitted\n- old.ts (deleted)\n- lib/gone.ts (modified)\n"),
+    );
+    expect(r.gitDrift).toContain("working-set files that no longer exist: lib/gone.ts");
+  });
+
+  it("an older checkpoint without the handover sections reconciles as before", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/a.ts`, "x");
+    git(f, "?? lib/a.ts\n");
+    const r = reconcile(f.deps(), ROOT, handoverCheckpoint(f, ""));
+    expect(r.gitDrift).toEqual(['commit 3333333 "lost one" is not in this clone']);
+  });
+
+  it("summarizes git status by kind and lists at most 20 entries, the checkpoint's files first", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/mine.ts`, "x");
+    const untracked = Array.from({ length: 7000 }, (_, i) => `?? junk/f${i}.txt`).join("\n");
+    git(f, `${untracked}\n M lib/other.ts\n M lib/mine.ts\n`);
+    const r = reconcile(
+      f.deps(),
+      ROOT,
+      handoverCheckpoint(f, "## Uncommitted\n- lib/mine.ts (modified)\n"),
+    );
+    expect(r.statusTotal).toBe(7002);
+    expect(r.statusCounts).toEqual({ modified: 2, untracked: 7000 });
+    expect(r.status).toHaveLength(20);
+    expect(r.status[0]).toBe(" M lib/mine.ts");
+    expect(reconcileLines(r)).toContain(
+      "Working tree now: 7002 changed path(s): 2 modified, 7000 untracked; the first 20, the checkpoint's files first",
+    );
   });
 });

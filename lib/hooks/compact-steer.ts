@@ -1,0 +1,106 @@
+import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../store/checkpoint-digest.ts";
+
+// Issue 23, point 5: steer the summary. Claude Code appends a PreCompact hook's plain stdout to
+// the summariser's instructions, after the user's own `/compact <focus>` text (seen in the
+// compaction request of 2.1.197: "Additional Instructions:\n<focus>\n\n<hook stdout>"). The model's
+// summary paraphrases and loses exact paths; this text names what it must keep verbatim.
+
+/** The whole steering text stays within this (Claude Code takes up to 10,000 characters). */
+export const STEER_CHARS = 2000;
+const PATHS_CHARS = 560;
+const READ_CHARS = 240;
+const REQUESTS = 4;
+const REQUEST_CHARS = 200;
+const TODOS = 10;
+const TODO_CHARS = 100;
+const FAILURES = 3;
+const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
+
+export interface SteerInput {
+  /** the checkpoint this compaction belongs to (just written, or the one that already held everything) */
+  checkpoint: string | null;
+  digest: CheckpointDigest | null | undefined;
+  /** the user's `/compact <focus>` text (PreCompact's custom_instructions) */
+  focus: string | null | undefined;
+}
+
+/** `a, b, c, +N more` within `max` characters (at least the first item). */
+function pathList(paths: readonly string[], max: number): string {
+  const shown: string[] = [];
+  let used = 0;
+  for (const p of paths) {
+    const item = oneLine(p, 300);
+    if (shown.length && used + item.length + 2 > max) break;
+    shown.push(item);
+    used += item.length + 2;
+  }
+  const rest = paths.length - shown.length;
+  return `${shown.join(", ")}${rest > 0 ? `, +${rest} more` : ""}`;
+}
+
+/** The requests to keep: the first, then the newest few, oldest first, without repeats. */
+function requestTexts(d: CheckpointDigest): string[] {
+  const newest = d.requests.slice(-REQUESTS).map((r) => r.text);
+  const first = d.firstRequest?.text;
+  const all = first && !newest.includes(first) ? [first, ...newest] : newest;
+  return all.map((t) => oneLine(t, REQUEST_CHARS));
+}
+
+/** The steering lines in the order the summariser reads them; the focus note and the checkpoint first. */
+function steeringLines(s: SteerInput): string[] {
+  const lines = [
+    "[quoin-checkpoint] For the summary: keep the items below verbatim (exact paths and wording, not paraphrased).",
+  ];
+  if (s.focus?.trim())
+    lines.push("The user's own /compact instructions above come first; these only add to them.");
+  if (s.checkpoint)
+    lines.push(
+      `Checkpoint saved before this compaction: ${oneLine(s.checkpoint, 400)} (name this path in the summary; it holds the full list).`,
+    );
+  const d = s.digest;
+  if (!d) return lines;
+  if (d.changed.length)
+    lines.push(
+      `Files changed (newest first): ${pathList(
+        d.changed.map((f) => f.path),
+        PATHS_CHARS,
+      )}`,
+    );
+  const requests = requestTexts(d);
+  if (requests.length) {
+    lines.push("User requests, oldest first (queued ones included):");
+    for (const r of requests) lines.push(`- ${r}`);
+  }
+  if (d.todos?.length) {
+    lines.push("Todo list as it stands:");
+    for (const t of d.todos.slice(0, TODOS))
+      lines.push(`- ${MARK[t.status]} ${oneLine(t.content, TODO_CHARS)}`);
+    if (d.todos.length > TODOS) lines.push(`- +${d.todos.length - TODOS} more todos`);
+  }
+  if (d.failures.length) {
+    lines.push("Failures that still stand:");
+    for (const f of d.failures.slice(-FAILURES))
+      lines.push(`- \`${oneLine(f.command, 120).replace(/`/g, "'")}\`: ${oneLine(f.error, 140)}`);
+  }
+  if (d.read.length)
+    lines.push(
+      `Files read (newest first): ${pathList(
+        d.read.map((f) => f.path),
+        READ_CHARS,
+      )}`,
+    );
+  return lines;
+}
+
+/**
+ * What PreCompact prints for the summariser: ASCII, at most STEER_CHARS characters (lines are
+ * dropped from the end until it fits); null when there is nothing to say beyond the header.
+ */
+export function steeringText(s: SteerInput): string | null {
+  const lines = steeringLines(s);
+  if (lines.length === 1) return null;
+  while (lines.length > 1 && lines.join("\n").length > STEER_CHARS) lines.pop();
+  const text = lines.join("\n");
+  return text.length <= STEER_CHARS ? text : text.slice(0, STEER_CHARS);
+}

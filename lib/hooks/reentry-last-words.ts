@@ -1,0 +1,34 @@
+import type { Deps } from "../core/deps.ts";
+import { readTextOrNull } from "../core/file-range.ts";
+import { oneLine } from "../store/checkpoint-digest.ts";
+import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import type { MemoryPaths } from "../store/memory-paths.ts";
+import { ownPendingRestore } from "../store/pending-restore.ts";
+import { parseHandover, type LastWord } from "../restore/handover-sections.ts";
+
+// SessionStart(compact): the model's own last words before the compaction (`## Last words` of this
+// session's PreCompact checkpoint), in the note only where they fit its 2,000-character budget.
+
+/** The note's whole budget (hook-io's capText cuts beyond it); the last words take only what is left. */
+export const NOTE_BUDGET = 2000;
+const WORD_CHARS = 300;
+const HEADER = "Your last words before the compaction (newest last):";
+
+/** This session's own PreCompact checkpoint's `## Last words`; [] when there are none. */
+export function reentryLastWords(deps: Deps, paths: MemoryPaths, sid: string): LastWord[] {
+  const own = ownPendingRestore(deps, paths, sid);
+  const text = own?.checkpoint ? readTextOrNull(deps.fs, own.checkpoint) : null;
+  if (text === null) return [];
+  const p = parseCheckpoint(text);
+  return p.sessionId === sid ? parseHandover(p).lastWords : [];
+}
+
+/** The newest last words that fit in `room` characters, as one block; null when not even one fits. */
+export function fitLastWords(words: readonly LastWord[], room: number): string | null {
+  const bullets = words.map((w) => `- ${w.at ? `${w.at} ` : ""}${oneLine(w.text, WORD_CHARS)}`);
+  for (let from = 0; from < bullets.length; from += 1) {
+    const block = [HEADER, ...bullets.slice(from)].join("\n");
+    if (block.length <= room) return block;
+  }
+  return null;
+}

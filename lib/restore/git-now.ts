@@ -1,0 +1,55 @@
+import type { Deps } from "../core/deps.ts";
+import type { LogEntry } from "../core/git.ts";
+
+// The few git reads a restore brief adds to lib/core/git.ts's: HEAD now, the subjects reachable
+// from HEAD (to find a rebased commit by its subject), and the commits since the save, counted.
+
+const TIMEOUT_MS = 5000;
+/** How far back from HEAD a rebased commit is looked for by its subject. */
+export const SUBJECT_WINDOW = 2000;
+/** Commits since the save are counted up to this; more reads as "1000+". */
+export const SINCE_COUNT_CAP = 1000;
+
+function git(deps: Deps, root: string, args: string[]): string | null {
+  const res = deps.run("git", ["-C", root, ...args], { timeoutMs: TIMEOUT_MS });
+  return res.status === 0 ? res.stdout : null;
+}
+
+/** The full sha HEAD points at now; null without a repository or a commit. */
+export function headNow(deps: Deps, root: string): string | null {
+  const out = git(deps, root, ["rev-parse", "HEAD"])?.trim();
+  return out && /^[0-9a-f]{40}$/i.test(out) ? out.toLowerCase() : null;
+}
+
+/** subject -> the newest short hash with it, over the SUBJECT_WINDOW commits reachable from HEAD. */
+export function subjectsFromHead(deps: Deps, root: string): Map<string, string> {
+  const out = git(deps, root, ["log", `-n${SUBJECT_WINDOW}`, "--format=%h%x09%s", "HEAD"]);
+  const map = new Map<string, string>();
+  for (const line of (out ?? "").split("\n")) {
+    const tab = line.indexOf("\t");
+    if (tab <= 0) continue;
+    const subject = line.slice(tab + 1).trim();
+    if (!map.has(subject)) map.set(subject, line.slice(0, tab));
+  }
+  return map;
+}
+
+/** The commits after `savedAt` (newest first), up to SINCE_COUNT_CAP. */
+export function commitsAfter(deps: Deps, root: string, savedAt: string): LogEntry[] {
+  const savedMs = Date.parse(savedAt);
+  if (!Number.isFinite(savedMs)) return [];
+  const out = git(deps, root, [
+    "log",
+    `-n${SINCE_COUNT_CAP}`,
+    "--format=%h%x09%cI%x09%s",
+    `--since=${savedAt}`,
+  ]);
+  return (out ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => {
+      const [hash = "", isoTime = "", ...rest] = l.split("\t");
+      return { hash, isoTime, subject: rest.join("\t") };
+    })
+    .filter((e) => Date.parse(e.isoTime) > savedMs);
+}

@@ -1,0 +1,128 @@
+import { replayMenu } from "./prompt-replay.ts";
+import { driftLines, reconcileLines, workingTreeLine } from "./reconcile.ts";
+import type { Restored } from "./restore-run.ts";
+import { BRIEF_LIMITS, cut, digestNotes, notesLines, whereLines } from "./restore-guide.ts";
+import type { BriefLine } from "./brief-fit.ts";
+
+// The lines of a restore's brief (`show`), in the order they are kept: what fits least is cut
+// first, from the end; `keep` lines and `held` text are never cut (brief-fit.ts).
+
+export const WARNINGS = 6;
+const TRASHED_SHOWN = 5;
+
+export const warningsOf = (r: { warnings: readonly string[] }) => {
+  const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 300));
+  if (r.warnings.length > WARNINGS)
+    w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
+  return w;
+};
+
+export const OPEN_QUESTIONS = 5;
+
+/** Open questions: in the text form listed; under --json the field holds them, said once. */
+function openQuestionLines(qs: readonly string[], json: boolean): string[] {
+  if (qs.length === 0) return [];
+  if (json)
+    return [
+      `Open questions: ${qs.length} (in openQuestions${qs.length > OPEN_QUESTIONS ? `, the first ${OPEN_QUESTIONS}` : ""}).`,
+    ];
+  return [
+    `Open questions: ${qs.length} items.`,
+    ...qs.slice(0, BRIEF_LIMITS.items).map((q) => `  - ${cut(q, BRIEF_LIMITS.itemChars)}`),
+    ...(qs.length > BRIEF_LIMITS.items
+      ? [`  +${qs.length - BRIEF_LIMITS.items} more open questions`]
+      : []),
+  ];
+}
+
+const sameSessionLines = (sid: string) => [
+  `Same-session restore detected: this checkpoint was saved in your current session (ID: ${sid.slice(0, 8)}...).`,
+  "Restoring here loads prior work into an already-used context window. For the cleanest restore,",
+  "open a new Claude Code session (Cmd+N / Ctrl+N, or close this terminal and run: claude),",
+  "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
+];
+
+export function restoredLines(r: Restored, engine: string, json: boolean): BriefLine[] {
+  const keep = (text: string): BriefLine => ({ text, keep: true });
+  const lines: BriefLine[] = warningsOf(r).map(keep);
+  if (r.corrupt) {
+    lines.push(
+      keep(
+        `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+      ),
+      keep("----- raw content -----"),
+      { text: r.corrupt.raw, held: true },
+      keep("-----------------------"),
+      keep(r.corrupt.hint),
+    );
+    return lines;
+  }
+  const s = r.summary!;
+  lines.push(keep(s.kindLine));
+  lines.push(
+    keep(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`),
+  );
+  lines.push(keep(`Session: ${s.resume}`));
+  lines.push(
+    keep(
+      `From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`,
+    ),
+  );
+  if (r.reconcile) {
+    lines.push(...driftLines(r.reconcile).map(keep));
+    if (r.reconcile.git) lines.push(keep(workingTreeLine(r.reconcile)));
+  }
+  // The rest in the order it is kept: what fits least is cut first, from the end.
+  const rest: string[] = [];
+  rest.push(
+    s.artifacts.length
+      ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
+      : "In-flight artifacts: none to re-read.",
+  );
+  for (const a of s.artifacts) rest.push(`  ${a}`);
+  rest.push(...whereLines(s.session));
+  if (r.reconcile) rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false }));
+  rest.push(...notesLines(s.session), ...digestNotes(s.session));
+  rest.push(...openQuestionLines(s.openQuestions, json));
+  lines.push(...rest.map((text) => ({ text })));
+  if (r.needs.includes("same-session"))
+    lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
+  if (r.prompts.case !== "A") {
+    if (!r.replay)
+      lines.push(...replayMenu(r.prompts).map((text) => ({ text, held: true as const })));
+    else {
+      for (const p of r.replay.replay)
+        lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), {
+          text: p.text,
+          held: true,
+        });
+      if (r.replay.edit)
+        lines.push(
+          keep(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`),
+          { text: r.replay.edit.text, held: true },
+          keep("Paste the edited prompt to submit it."),
+        );
+    }
+  }
+  if (r.cleanup) {
+    const t = r.cleanup.trashed;
+    for (const x of t.slice(0, TRASHED_SHOWN))
+      lines.push({ text: `[checkpoint] moved to trash: ${x.from}` });
+    if (t.length > TRASHED_SHOWN)
+      lines.push({ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` });
+  }
+  if (!r.done && !r.corrupt)
+    lines.push(
+      keep(
+        `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,
+      ),
+    );
+  return lines;
+}
+
+function needFlag(r: Restored, n: Restored["needs"][number]): string {
+  if (n === "same-session") return "--proceed";
+  if (n === "replay")
+    return `--replay all|N,M|none|edit N${r.prompts.case === "C" ? "|delete" : ""}`;
+  return "";
+}

@@ -1,0 +1,141 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST } from "../helpers/run-bundle.ts";
+import {
+  requestText,
+  runClaude,
+  startLoopbackModel,
+  type LoopbackModel,
+  type MessagesBody,
+} from "./loopback-model.ts";
+
+// Issue 23, points 5 and 6, under the real client (the pinned 2.1.197): a `/compact <focus>`
+// sends the summariser a request that carries the user's focus first, then PreCompact's steering
+// text naming the checkpoint it wrote and the exact changed paths. The re-entry note that follows
+// shows what the client lets SessionStart(compact) see: the summary is not yet in the transcript.
+
+let tmp: string;
+let home: string;
+let project: string;
+let model: LoopbackModel;
+
+const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.cjs`))}`;
+const FOCUS = "keep the parser notes";
+const KEPT = "src/kept-file.ts";
+const DROPPED = "src/dropped-file.ts";
+
+/** The summariser's request: Claude Code asks for an <analysis> then a <summary> block. */
+const isCompactionRequest = (body: MessagesBody | undefined) =>
+  requestText(body).includes("<summary> block");
+
+function lastIsToolResult(body: MessagesBody): boolean {
+  const c = body.messages?.at(-1)?.content;
+  return Array.isArray(c) && c.some((b) => (b as { type?: string }).type === "tool_result");
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-steer-"));
+  home = path.join(tmp, "home");
+  project = path.join(home, "proj");
+  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/feat/steer\n");
+  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
+  const entry = (name: string, matcher?: string) => [
+    {
+      ...(matcher ? { matcher } : {}),
+      hooks: [{ type: "command", command: hook(name), timeout: 10 }],
+    },
+  ];
+  fs.writeFileSync(
+    path.join(home, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        SessionStart: entry("sessionstart", "startup|resume|clear|compact"),
+        UserPromptSubmit: entry("userpromptsubmit"),
+        PreCompact: entry("precompact", "manual|auto"),
+      },
+    }),
+  );
+  model = await startLoopbackModel((body) => {
+    if (isCompactionRequest(body))
+      return { kind: "text", text: `<summary>We wrote ${KEPT} and more.</summary>` };
+    if (lastIsToolResult(body)) return { kind: "text", text: "written" };
+    const last = requestText({ messages: body.messages?.slice(-1) });
+    if (last.includes("second step"))
+      return {
+        kind: "tool_use",
+        name: "Write",
+        input: { file_path: path.join(project, KEPT), content: "export const kept = 1;\n" },
+      };
+    if (last.includes("third step"))
+      return {
+        kind: "tool_use",
+        name: "Write",
+        input: { file_path: path.join(project, DROPPED), content: "export const dropped = 1;\n" },
+      };
+    return { kind: "text", text: "noted" };
+  });
+});
+afterAll(async () => {
+  await model?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const memory = () => path.join(project, ".workflow_artifacts", "memory");
+const ask = (args: string[]) => runClaude({ home, cwd: project, baseUrl: model.url, args });
+
+describe("steering the compaction under the real Claude Code client", () => {
+  it("the summariser's request carries the focus, then the steering text with the checkpoint's path; a second /compact of the unchanged session writes no checkpoint", async () => {
+    const first = await ask(["first step", "--output-format=json"]);
+    expect(first.code).toBe(0);
+    const sid = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+    for (const p of ["second step", "third step", "fourth step"])
+      expect((await ask(["--resume", sid, p, "--allowedTools=Write"])).code).toBe(0);
+    expect(fs.existsSync(path.join(project, DROPPED))).toBe(true);
+
+    const compact = await ask(["--resume", sid, `/compact ${FOCUS}`]);
+    expect(compact.code).toBe(0);
+    const checkpoint = fs
+      .readFileSync(path.join(memory(), `pending-restore-${sid}.txt`), "utf8")
+      .trim();
+    const request = requestText(model.messageBodies().find(isCompactionRequest));
+    const steer = request.indexOf(`Checkpoint saved before this compaction: ${checkpoint}`);
+    expect(steer).toBeGreaterThan(0);
+    if (process.env["SHOW_STEER"]) console.log(request.slice(steer - 400, steer + 1500));
+    expect(request.indexOf(FOCUS)).toBeGreaterThan(0);
+    expect(request.indexOf(FOCUS)).toBeLessThan(steer);
+    expect(request).toContain(`Files changed (newest first): ${DROPPED}, ${KEPT}`);
+
+    // A second /compact of the unchanged session: PreCompact fires again and writes nothing, and
+    // its SessionStart(compact) must not take the first compaction's summary for its own.
+    const again = await ask(["--resume", sid, "/compact"]);
+    expect(again.code).toBe(0);
+    const ckpts = fs.readdirSync(path.join(memory(), "checkpoints"));
+    expect(ckpts.filter((f) => f.endsWith("-precompact.md"))).toEqual([path.basename(checkpoint)]);
+    expect(fs.readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8")).toContain(
+      `PreCompact: nothing new since ${checkpoint}`,
+    );
+
+    const after = await ask(["--resume", sid, "what next?"]);
+    expect(after.code).toBe(0);
+    const last = requestText(model.messageBodies().at(-1));
+    expect(last).toContain("what next?");
+    const start = last.indexOf(`Saved before the compaction: ${checkpoint}`);
+    expect(start).toBeGreaterThan(0);
+    const note = last.slice(start, start + 1200);
+    // NOTE: 2.1.197 (and 2.1.332) write the compact_boundary and the summary line only after
+    // SessionStart(compact) and PostCompact ran, so the note cannot read the summary yet: it
+    // carries the full list. Should a client write the summary first, this fails and the note
+    // carries only what the summary dropped (test/unit/hooks/compact-reentry-summary.test.ts).
+    expect(note).not.toContain("The summary kept");
+    expect(note).toContain(`Newest changed files: ${DROPPED}, ${KEPT}`);
+    const transcript = fs
+      .readdirSync(path.join(home, ".claude", "projects"), { recursive: true, encoding: "utf8" })
+      .find((f) => f.endsWith(`${sid}.jsonl`))!;
+    const written = fs.readFileSync(path.join(home, ".claude", "projects", transcript), "utf8");
+    expect(written).toContain('"isCompactSummary":true');
+  }, 240_000);
+});

@@ -1,0 +1,169 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readCompactSummary } from "../../../lib/context/compact-summary-read.ts";
+import { droppedSinceCompaction, reentryDigest } from "../../../lib/hooks/compact-reentry.ts";
+import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
+import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
+import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
+import { readKnobs } from "../../../lib/core/knobs.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { projectMemory } from "../../../lib/store/project-root.ts";
+import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
+import { fakeDeps } from "../../helpers/memfs-deps.ts";
+
+// Issue 23, point 6, measured on the real session spotter-4d5611e5: PreCompact saves from the
+// transcript cut just before its compaction; SessionStart(compact) then reads the summary the
+// model wrote after the compact_boundary and re-injects only the checkpoint's paths, requests and
+// todos that summary lacks, plus the newest changed file, with one line saying how much it kept.
+
+const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
+const SID = "4d5611e5-241a-462a-8d15-5122611a9569";
+const HOME = "/home/USER";
+const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
+const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
+
+const raw = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8");
+const lines = raw.split("\n").filter((l) => l.trim() !== "");
+const { before, summaryText } = cutAtCompaction(lines);
+/** The boundary's own time: PreCompact saves a moment before it. */
+const BOUNDARY_AT = (
+  JSON.parse(lines.find((l) => l.includes('"compact_boundary"'))!) as { timestamp: string }
+).timestamp;
+const savedJustBefore = new Date(Date.parse(BOUNDARY_AT) - 5000).toISOString();
+
+function compacted() {
+  const deps = fakeDeps({
+    home: HOME,
+    cwd: ROOT,
+    now: savedJustBefore,
+    files: {
+      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
+      [TRANSCRIPT]: `${before.join("\n")}\n`,
+    },
+  });
+  const out = runPreCompact(deps, {
+    hook_event_name: "PreCompact",
+    session_id: SID,
+    transcript_path: TRANSCRIPT,
+    cwd: ROOT,
+    trigger: "auto",
+  });
+  if (!out.saved) throw new Error(out.reason);
+  // The compaction happens: the boundary, the summary and the rest of the session follow.
+  deps.fs.writeFileSync(TRANSCRIPT, raw);
+  const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
+  return {
+    deps,
+    checkpoint: out.result.checkpoint,
+    digest: parsed.digest,
+    fullList: new Set([...out.digest!.changed, ...out.digest!.read].map((f) => f.path)).size,
+  };
+}
+
+describe("readCompactSummary", () => {
+  it("reads the summary after the newest compact_boundary from the tail, and null without one", () => {
+    const { deps } = compacted();
+    expect(readCompactSummary(deps.fs, TRANSCRIPT)?.text).toBe(summaryText);
+    deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    expect(readCompactSummary(deps.fs, TRANSCRIPT)).toBeNull();
+    expect(readCompactSummary(deps.fs, "/nowhere.jsonl")).toBeNull();
+  });
+});
+
+describe("pathKept", () => {
+  it.each([
+    ["see lib/a/b.ex now", "lib/a/b.ex", true],
+    ["at /root/lib/a/b.ex.", "lib/a/b.ex", true],
+    ["only b.ex here", "lib/a/b.ex", false],
+    ["xlib/a/b.ex", "lib/a/b.ex", false],
+    ["lib/a/b.exs", "lib/a/b.ex", false],
+  ])("%j holds %j: %s", (summary, p, kept) => expect(pathKept(summary, p)).toBe(kept));
+});
+
+describe("the post-compaction note on spotter-4d5611e5 carries only what the summary dropped", () => {
+  const { deps, checkpoint, digest, fullList } = compacted();
+  const paths = projectMemory(deps.fs, ROOT, HOME)!;
+  const report = keptBySummary(summaryText, digest);
+  const note = reentryDigest(deps, paths, SID, undefined, TRANSCRIPT)!;
+  const full = reentryDigest(deps, paths, SID)!;
+  const all = report.paths.all.length;
+  const dropped = report.paths.dropped.length;
+  const kept = all - dropped;
+  const droppedLine = note.split("\n").find((l) => l.startsWith("Paths it dropped: ")) ?? "";
+  const shownDropped = report.paths.dropped.filter((p) => pathKept(note, p));
+
+  it("says how much the summary kept, and leaves out every path it kept", () => {
+    console.log(
+      `spotter-4d5611e5: digest ${fullList} paths, checkpoint lists ${all} (${digest.changed.length} changed, ${digest.read.length} read); the summary kept ${kept} whole; the note re-injects ${shownDropped.length} of the ${dropped} it dropped (${note.length} chars; the full note was ${full.length}); requests kept ${report.requests.all.length - report.requests.dropped.length} of ${report.requests.all.length}, todos ${report.todos.all.length - report.todos.dropped.length} of ${report.todos.all.length}`,
+    );
+    expect(all).toBeGreaterThan(10);
+    expect(all).toBe(fullList);
+    // The measured figures (README, "What a checkpoint holds"): the summary kept 10 of 13 paths.
+    expect([kept, all, shownDropped.length]).toEqual([10, 13, 3]);
+    expect(note).toContain(`Saved before the compaction: ${checkpoint}`);
+    expect(note).toContain(`The summary kept ${kept} of ${all} paths`);
+    for (const p of report.paths.all.filter((x) => !report.paths.dropped.includes(x)))
+      if (p !== digest.changed[0]?.path) expect(droppedLine, p).not.toContain(p);
+    expect(note).toContain(`Newest changed file: ${digest.changed[0]!.path}`);
+  });
+
+  it("re-injects the dropped paths it has room for and counts the rest", () => {
+    const rest = report.paths.dropped.filter((p) => p !== digest.changed[0]?.path);
+    const listed = rest.filter((p) => pathKept(droppedLine, p)).length;
+    expect(listed).toBeGreaterThan(0);
+    if (listed < rest.length) expect(droppedLine).toContain(`+${rest.length - listed} more`);
+  });
+
+  it("droppedSinceCompaction gives the same note once the summary is there, and null before", () => {
+    expect(droppedSinceCompaction(deps, paths, SID, TRANSCRIPT)).toBe(note);
+    const early = compacted();
+    early.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    const earlyPaths = projectMemory(early.deps.fs, ROOT, HOME)!;
+    expect(droppedSinceCompaction(early.deps, earlyPaths, SID, TRANSCRIPT)).toBeNull();
+    expect(reentryDigest(early.deps, earlyPaths, SID, undefined, TRANSCRIPT)).toContain(
+      "Newest changed files: ",
+    );
+  });
+
+  it("takes no summary from an earlier compaction: one not newer than the previous SessionStart(compact), or older than the checkpoint", () => {
+    // compacted_at has whole seconds: a boundary in that same second is the previous one's.
+    const sameSecond = `${BOUNDARY_AT.slice(0, 19)}Z`;
+    expect(reentryDigest(deps, paths, SID, undefined, TRANSCRIPT, sameSecond)).toBe(full);
+    const earlier = new Date(Date.parse(sameSecond) - 1000).toISOString();
+    expect(reentryDigest(deps, paths, SID, undefined, TRANSCRIPT, earlier)).toBe(note);
+    const stale = compacted();
+    stale.deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString());
+    // a newer checkpoint of this session, saved after that boundary: the summary is not its own
+    const p2 = projectMemory(stale.deps.fs, ROOT, HOME)!;
+    const text = stale.deps.fs.readFileSync(stale.checkpoint, "utf8") as string;
+    const newer = stale.checkpoint.replace("-precompact.md", "-precompact-2.md");
+    stale.deps.fs.writeFileSync(
+      newer,
+      text.replace(
+        /## Saved at\n.*\n/,
+        `## Saved at\n${new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString()}\n`,
+      ),
+    );
+    expect(reentryDigest(stale.deps, p2, SID, undefined, TRANSCRIPT)).not.toContain(
+      "The summary kept",
+    );
+  });
+
+  it("keeps the whole SessionStart(compact) answer under 2,000 characters", () => {
+    const answer = handleSessionStart(
+      deps,
+      {
+        hook_event_name: "SessionStart",
+        session_id: SID,
+        transcript_path: TRANSCRIPT,
+        cwd: ROOT,
+        source: "compact",
+      },
+      readKnobs({}, () => {}),
+    ) as { hookSpecificOutput: { additionalContext: string } };
+    const ctx = answer.hookSpecificOutput.additionalContext;
+    expect(ctx).toContain("The summary kept");
+    expect(ctx.length).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../../cli/run-cli.ts";
+import { restoreCommand } from "../../../cli/commands/restore.ts";
+import {
+  checkpointKind,
+  commitMarks,
+  parseHandover,
+} from "../../../lib/restore/handover-sections.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { summarizeStatus, statusKind } from "../../../lib/restore/status-summary.ts";
+import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+
+// Issue 19 point 3: restore answers in a bounded brief that says the checkpoint's kind and gives the
+// question's options in `next`.
+const CUR = "cccc0000-0000-0000-0000-000000000001";
+
+function restoreJson(f: MemoryFixture, argv: string[] = []) {
+  let out = "";
+  runCli(
+    ["restore", "--json", "--session", CUR, ...argv],
+    f.deps(),
+    { stdout: (t) => (out += t), stderr: () => {}, readStdin: () => "" },
+    [restoreCommand],
+  );
+  return { bytes: Buffer.byteLength(out), j: JSON.parse(out) };
+}
+
+describe("the kind of checkpoint", () => {
+  it("an automatic checkpoint (PreCompact, forced save, session end) says it holds no notes of the model", () => {
+    for (const [status, why] of [
+      ["checkpoint save (precompact, auto trigger)", "PreCompact"],
+      ["checkpoint save (forced: context at the block tier)", "forced save"],
+      ["checkpoint save (session end, logout)", "session end"],
+    ]) {
+      expect(checkpointKind(status)).toEqual({
+        kind: "automatic",
+        line: `Checkpoint kind: automatic (${why}): no notes of the model; the last words and commits are the record.`,
+      });
+    }
+  });
+
+  it("a /checkpoint save is curated", () => {
+    expect(checkpointKind("checkpoint save (voluntary)").kind).toBe("curated");
+    expect(checkpointKind("curated").kind).toBe("curated");
+  });
+
+  it("the brief's first lines say the kind and name the checkpoint file to read for more", () => {
+    const f = new MemoryFixture();
+    const file = f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 0.01,
+      skeleton: true,
+      extra: { status: "checkpoint save (precompact, auto trigger)" },
+    });
+    f.sentinel(CUR, file);
+    const show: string[] = restoreJson(f).j.show;
+    expect(show[0]).toContain("Checkpoint kind: automatic (PreCompact)");
+    expect(show.find((l) => l.startsWith("From: "))).toContain(
+      `${file} (saved 2026-11-29T11:45:36Z); read it for more than this brief.`,
+    );
+  });
+});
+
+describe("next gives the question's options", () => {
+  it("a finished restore: carry on with the next step, look at the drift, read the file, something else", () => {
+    const f = new MemoryFixture();
+    f.sentinel(
+      CUR,
+      f.checkpoint("2026-11-29T1100-alpha.md", {
+        task: "alpha",
+        ageDays: 0.01,
+        extra: { nextUp: [{ item: "T-4 wire up", prerequisitesMet: true }] },
+      }),
+    );
+    expect(restoreJson(f).j.next.at(-1)).toBe(
+      'Ask the user what to do next: AskUserQuestion "What next?": "Carry on: T-4 wire up" / "Read the whole checkpoint file first" / "Something else".',
+    );
+  });
+
+  it("the picker: the newest candidates as options, then skip", () => {
+    const f = new MemoryFixture();
+    f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.sentinel("s-2", f.checkpoint("2026-11-29T1000-beta.md", { task: "beta", ageDays: 0.02 }));
+    const next: string = restoreJson(f).j.next[0];
+    expect(next).toContain(
+      'AskUserQuestion "Which checkpoint to restore?": "1. alpha (main, saved',
+    );
+    expect(next).toContain('"2. beta (main, saved');
+    expect(next).toContain('/ "Skip"');
+  });
+
+  it("the replay question: all, none, some or edit one", () => {
+    const f = new MemoryFixture();
+    f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
+    f.prompt(CUR, "=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\nfirst prompt\n", 0.01);
+    const next: string = restoreJson(f).j.next[0];
+    expect(next).toContain('"All" (`--replay all`');
+    expect(next).toContain('"None" (`--replay none`)');
+    expect(next).toContain('"Some or edit one"');
+  });
+});
+
+describe("the brief's bounds", () => {
+  it("a long model document is cut to 8 KB with a count and the file to read; held prompts are not cut", () => {
+    const f = new MemoryFixture();
+    const long = (i: number) => `item ${i} ${"word ".repeat(60)}`;
+    const file = f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 0.01,
+      extra: {
+        done: Array.from({ length: 40 }, (_, i) => long(i)),
+        nextUp: Array.from({ length: 40 }, (_, i) => ({ item: long(i), prerequisitesMet: true })),
+        decisions: Array.from({ length: 40 }, (_, i) => `- ${long(i)}`).join("\n"),
+        inProgress: "y".repeat(5000),
+      },
+    });
+    f.sentinel(CUR, file);
+    const held = "z".repeat(20_000);
+    f.prompt(CUR, `=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\n${held}\n`, 0.01);
+    const { bytes, j } = restoreJson(f, ["--replay", "all"]);
+    expect(j.replay.prompts[0].text).toBe(held);
+    expect(j.show).toContain(held);
+    // everything but the held prompts (their show line, pendingPrompts and replay) within 8 KB
+    const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+    expect(bytes - size(held) - size(j.pendingPrompts) - size(j.replay)).toBeLessThanOrEqual(8192);
+    expect(j.show.join("\n")).toMatch(
+      new RegExp(`brief cut to 8192 bytes: \\d+ more line\\(s\\); read ${file} for the rest`),
+    );
+  });
+
+  it("git status: counts by kind, the working set first, at most 20", () => {
+    expect(["?? a", " M b", "A  c", " D d", "R  e -> f", "UU g"].map(statusKind)).toEqual([
+      "untracked",
+      "modified",
+      "added",
+      "deleted",
+      "renamed",
+      "conflicted",
+    ]);
+    const lines = [...Array.from({ length: 30 }, (_, i) => `?? x${i}`), " M mine.ts"];
+    const s = summarizeStatus(lines, new Set(["mine.ts"]));
+    expect(s).toMatchObject({ total: 31, counts: { modified: 1, untracked: 30 } });
+    expect(s.entries).toHaveLength(20);
+    expect(s.entries[0]).toBe(" M mine.ts");
+  });
+});
+
+describe("the handover sections as restore reads them", () => {
+  it("reads ## Head, ## Last words and ## Uncommitted; an older checkpoint reads as not recorded", () => {
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const h = parseHandover(
+      parseCheckpoint(
+        `## Active task\nx\n\n## Head\n${sha}\n\n## Last words\n- 2026-12-01T10:04Z Now gqc.6: close project review session.\n\n## Uncommitted\n- lib/a b.ts (modified)\n- new.ts (untracked)\n`,
+      ),
+    );
+    expect(h).toEqual({
+      head: sha,
+      lastWords: [{ at: "2026-12-01T10:04Z", text: "Now gqc.6: close project review session." }],
+      uncommitted: [
+        { path: "lib/a b.ts", kind: "modified" },
+        { path: "new.ts", kind: "untracked" },
+      ],
+    });
+    expect(parseHandover(parseCheckpoint("## Active task\nx\n"))).toEqual({
+      head: undefined,
+      lastWords: [],
+      uncommitted: undefined,
+    });
+    expect(parseHandover(parseCheckpoint("## Head\n(none)\n")).head).toBeNull();
+  });
+
+  it("strips the writer's marks from a commit subject", () => {
+    expect(commitMarks("close review (rebased from 99b497c) [subagent]")).toEqual({
+      subject: "close review",
+      subagent: true,
+      rebasedFrom: "99b497c",
+      notInClone: false,
+    });
+    expect(commitMarks("gone (not in this clone)").notInClone).toBe(true);
+  });
+});
