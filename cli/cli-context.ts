@@ -5,9 +5,15 @@ import type { MemoryPaths } from "../lib/store/memory-paths.ts";
 import { notAProject, projectMemory } from "../lib/store/project-root.ts";
 import { resolveSessionId, type ResolvedSessionId } from "../lib/store/session-id-resolve.ts";
 
-/** A wrong invocation: printed as one line, exit 2. */
+/** A wrong invocation: printed as one line, exit 2 (EXIT.usage); `expected` goes in the --json refusal. */
 export class UsageError extends Error {
   override name = "UsageError";
+  constructor(
+    message: string,
+    readonly expected?: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface CommonFlags {

@@ -31,6 +31,8 @@ export interface CommandDef<O extends OptionDefs> {
   /** the positional form shown in the usage line (`decide|write-cache`); omitted: no positionals */
   args?: string;
   options: O;
+  /** exit 0 whatever happens (EXIT's note: dispatch and pidfile run through a `!` injection) */
+  alwaysExitZero?: boolean;
   run: (ctx: CliContext, values: OptionValues<O>, positionals: string[]) => number;
 }
 
@@ -40,6 +42,7 @@ export interface Command {
   summary: string;
   usage: string;
   positionals: boolean;
+  alwaysExitZero: boolean;
   parseOptions: NonNullable<ParseArgsConfig["options"]>;
   run: (ctx: CliContext, raw: Readonly<Record<string, unknown>>, positionals: string[]) => number;
 }
@@ -73,6 +76,7 @@ function _value(command: string, key: string, def: OptionDef, raw: unknown): unk
   if (!parsed.success)
     throw new UsageError(
       `${command}: --${key} ${JSON.stringify(raw)} is not valid; expected one of: ${def.values.join(", ")}`,
+      `--${key} ${def.values.join("|")}`,
     );
   return parsed.data;
 }
@@ -88,6 +92,7 @@ export function defineCommand<const O extends OptionDefs>(def: CommandDef<O>): C
     summary: def.summary,
     usage,
     positionals: def.args !== undefined,
+    alwaysExitZero: def.alwaysExitZero === true,
     parseOptions: Object.fromEntries(entries.map(([key, o]) => [key, _parseOption(o)])),
     run(ctx, raw, positionals) {
       const values = Object.fromEntries(

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { Deps } from "../lib/core/deps.ts";
 import { buildContext, UsageError } from "./cli-context.ts";
 import type { Command } from "./command.ts";
+import { EXIT, refusalJson, type Refusal } from "./answer.ts";
 
 const COMMON_OPTIONS = {
   cwd: { type: "string" },
@@ -21,7 +22,7 @@ function helpText(commands: readonly Command[]): string {
   return `quoin-checkpoint: session continuity for Claude Code\n\nusage: quoin-checkpoint <command> [options]\n\n${rows}\n\nEvery command takes --cwd DIR, --session ID and --json.\n`;
 }
 
-/** Parse argv, run one command, and turn every outcome into an exit code: the only place that does. */
+/** Parse argv, run one command, and turn every outcome into an exit code by EXIT (answer.ts). */
 export function runCli(
   argv: readonly string[],
   deps: Deps,
@@ -31,7 +32,7 @@ export function runCli(
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText(commands));
-    return name ? 0 : 2;
+    return name ? EXIT.done : EXIT.usage;
   }
   const command = commands.find((c) => c.name === name);
   // Under --json every outcome is exactly one object on stdout, refusals included.
@@ -41,15 +42,16 @@ export function runCli(
     printed = true;
     io.stdout(text);
   };
-  const refuse = (message: string, code: number): number => {
-    io.stderr(`quoin-checkpoint: ${message}\n`);
-    if (wantsJson && !printed) io.stdout(`${JSON.stringify({ ok: false, reason: message })}\n`);
-    return code;
+  const refuse = (r: Refusal, code: number): number => {
+    io.stderr(`quoin-checkpoint: ${r.reason}\n`);
+    if (wantsJson && !printed) io.stdout(`${JSON.stringify(refusalJson(r))}\n`);
+    return command?.alwaysExitZero ? EXIT.done : code;
   };
   try {
     if (!command)
       throw new UsageError(
         `unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`,
+        commands.map((c) => c.name).join("|"),
       );
     const { values, positionals } = parseArgs({
       args: [...rest],
@@ -59,11 +61,12 @@ export function runCli(
     });
     if (values.help) {
       io.stdout(`usage: quoin-checkpoint ${command.usage}\n`);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length && !command.positionals) {
       throw new UsageError(
         `${name}: unexpected argument '${positionals[0]}'; usage: quoin-checkpoint ${command.usage}`,
+        command.usage,
       );
     }
     const ctx = buildContext(
@@ -75,11 +78,20 @@ export function runCli(
       },
       { stdout, readStdin: io.readStdin },
     );
-    return command.run(ctx, values, positionals);
+    const code = command.run(ctx, values, positionals);
+    return command.alwaysExitZero ? EXIT.done : code;
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (err instanceof UsageError || e.code?.startsWith("ERR_PARSE_ARGS"))
-      return refuse(e.message, 2);
-    return refuse(`${name}: ${e.message}`, 1);
+    if (err instanceof UsageError)
+      return refuse(
+        { reason: e.message, ...(err.expected ? { expected: err.expected } : {}) },
+        EXIT.usage,
+      );
+    if (e.code?.startsWith("ERR_PARSE_ARGS"))
+      return refuse(
+        { reason: e.message, ...(command ? { expected: command.usage } : {}) },
+        EXIT.usage,
+      );
+    return refuse({ reason: `${name}: ${e.message}` }, EXIT.refused);
   }
 }

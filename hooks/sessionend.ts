@@ -10,12 +10,12 @@ void runValidatedHook(
   "SessionEnd",
   sessionEndSchema,
   (input, ctx) => {
-    logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineMs: ctx.deadlineAt }));
+    logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineAt: ctx.deadlineAt }));
     return null;
   },
   deps,
   {
-    deadlineMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS,
+    budgetMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS,
     finishOnSigterm: true,
   },
 );

@@ -1,6 +1,7 @@
 import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
-import { printJson, printLine } from "../cli-context.ts";
+import { printLine } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { pruneSharedOf } from "./shared-hook.ts";
@@ -12,9 +13,8 @@ export const cleanupCommand = defineCommand({
   run(ctx, values) {
     const session = sessionForWrite(ctx);
     if (!session.ok) {
-      if (ctx.json) printJson(ctx, { ok: false, reason: `${session.reason}; nothing moved` });
-      else ctx.deps.warn(`[cleanup] ${session.reason}; nothing moved`);
-      return 1;
+      const reason = `${session.reason}; nothing moved`;
+      return refuse(ctx, { reason }, { text: `[cleanup] ${reason}` });
     }
     const warnings: string[] = [];
     if (session.id === null) {
@@ -33,9 +33,8 @@ export const cleanupCommand = defineCommand({
     });
     const shared = pruneSharedOf(ctx, now, ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW, dryRun);
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
-    if (ctx.json) {
-      printJson(ctx, {
-        ok: true,
+    if (ctx.json)
+      return answer(ctx, {
         dryRun,
         sentinels: result.sentinels,
         checkpoints: result.checkpoints,
@@ -46,8 +45,6 @@ export const cleanupCommand = defineCommand({
         summary: line,
         sharedPruned: shared.pruned,
       });
-      return 0;
-    }
     for (const w of warnings) ctx.deps.warn(w);
     if (dryRun)
       for (const f of [...result.sentinels, ...result.checkpoints, ...result.temps])
@@ -59,6 +56,6 @@ export const cleanupCommand = defineCommand({
         ctx,
         `[quoin-checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
       );
-    return 0;
+    return EXIT.done;
   },
 });

@@ -1,5 +1,6 @@
 import { writeDeferMarker } from "../../lib/store/defer-marker.ts";
-import { printJson, printLine } from "../cli-context.ts";
+import { printLine } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
@@ -12,13 +13,9 @@ export const deferCommand = defineCommand({
     const out = session.ok
       ? writeDeferMarker(ctx.deps, ctx.paths, session.id)
       : { ok: false as const, reason: session.reason };
-    if (ctx.json) {
-      printJson(ctx, out.ok ? { ok: true, sentinel: out.file, message: out.message } : out);
-    } else if (out.ok) {
-      printLine(ctx, out.message);
-    } else {
-      ctx.deps.warn(out.reason);
-    }
-    return out.ok ? 0 : 1;
+    if (!out.ok) return refuse(ctx, { reason: out.reason });
+    if (ctx.json) return answer(ctx, { sentinel: out.file, message: out.message });
+    printLine(ctx, out.message);
+    return EXIT.done;
   },
 });

@@ -1,5 +1,6 @@
 import { formatDoctor, runDoctorChecks } from "../../lib/install/doctor-checks.ts";
 import { printJson } from "../cli-context.ts";
+import { EXIT } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 
 export const doctorCommand = defineCommand({
@@ -13,8 +14,11 @@ export const doctorCommand = defineCommand({
       { nodeVersion: ctx.deps.nodeVersion, knobs: ctx.knobs },
     );
     const ok = checks.every((c) => c.ok);
-    if (ctx.json) printJson(ctx, { ok, checks });
+    const failed = checks.filter((c) => !c.ok).map((c) => c.name);
+    // a failed check is a refused answer: ok false, the failed checks' names as the reason
+    if (ctx.json)
+      printJson(ctx, { ok, ...(ok ? {} : { reason: `failed: ${failed.join(", ")}` }), checks });
     else ctx.stdout(formatDoctor(checks));
-    return ok ? 0 : 1;
+    return ok ? EXIT.done : EXIT.refused;
   },
 });

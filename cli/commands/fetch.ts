@@ -2,7 +2,8 @@ import { ShareGit } from "../../lib/share/share-git.ts";
 import { fetchShares, pickRemote, pushShares } from "../../lib/share/share-push.ts";
 import { listSharedCheckpoints } from "../../lib/share/shared-checkpoints.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
-import { printJson, printLine } from "../cli-context.ts";
+import { answer, EXIT } from "../answer.ts";
+import { printLine } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 import { refuseShare } from "./share.ts";
 
@@ -38,8 +39,7 @@ export const fetchCommand = defineCommand({
     });
     const pushNote = pushed ? (pushed.ok ? "pushed" : pushed.reason) : null;
     if (ctx.json)
-      printJson(ctx, {
-        ok: true,
+      return answer(ctx, {
         remote: remote.remote,
         ref: fetched.ref,
         commit: fetched.commit,
@@ -54,6 +54,6 @@ export const fetchCommand = defineCommand({
           ? `[checkpoint] ${remote.remote} has no shared checkpoints yet${pushNote ? `; local shares ${pushNote}` : ""}`
           : `[checkpoint] fetched ${fetched.ref}: ${shared.length} shared checkpoint(s) from other clones (list shows them as s1, s2, ...)${pushNote ? `; local shares ${pushNote}` : ""}`,
       );
-    return 0;
+    return EXIT.done;
   },
 });

@@ -1,7 +1,8 @@
 import { acquirePidfile, activePidfiles, skillWithPid } from "../../lib/store/pidfile.ts";
 import { releasePidfile } from "../../lib/store/pidfile-release.ts";
 import { readProcessInfo, sessionProcessPid } from "../../lib/store/session-liveness.ts";
-import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { printLine, UsageError } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 
 // The seed's section 0c: a skill marks itself active at entry and releases at every exit, so the
@@ -12,6 +13,7 @@ export const pidfileCommand = defineCommand({
   summary: "mark a skill active in this session (acquire, release, active)",
   args: "acquire|release <skill> | active [<skill-to-exclude>]",
   options: { pid: { type: "string", hint: "N" } },
+  alwaysExitZero: true,
   run(ctx, values, positionals) {
     const [action, skill] = positionals;
     if (action === "active") {
@@ -20,8 +22,7 @@ export const pidfileCommand = defineCommand({
         (p) => !(skill && p.skill === skill && mine.ok && p.session === mine.id),
       );
       if (ctx.json)
-        printJson(ctx, {
-          ok: true,
+        return answer(ctx, {
           active: live.map(({ skill: s, session, pid, acquired_at }) => ({
             skill: s,
             session,
@@ -32,17 +33,21 @@ export const pidfileCommand = defineCommand({
       else
         for (const p of live)
           printLine(ctx, `${p.skill} ${p.pid} ${p.session || "-"} ${p.acquired_at}`);
-      return 0;
+      return EXIT.done;
     }
     if ((action !== "acquire" && action !== "release") || !skill)
-      throw new UsageError(`usage: quoin-checkpoint ${pidfileCommand.usage}`);
+      throw new UsageError(`usage: quoin-checkpoint ${pidfileCommand.usage}`, pidfileCommand.usage);
     const sid = ctx.session();
-    const fail = (reason: string) => {
-      const line = `[quoin-S-2: pidfile helpers unavailable (${reason}); proceeding without lifecycle protection]`;
-      if (ctx.json) printJson(ctx, { ok: false, reason });
-      else printLine(ctx, line);
-      return 0;
-    };
+    const fail = (reason: string) =>
+      refuse(
+        ctx,
+        { reason },
+        {
+          code: EXIT.done,
+          text: `[quoin-S-2: pidfile helpers unavailable (${reason}); proceeding without lifecycle protection]`,
+          textTo: "stdout",
+        },
+      );
     if (!sid.ok) return fail(sid.reason);
     try {
       if (action === "acquire") {
@@ -52,15 +57,15 @@ export const pidfileCommand = defineCommand({
             ? explicit
             : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, ctx.deps.ppid);
         const file = acquirePidfile(ctx.deps, ctx.paths.sessions, skill, sid.id, pid);
-        if (ctx.json) printJson(ctx, { ok: true, pidfile: file, pid });
-        else printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);
-        return 0;
+        if (ctx.json) return answer(ctx, { pidfile: file, pid });
+        printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);
+        return EXIT.done;
       }
       const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);
-      if (ctx.json) printJson(ctx, { ok: true, released: moved !== null, trash: moved });
+      if (ctx.json) return answer(ctx, { released: moved !== null, trash: moved });
       // A release after the engine already released (save and restore do it at their end) says nothing.
-      else if (moved) printLine(ctx, `[quoin] ${skill} released`);
-      return 0;
+      if (moved) printLine(ctx, `[quoin] ${skill} released`);
+      return EXIT.done;
     } catch (err) {
       return fail((err as Error).message);
     }

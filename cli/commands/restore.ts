@@ -6,6 +6,7 @@ import { sessionRunningCheck } from "../../lib/store/session-liveness.ts";
 import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { adoptForRestore, sharedHint } from "./shared-hook.ts";
 
@@ -23,20 +24,18 @@ export const restoreCommand = defineCommand({
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
-    const refuse = (reason: string): number => {
-      if (!ctx.json) throw new UsageError(`restore: ${reason}`);
-      printJson(
-        ctx,
-        restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps)) as object,
-      );
-      return 2;
+    const refused = (reason: string, expected?: string): number => {
+      if (!ctx.json) throw new UsageError(`restore: ${reason}`, expected);
+      const extra = restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps));
+      return refuse(ctx, { reason, expected }, { code: EXIT.usage, extra: extra as object });
     };
     const rawPick = values.pick;
     let pick: number | undefined;
     if (rawPick !== undefined) {
       if (!/^\d+$/.test(rawPick.trim()) || Number(rawPick) < 1)
-        return refuse(
+        return refused(
           `--pick ${JSON.stringify(rawPick)}: expected a number from the list, e.g. --pick 2`,
+          "--pick N",
         );
       pick = Number(rawPick);
     }
@@ -48,14 +47,14 @@ export const restoreCommand = defineCommand({
       ctx.sessionFlag !== "" &&
       ctx.sessionFlag !== "unknown"
     )
-      return refuse(session.reason);
+      return refused(session.reason);
     if (!session.ok)
       ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
     const adopted =
       values.shared === undefined
         ? null
         : adoptForRestore(ctx, values.shared, session.ok ? session.id : null);
-    if (adopted && !adopted.ok) return refuse(`${adopted.reason} (expected: ${adopted.expected})`);
+    if (adopted && !adopted.ok) return refused(adopted.reason, adopted.expected);
     const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
     const outcome = markRunningSessions(
       runRestore(ctx.deps, ctx.knobs, {
@@ -81,14 +80,15 @@ export const restoreCommand = defineCommand({
     );
     const hint = sharedHint(ctx, outcome.action);
     if (ctx.json)
-      printJson(
-        ctx,
-        restoreJson(outcome, engineInvocation(ctx.deps), {
+      printJson(ctx, {
+        // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2
+        ok: outcome.action !== "invalid",
+        ...(restoreJson(outcome, engineInvocation(ctx.deps), {
           midAgentHandoff: handoff,
           ...(hint ? { sharedHint: hint } : {}),
           ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
-        }) as object,
-      );
+        }) as object),
+      });
     else
       printLine(
         ctx,
@@ -98,6 +98,7 @@ export const restoreCommand = defineCommand({
           ...(hint ? [hint] : []),
         ].join("\n"),
       );
-    return outcome.action === "invalid" ? 2 : 0;
+    // choose, synthesize and none are answers too (the skill asks, or says so): exit 0
+    return outcome.action === "invalid" ? EXIT.usage : EXIT.done;
   },
 });

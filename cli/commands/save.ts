@@ -9,13 +9,14 @@ import { runSave, type SaveOutcome, type SaveRequest } from "../../lib/save/save
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
+import { EXIT, refuse as refuseWith } from "../answer.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
 
+// needsMode is a question to ask, not a refusal: it exits 0 by EXIT's table.
 function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> = {}): number {
-  if (ctx.json) printJson(ctx, { ok: false, reason, ...extra });
-  else ctx.deps.warn(`[checkpoint] ${reason}`);
-  return 1;
+  const code = extra["needsMode"] === true ? EXIT.done : EXIT.refused;
+  return refuseWith(ctx, { reason }, { code, extra, text: `[checkpoint] ${reason}` });
 }
 
 function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = null): number {
@@ -56,12 +57,12 @@ function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = nul
       report: out.report,
       ...(shared ? { shared } : {}),
     });
-    return 0;
+    return EXIT.done;
   }
   for (const w of out.warnings) ctx.deps.warn(w);
   for (const line of out.report) printLine(ctx, line);
   if (shared) printLine(ctx, sharedLine(shared));
-  return 0;
+  return EXIT.done;
 }
 
 export const saveCommand = defineCommand({

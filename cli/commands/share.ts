@@ -3,19 +3,21 @@ import { pickRemote, pushShares } from "../../lib/share/share-push.ts";
 import { chooseCheckpoint } from "../../lib/share/share-choose.ts";
 import { recordShare, shareOrigin } from "../../lib/share/share-record.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
-import { printJson, printLine, UsageError, type CliContext } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
+import { printLine, UsageError, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 
-/** A refusal: one line (stderr-free under --json: the one object says it), exit 1. */
+/** A refusal through the one writer (cli/answer.ts): one object under --json, else one stderr line; exit 1. */
 export function refuseShare(
   ctx: CliContext,
   command: string,
   r: { reason: string; expected: string },
   extra: object = {},
 ): number {
-  if (ctx.json) printJson(ctx, { ok: false, reason: r.reason, expected: r.expected, ...extra });
-  else ctx.deps.warn(`[checkpoint] ${command}: ${r.reason} (expected: ${r.expected})`);
-  return 1;
+  return refuse(ctx, r, {
+    extra,
+    text: `[checkpoint] ${command}: ${r.reason} (expected: ${r.expected})`,
+  });
 }
 
 export const shareCommand = defineCommand({
@@ -62,15 +64,14 @@ export const shareCommand = defineCommand({
       commit: recorded.commit,
     };
     if (!remote) {
-      if (ctx.json) printJson(ctx, { ok: true, ...base, pushed: false });
+      if (ctx.json) return answer(ctx, { ...base, pushed: false });
       else printLine(ctx, `[checkpoint] shared ${recorded.path} on ${SHARE_REF} (not pushed)`);
-      return 0;
+      return EXIT.done;
     }
     const pushed = pushShares(git, remote.remote);
     if (!pushed.ok) return refuseShare(ctx, "share", pushed, { ...base, pushed: false });
     if (ctx.json)
-      printJson(ctx, {
-        ok: true,
+      return answer(ctx, {
         ...base,
         commit: pushed.commit,
         pushed: true,
@@ -82,6 +83,6 @@ export const shareCommand = defineCommand({
         ctx,
         `[checkpoint] shared ${recorded.path}, pushed ${SHARE_REF} to ${pushed.remote}${pushed.merges ? ` (merged with ${pushed.merges} newer share(s) there)` : ""}`,
       );
-    return 0;
+    return EXIT.done;
   },
 });

@@ -11,7 +11,8 @@ import {
   sharedRowText,
   type SharedCheckpoint,
 } from "../../lib/share/shared-checkpoints.ts";
-import { printJson, printLine, type CliContext } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
+import { printLine, type CliContext } from "../cli-context.ts";
 
 // Where list, show and restore meet the shared checkpoints: one small call each, so those
 // commands keep their own shape.
@@ -41,18 +42,18 @@ export function showShared(ctx: CliContext, arg: string): number {
   const git = new ShareGit(ctx.deps, ctx.root);
   const found = findShared(sharedCheckpointsOf(ctx), arg);
   if (!found.ok) {
-    if (ctx.json) printJson(ctx, { ok: false, reason: found.reason, expected: found.expected });
-    else ctx.deps.warn(`[checkpoint] show: ${found.reason} (expected: ${found.expected})`);
-    return 1;
+    return refuse(ctx, found, {
+      text: `[checkpoint] show: ${found.reason} (expected: ${found.expected})`,
+    });
   }
   const c = found.shared;
   const text = git.readBlob(c.blob);
-  if (ctx.json) printJson(ctx, { ok: true, shared: c, content: text });
+  if (ctx.json) return answer(ctx, { shared: c, content: text });
   else {
     printLine(ctx, `--- ${c.label}: ${c.path} on ${c.remote}, shared by ${c.from} ---`);
     printLine(ctx, text.trimEnd());
   }
-  return 0;
+  return EXIT.done;
 }
 
 /** `restore --shared sN`: the picked shared checkpoint copied here and named by this session's own sentinel. */

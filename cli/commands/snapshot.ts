@@ -1,7 +1,8 @@
 import { writeSnapshotCheckpoint } from "../../lib/save/snapshot-save.ts";
 import { FORCED_SAVE_STATUS } from "../../lib/save/skeleton-save.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
-import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { printLine, UsageError } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
@@ -20,13 +21,11 @@ export const snapshotCommand = defineCommand({
   },
   run(ctx, values) {
     if (values.kind !== "forced")
-      throw new UsageError("snapshot: --kind is required; expected forced");
+      throw new UsageError("snapshot: --kind is required; expected forced", "--kind forced");
     const session = sessionForWrite(ctx);
     if (!session.ok || !session.id) {
       const reason = `${session.ok ? (session.unavailable ?? "no session id") : session.reason}; nothing written`;
-      if (ctx.json) printJson(ctx, { ok: false, reason });
-      else ctx.deps.warn(`[checkpoint] ${reason}`);
-      return 1;
+      return refuse(ctx, { reason }, { text: `[checkpoint] ${reason}` });
     }
     const transcript = values.transcript ?? transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     const saved = writeSnapshotCheckpoint(ctx.deps, {
@@ -38,16 +37,15 @@ export const snapshotCommand = defineCommand({
       shape: "voluntary",
       writeSentinel: true,
     });
-    const answer = {
-      ok: true,
+    const fields = {
       checkpoint: saved.checkpoint,
       sentinel: saved.sentinel,
       task: saved.task,
       bytes: saved.bytes,
       digest: saved.digest !== null,
     };
-    if (ctx.json) printJson(ctx, answer);
-    else printLine(ctx, `Checkpoint saved to: ${saved.checkpoint}`);
-    return 0;
+    if (ctx.json) return answer(ctx, fields);
+    printLine(ctx, `Checkpoint saved to: ${saved.checkpoint}`);
+    return EXIT.done;
   },
 });

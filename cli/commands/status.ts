@@ -2,7 +2,8 @@ import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { describeUsage, formatTokens } from "../../lib/context/context-window.ts";
 import { measureUtilization } from "../../lib/context/context-utilization.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
-import { printJson, printLine, UsageError } from "../cli-context.ts";
+import { printLine, UsageError } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 
 export const statusCommand = defineCommand({
@@ -15,7 +16,11 @@ export const statusCommand = defineCommand({
     const session = ctx.session();
     if (session.ok) sid = session.id;
     if (!transcript) {
-      if (!session.ok) throw new UsageError(`status: ${session.reason}; or pass --transcript PATH`);
+      if (!session.ok)
+        throw new UsageError(
+          `status: ${session.reason}; or pass --transcript PATH`,
+          "--transcript PATH",
+        );
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
     const configDir = claudeConfigDir(ctx.deps.env, ctx.deps.home);
@@ -27,17 +32,17 @@ export const statusCommand = defineCommand({
       projectRoot: ctx.root,
       sessionId: sid,
     });
-    if (!u) {
-      if (ctx.json) printJson(ctx, { ok: false, reason: `cannot read transcript ${transcript}` });
-      else
-        printLine(
-          ctx,
-          `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`,
-        );
-      return 1;
-    }
-    if (ctx.json) {
-      printJson(ctx, {
+    if (!u)
+      return refuse(
+        ctx,
+        { reason: `cannot read transcript ${transcript}`, expected: "a Claude Code .jsonl file" },
+        {
+          text: `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`,
+          textTo: "stdout",
+        },
+      );
+    if (ctx.json)
+      return answer(ctx, {
         tokens: u.tokens,
         window: u.window,
         limit: u.limit,
@@ -46,8 +51,6 @@ export const statusCommand = defineCommand({
         windowSource: u.windowSource,
         windowKnown: u.windowKnown,
       });
-      return 0;
-    }
     const from =
       u.source === "usage"
         ? "last reply's usage"
@@ -58,6 +61,6 @@ export const statusCommand = defineCommand({
       ctx,
       `${describeUsage(u.tokens, u.limit, u.bps)} from ${from}; window ${formatTokens(u.window)} (${u.windowFrom})`,
     );
-    return 0;
+    return EXIT.done;
   },
 });

@@ -2,6 +2,7 @@ import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { renderStatusLine } from "../../lib/context/statusline.ts";
 import { printLine } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
+import { EXIT } from "../answer.ts";
 
 // Kept for status lines installed before dist/statusline.cjs existed (`quoin-checkpoint.mjs
 // statusline`); setup now registers the small bundle, which does the same on each draw.
@@ -19,6 +20,6 @@ export const statuslineCommand = defineCommand({
       values.wrap,
     );
     if (line) printLine(ctx, line);
-    return 0;
+    return EXIT.done;
   },
 });

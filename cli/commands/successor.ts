@@ -1,6 +1,6 @@
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
-import { buildRestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import {
   newestCheckpoint,
   PERMISSION_MODES,
@@ -11,6 +11,7 @@ import {
 } from "../../lib/restore/successor.ts";
 import { cleanupAfterRestore } from "../../lib/restore/restore-cleanup.ts";
 import { printJson, printLine } from "../cli-context.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 
 // A successor session may run for a long time; Deps.run's default deadline is for quick tools.
@@ -26,15 +27,19 @@ export const successorCommand = defineCommand({
   run(ctx, values) {
     const mode = values["permission-mode"] ?? null;
     // Seed 001's snippet, in code: the newest checkpoint, or stop early.
-    const snap = buildRestoreSnapshot(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
+    const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: 0,
     });
     const newest = newestCheckpoint(snap);
-    if (!newest) {
-      if (ctx.json) printJson(ctx, { ok: false, reason: "no checkpoint to resume from" });
-      else printLine(ctx, `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`);
-      return 1;
-    }
+    if (!newest)
+      return refuse(
+        ctx,
+        { reason: "no checkpoint to resume from" },
+        {
+          text: `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`,
+          textTo: "stdout",
+        },
+      );
     const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
     const argv = [
@@ -47,20 +52,18 @@ export const successorCommand = defineCommand({
     const permissions = permissionNote(mode);
     if (!values.launch) {
       if (ctx.json)
-        printJson(ctx, {
-          ok: true,
+        return answer(ctx, {
           checkpoint: newest.path,
           argv,
           command,
           launched: false,
           permissions,
         });
-      else
-        printLine(
-          ctx,
-          `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`,
-        );
-      return 0;
+      printLine(
+        ctx,
+        `# successor for ${newest.path} (run from ${ctx.root})\n# ${permissions}\n${command}`,
+      );
+      return EXIT.done;
     }
     // The successor takes the checkpoint over as a restore would: the predecessor's pending-restore
     // naming it goes to trash, so no later banner or picker offers it as still waiting.
@@ -98,6 +101,7 @@ export const successorCommand = defineCommand({
           `[checkpoint] claude -p exited ${res.status ?? "(not started)"}: ${res.stderr.trim().split("\n").slice(-1)[0] ?? ""}`,
         );
     }
-    return res.status === 0 ? 0 : 1;
+    // a launched successor that failed: its answer is refused (ok false) but carries the run's fields
+    return res.status === 0 ? EXIT.done : EXIT.refused;
   },
 });

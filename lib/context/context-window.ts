@@ -58,7 +58,7 @@ interface Rule {
 let rules: Rule[] | undefined;
 
 /** A model id without the date suffix (-20250929); [1m] stays. */
-export function baseModelId(model: string): string {
+function baseModelId(model: string): string {
   return model
     .trim()
     .toLowerCase()

@@ -34,7 +34,7 @@ function modelIn(fs: FsApi, file: string): string | undefined | null {
 }
 
 /** The model setting in effect and where it was read; null when none is set. */
-export function effectiveModelSetting(
+function effectiveModelSetting(
   fs: FsApi,
   places: SettingsPlaces,
 ): { value: string; where: string } | null {

@@ -27,7 +27,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 const obj = (v: unknown): Record<string, unknown> | undefined => (isRecord(v) ? v : undefined);
 
 /** The fields this command uses, or null when stdin is not a JSON object. */
-export function parseStatusLineInput(raw: string): StatusLineInput | null {
+function parseStatusLineInput(raw: string): StatusLineInput | null {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -51,7 +51,7 @@ export function parseStatusLineInput(raw: string): StatusLineInput | null {
 }
 
 /** Record the window for this session when it is new or changed; true when written. */
-export function recordWindow(deps: Deps, configDir: string, input: StatusLineInput): boolean {
+function recordWindow(deps: Deps, configDir: string, input: StatusLineInput): boolean {
   const sid = input.sessionId;
   if (!isUsableSessionId(sid) || input.windowSize === undefined) return false;
   if (recordedWindow(deps, configDir, sid) === input.windowSize) return false;
@@ -66,11 +66,7 @@ export function recordWindow(deps: Deps, configDir: string, input: StatusLineInp
 }
 
 /** The gauge: `[Opus] ctx 201k of 967k (20.8%)`. */
-export function statusLineGauge(
-  deps: Pick<Deps, "fs">,
-  input: StatusLineInput,
-  knobs: Knobs,
-): string {
+function statusLineGauge(deps: Pick<Deps, "fs">, input: StatusLineInput, knobs: Knobs): string {
   let tokens: number | undefined;
   let model = input.modelId;
   if (input.usage) tokens = contextTokens(input.usage);

@@ -11,9 +11,9 @@ import {
 } from "./transcript-digest.ts";
 
 /** Real sessions keep edits 1.5 MB and more before the end: read this much back by default. */
-export const DIGEST_BUDGET_BYTES = 32 * 1024 * 1024;
+const DIGEST_BUDGET_BYTES = 32 * 1024 * 1024;
 /** The session's first request sits near the head (a resumed session's summary line, a skill expansion before it). */
-export const DIGEST_HEAD_BYTES = 512 * 1024;
+const DIGEST_HEAD_BYTES = 512 * 1024;
 const FIRST_CHUNK = 256 * 1024;
 const MAX_CHUNK = 4 * 1024 * 1024;
 

@@ -255,7 +255,7 @@ function resultText(block: Line): string {
 const REJECTED = "The user doesn't want to proceed";
 
 /** The line that says what went wrong: not "Exit code 1", not a tool_use_error tag, not an npm warning. */
-export function errorLine(text: string): string {
+function errorLine(text: string): string {
   const lines = text
     .replace(/<\/?tool_use_error>/g, "")
     .split(/\r?\n|\\n/)

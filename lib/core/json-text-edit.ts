@@ -3,6 +3,11 @@ import { indentAt, type JsonArrayNode, type JsonNode, type JsonObjectNode } from
 // Minimal text edits on located JSON: insert a property or an array item, remove one, replace a
 // value. Each insert has an exact inverse in the matching remove, so install then uninstall gives
 // back the original bytes.
+// NOTE: jsonc-parser's modify/applyEdits was measured against this on 2026-12-02 and not adopted:
+// appending a hook entry to a one-line array, it reformats the user's existing entries too (so an
+// install then uninstall does not give the bytes back), it takes a fixed indent where this follows
+// the file's own (indentAt), and bundled it costs 17.2 KB minified against 3.7 KB for this file
+// and json-locate.ts together.
 
 const INDENT_STEP = "  ";
 

@@ -6,7 +6,7 @@ import { refuseSymlinkedTree } from "./memory-tree-guard.ts";
 export const ARTIFACTS_DIR_NAME = ".workflow_artifacts";
 export const MEMORY_DIR_NAME = "memory";
 /** The memory folder's own .gitignore: one line, so git status stays clean (remove it to commit the folder). */
-export const MEMORY_GITIGNORE = "*\n";
+const MEMORY_GITIGNORE = "*\n";
 
 const MARKER = `${path.sep}${ARTIFACTS_DIR_NAME}${path.sep}${MEMORY_DIR_NAME}`;
 

@@ -16,7 +16,7 @@ export const HOOK_DEADLINE_MS = 8000;
 
 export interface HookOptions {
   /** ms after the process started when the hook gives up (default HOOK_DEADLINE_MS) */
-  deadlineMs?: number;
+  budgetMs?: number;
   /**
    * Let a SIGTERM wait until the synchronous work is done (a listener replaces node's default
    * exit). SessionEnd: Claude Code sends it at 1.5 s; the atomic writes leave nothing partial either way.
@@ -70,7 +70,7 @@ export async function runHook(
   deps: Deps,
   opts: HookOptions = {},
 ): Promise<void> {
-  const budget = opts.deadlineMs ?? HOOK_DEADLINE_MS;
+  const budget = opts.budgetMs ?? HOOK_DEADLINE_MS;
   // NOTE: counted from the process start, not from here: node's own start-up is part of the budget.
   const startedAt = Date.now() - process.uptime() * 1000;
   const ctx: HookContext = { deps, deadlineAt: startedAt + budget };

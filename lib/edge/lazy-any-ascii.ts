@@ -11,7 +11,7 @@ type Transliterate = (text: string) => string;
 let _transliterate: Transliterate | undefined;
 
 /** One `?` per non-ASCII character: the checkpoint stays ASCII when the tables are not there. */
-export function questionMarks(text: string): string {
+function questionMarks(text: string): string {
   return text.replace(/[^\x00-\x7F]/gu, "?");
 }
 

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Deps, RunOptions, RunResult } from "../core/deps.ts";
+import { ENGINE_BUNDLE } from "../core/engine-name.ts";
 import { writeStderr } from "./std-write.ts";
 
 function isProcessAlive(pid: number): boolean {
@@ -42,16 +43,13 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
 
 /**
  * The engine bundle this process belongs to: itself, or for a hook (<dir>/hooks/<name>.cjs) the
- * engine beside that folder (install-layout's ENGINE_BUNDLE; the name is repeated here so a hook
- * bundle does not pull in the installer).
+ * engine beside that folder.
  */
 function engineScript(): string | undefined {
   const self = process.argv[1];
   if (!self) return undefined;
   const dir = path.dirname(self);
-  return path.basename(dir) === "hooks"
-    ? path.join(path.dirname(dir), "quoin-checkpoint.cjs")
-    : self;
+  return path.basename(dir) === "hooks" ? path.join(path.dirname(dir), ENGINE_BUNDLE) : self;
 }
 
 // A synchronous wait: the hooks' work is synchronous, so a timer would never get its turn.

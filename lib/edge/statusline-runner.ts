@@ -10,7 +10,7 @@ const STATUSLINE_STDIN_CAP = 1024 * 1024;
 const STATUSLINE_DEADLINE_MS = 4000;
 
 /** `--wrap CMD` (or `--wrap=CMD`) from argv, the user's own status-line command. */
-export function wrapArg(argv: readonly string[]): string | undefined {
+function wrapArg(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i] as string;
     if (a === "--wrap") return argv[i + 1];

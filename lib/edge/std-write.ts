@@ -10,7 +10,7 @@ const FULL_PIPE_WAIT_MS = 5000;
  * non-blocking by its parent answers EAGAIN when full: that is waited out (bounded), not lost. A
  * reader gone (EPIPE) or any other error ends the write quietly: there is no one to tell.
  */
-export function writeFd(fd: 1 | 2, text: string): void {
+function writeFd(fd: 1 | 2, text: string): void {
   let rest = Buffer.from(text, "utf8");
   let waited = 0;
   while (rest.length > 0) {

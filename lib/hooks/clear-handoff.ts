@@ -16,11 +16,11 @@ import { isInsideCheckpoints, memoryPaths } from "../store/memory-paths.ts";
 // while it still says "writing", tells the model and the person, and removes it.
 
 /** A marker older than this is not the /clear that just happened. */
-export const CLEAR_MARKER_MAX_AGE_MS = 30_000;
+const CLEAR_MARKER_MAX_AGE_MS = 30_000;
 /** How long SessionStart(clear) waits for a marker to appear, then for "writing" to end (SessionEnd is cut at 1.5 s). */
 export const CLEAR_WAIT_APPEAR_MS = 800;
 export const CLEAR_WAIT_WRITING_MS = 1600;
-export const CLEAR_POLL_MS = 25;
+const CLEAR_POLL_MS = 25;
 
 export type ClearMarker =
   | { state: "writing"; root: string; at: string }

@@ -15,7 +15,7 @@ import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 // is carried (issue 23, point 6), with one line saying how much it kept, plus the newest changed file.
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
-export const REENTRY_DIGEST_CHARS = 1200;
+const REENTRY_DIGEST_CHARS = 1200;
 const CHANGED_FILES = 8;
 const TODOS = 8;
 const REQUEST_CHARS = 160;

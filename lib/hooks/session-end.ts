@@ -21,9 +21,9 @@ import { autoShare, autoShareOn } from "../share/share-auto.ts";
  * The transcript bytes the SessionEnd hook digests, from the end (plus the reader's head read).
  * NOTE: smaller than a save's budget: all SessionEnd hooks share 1.5 s, node's start included.
  */
-export const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
+const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
 /** The head read for the session's first request (the reader's default is 512 KiB: measured, most of a cold run's digest time). */
-export const SESSIONEND_HEAD_BYTES = 128 * 1024;
+const SESSIONEND_HEAD_BYTES = 128 * 1024;
 
 /**
  * Claude Code's limit for each SessionEnd hook without a `timeout` (CLAUDE-CODE.md section 1, and
@@ -45,7 +45,7 @@ export type SessionEndOutcome =
 
 export interface SessionEndOptions {
   /** epoch ms after which the hook stops before its next expensive step and writes nothing */
-  deadlineMs: number;
+  deadlineAt: number;
 }
 
 function commitsSince(deps: Deps, root: string, savedAt: string): number {
@@ -122,7 +122,7 @@ export function runSessionEnd(
     outcome.saved &&
     paths &&
     autoShareOn(deps.env) &&
-    deps.now().getTime() + AUTO_SHARE_ROOM_MS < opts.deadlineMs
+    deps.now().getTime() + AUTO_SHARE_ROOM_MS < opts.deadlineAt
   )
     autoShare(deps, { file: outcome.checkpoint, root: paths.root, launchCwd: start, push: false });
   return outcome;
@@ -143,7 +143,7 @@ function decideAndWrite(
   w: Where,
 ): SessionEndOutcome {
   const late = (): SessionEndOutcome | null =>
-    deps.now().getTime() > opts.deadlineMs
+    deps.now().getTime() > opts.deadlineAt
       ? {
           saved: false,
           reason: w.reason,

@@ -88,7 +88,7 @@ export const REENTRY_NOTE =
   "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
 
 /** The banner's one short line for the person (systemMessage); the model gets the whole banner. */
-export function bannerLine(banner: Banner): string {
+function bannerLine(banner: Banner): string {
   const file = banner.checkpoint ? path.basename(banner.checkpoint) : "";
   switch (banner.kind) {
     case "own-restore":
@@ -170,13 +170,13 @@ export function handleSessionStart(
 }
 
 /** How old a session-end snapshot may be for the startup line. */
-export const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
+const LAST_SESSION_LINE_MAX_AGE_MS = DAY_MS;
 
 /**
  * After /clear, what became of the cleared session (clear-handoff.ts); at startup when no banner
  * applies, the newest session-end snapshot of another session under a day old.
  */
-export function sessionEndLine(
+function sessionEndLine(
   deps: Deps,
   paths: MemoryPaths,
   sid: string | null,

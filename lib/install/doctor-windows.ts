@@ -22,7 +22,7 @@ export interface WindowCheck {
 const RECENT_SESSIONS_SHOWN = 5;
 
 /** The newest distinct sessions in recent-sessions.md, newest first, with their last prompt time. */
-export function recentSessionIds(
+function recentSessionIds(
   deps: Pick<Deps, "fs">,
   file: string,
   max: number,

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { claudeConfigDir } from "../core/config-dir.ts";
+import { ENGINE_BUNDLE } from "../core/engine-name.ts";
 import type { Deps } from "../core/deps.ts";
 import { notAProject, projectMemory } from "../store/project-root.ts";
 import type { OwnedHook } from "./settings-merge.ts";
@@ -42,7 +43,7 @@ export type HookBundle = "sessionstart" | "userpromptsubmit" | "precompact" | "s
  * bench); so does the engine, which a skill runs on every step. Installs before 0.1 wrote `.mjs`
  * (LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE).
  */
-export const ENGINE_BUNDLE = "quoin-checkpoint.cjs";
+export { ENGINE_BUNDLE };
 /** The engine as an ES module, what older installs hold (and their status lines may run). */
 export const LEGACY_ENGINE_BUNDLE = "quoin-checkpoint.mjs";
 /**

@@ -96,7 +96,7 @@ function isOwnedHook(h: unknown): boolean {
 }
 
 /** A group holding one of quoin's handlers; a user may have added their own handlers beside it. */
-export function isOwnedGroup(value: unknown): boolean {
+function isOwnedGroup(value: unknown): boolean {
   if (!value || typeof value !== "object") return false;
   const hooks = (value as { hooks?: unknown }).hooks;
   return Array.isArray(hooks) && hooks.some(isOwnedHook);

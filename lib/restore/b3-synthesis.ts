@@ -1,5 +1,5 @@
 import { firstLineOf, parseSections, sectionBody } from "../core/markdown-sections.ts";
-import type { SessionStateFile } from "./restore-snapshot.ts";
+import type { SessionStateFile } from "./memory-listing.ts";
 import { intentFromUnfinished, taskFromSessionFileName } from "../store/session-state.ts";
 import { utcHuman } from "../core/time-format.ts";
 

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
-import { MIN_CHECKPOINT_BYTES, type RestoreSnapshot } from "./restore-snapshot.ts";
+import { MIN_CHECKPOINT_BYTES, type MemoryListing } from "./memory-listing.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
 import { rowIntent } from "./restore-render.ts";
@@ -24,7 +24,7 @@ export interface CheckpointRow {
   intent: string | null;
 }
 
-export function listCheckpoints(snap: RestoreSnapshot): CheckpointRow[] {
+export function listCheckpoints(snap: MemoryListing): CheckpointRow[] {
   const index = checkpointIndex(snap);
   const backed = new Map<string, string[]>();
   for (const s of snap.pendingRestores) {
@@ -67,7 +67,7 @@ export function checkpointRowText(r: CheckpointRow): string {
  * project's checkpoints/ folder are shown.
  */
 export function resolveShowTarget(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   arg: string,
 ): { ok: true; file: string } | { ok: false; reason: string } {
   const rows = listCheckpoints(snap);

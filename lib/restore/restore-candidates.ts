@@ -6,9 +6,9 @@ import {
   MIN_CHECKPOINT_BYTES,
   SEED001_CHECKPOINT,
   type CheckpointFile,
-  type RestoreSnapshot,
+  type MemoryListing,
   type SentinelFile,
-} from "./restore-snapshot.ts";
+} from "./memory-listing.ts";
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 import type { HeadFields } from "./checkpoint-heads.ts";
 import { compareNames } from "../core/dir-listing.ts";
@@ -43,13 +43,13 @@ export function savedLabel(name: string, mtimeMs: number): string {
   return shape ? savedTimeLabel(shape) : `${utcHuman(new Date(mtimeMs))} (mtime)`;
 }
 
-const indexes = new WeakMap<RestoreSnapshot, Map<string, CheckpointFile>>();
+const indexes = new WeakMap<MemoryListing, Map<string, CheckpointFile>>();
 
-/** Checkpoints by resolved path, built once per snapshot. */
-export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFile> {
+/** Checkpoints by resolved path, built once per listing. */
+export function checkpointIndex(snap: MemoryListing): Map<string, CheckpointFile> {
   let index = indexes.get(snap);
   if (!index) {
-    // Snapshot paths are absolute and normal already (path.join of an absolute folder).
+    // Listing paths are absolute and normal already (path.join of an absolute folder).
     index = new Map(
       snap.checkpoints.map((c) => [path.isAbsolute(c.path) ? c.path : path.resolve(c.path), c]),
     );
@@ -63,7 +63,7 @@ export function checkpointIndex(snap: RestoreSnapshot): Map<string, CheckpointFi
  * trusted only if it resolves to a file directly inside this project's checkpoints/ folder.
  */
 export function sentinelTarget(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   index: Map<string, CheckpointFile>,
   sentinel: SentinelFile,
 ): CheckpointFile | null {
@@ -133,10 +133,7 @@ function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[]
  * the curated one, the snapshot is dropped (the session was saved by hand after it); newer, it
  * stays (it holds the work done since) but is listed right after the curated one, never before.
  */
-export function rankSessionEndSnapshots(
-  list: readonly Candidate[],
-  windowDays: number,
-): Candidate[] {
+function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number): Candidate[] {
   const curated = list.filter((c) => c.sessionId && isCuratedStatus(c.status));
   const outranking = (c: Candidate) =>
     isSessionEndStatus(c.status) && c.sessionId
@@ -156,7 +153,7 @@ export function rankSessionEndSnapshots(
 }
 
 /** Tier 3 full enumeration: in-window sentinels (B1) plus 30-day checkpoints, de-duplicated by path. */
-export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows): Enumeration {
+export function enumerateCandidates(snap: MemoryListing, w: EnumerationWindows): Enumeration {
   const index = checkpointIndex(snap);
   const messages: string[] = [];
   const byPath = new Map<string, Candidate>();
@@ -181,11 +178,11 @@ export function enumerateCandidates(snap: RestoreSnapshot, w: EnumerationWindows
   }
 
   // Checkpoints within 30 days; files under 100 bytes are skipped (0-byte corrupt entries).
-  // Seed 001's root files (already windowed by the snapshot) are candidates the same way.
+  // Seed 001's root files (already windowed by the listing) are candidates the same way.
   for (const file of [...snap.checkpoints, ...(snap.rootCheckpoints ?? [])]) {
     if (snap.nowMs - file.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS) continue;
     if (file.size < MIN_CHECKPOINT_BYTES) continue;
-    // Snapshot paths are already absolute and normal (path.join), the same keys as the index.
+    // Listing paths are already absolute and normal (path.join), the same keys as the index.
     if (byPath.has(file.path)) continue;
     const c = toCandidate(file, null);
     if (c) byPath.set(file.path, c);

@@ -1,12 +1,12 @@
 import { reduceTaskName } from "../core/ids.ts";
 import { type Candidate } from "./restore-candidates.ts";
-import type { RestoreSnapshot, SessionStateFile } from "./restore-snapshot.ts";
+import type { MemoryListing, SessionStateFile } from "./memory-listing.ts";
 import { taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** Newest session-state file (`ls -t sessions/*.md | head -1`), optionally only within `windowDays`. */
 export function freshestSessionState(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   windowDays?: number,
 ): SessionStateFile | null {
   let best: SessionStateFile | null = null;
@@ -19,7 +19,7 @@ export function freshestSessionState(
 }
 
 /** The task the user works on now: the Tier 2 anchor task if set, else the freshest session-state file name. */
-export function freshestTask(snap: RestoreSnapshot, anchorTask: string): string {
+export function freshestTask(snap: MemoryListing, anchorTask: string): string {
   if (anchorTask !== "") return anchorTask;
   const fresh = freshestSessionState(snap);
   return fresh ? taskFromSessionFileName(fresh.name) : "";
@@ -41,7 +41,7 @@ export interface GateResult {
 
 /** The gate with its inputs resolved once, for a whole list of candidates. */
 export function gateFor(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   anchorTask: string,
   staleDays: number,
 ): (c: Candidate) => GateResult {
@@ -92,7 +92,7 @@ export type B3Trigger = { fires: false } | { fires: true; clause: "A" | "B" };
  * candidate is older than the freshest session-state file within the fallback window.
  */
 export function b3Trigger(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   candidates: readonly Candidate[],
   fallbackWindowDays: number,
 ): B3Trigger {

@@ -17,7 +17,7 @@ import {
   sameTask,
   type GateResult,
 } from "./restore-gate.ts";
-import type { RestoreSnapshot } from "./restore-snapshot.ts";
+import type { MemoryListing } from "./memory-listing.ts";
 import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
 import { compareNames } from "../core/dir-listing.ts";
@@ -95,7 +95,7 @@ export type PickerDecision =
 export const PICKER_LIST_CAP = 10;
 
 function listed(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   candidates: readonly Candidate[],
   anchorTask: string,
   s: PickerSettings,
@@ -107,7 +107,7 @@ function listed(
   });
 }
 
-function sessionMismatch(snap: RestoreSnapshot, c: Candidate): string[] {
+function sessionMismatch(snap: MemoryListing, c: Candidate): string[] {
   if (!isUsableSessionId(snap.sessionId) || !c.sessionId || c.sessionId === snap.sessionId)
     return [];
   return [
@@ -117,7 +117,7 @@ function sessionMismatch(snap: RestoreSnapshot, c: Candidate): string[] {
 
 /** Restore a listed candidate (paths 3/3a and 4/4a): its sentinel, if any, is the consumed one. */
 function restoreListed(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   c: Candidate,
   path: ContractPath,
   warnings: string[],
@@ -135,7 +135,7 @@ function restoreListed(
 
 /** Tier 4: B3 synthesis from the freshest session-state within the fallback window; else the list, else nothing. */
 function routeToB3(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   s: PickerSettings,
   route: B3Route,
   answers: PickerAnswers,
@@ -186,7 +186,7 @@ function routeToB3(
  * Tier 1's cross-task guard (no staleness check) and, when it fails, is left to Tier 3's gate.
  */
 function tier2(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   s: PickerSettings,
 ): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
   const index = checkpointIndex(snap);
@@ -232,7 +232,7 @@ type Tier1 =
   | null;
 
 /** Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown". */
-function tier1(snap: RestoreSnapshot): Tier1 {
+function tier1(snap: MemoryListing): Tier1 {
   if (!isUsableSessionId(snap.sessionId)) return null;
   const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
   const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
@@ -265,17 +265,17 @@ function tier1(snap: RestoreSnapshot): Tier1 {
 }
 
 /**
- * Tier 1 alone, for a snapshot without enumeration: the restore when the current-session
+ * Tier 1 alone, for a listing without enumeration: the restore when the current-session
  * sentinel passes the cross-task guard, else null (run the full picker).
  */
-export function pickFastPath(snap: RestoreSnapshot): PickerDecision | null {
+export function pickFastPath(snap: MemoryListing): PickerDecision | null {
   const t1 = tier1(snap);
   return t1?.passed ? t1.decision : null;
 }
 
-/** The restore picker (seed restore step 1): a pure decision over a snapshot of the memory folder. */
+/** The restore picker (seed restore step 1): a pure decision over a listing of the memory folder. */
 function pickChosen(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   pick: number,
   enumerated: { list: ListedCandidate[]; messages: string[] },
 ): PickerDecision {
@@ -295,7 +295,7 @@ function pickChosen(
 }
 
 export function pickRestore(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   s: PickerSettings,
   answers: PickerAnswers = {},
 ): PickerDecision {
@@ -371,7 +371,7 @@ export function pickRestore(
  * and no compaction happened since (compact-happened exempts: the context is already clear).
  */
 export function isSameSession(
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   checkpointSessionId: string | null | undefined,
 ): boolean {
   if (snap.compactHappened) return false;

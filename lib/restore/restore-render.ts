@@ -32,7 +32,7 @@ export function rowIntent(intent: string): string {
 }
 
 /** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)  "intent"` with the gate's annotation. */
-export function candidateRow(c: ListedCandidate): string {
+function candidateRow(c: ListedCandidate): string {
   const source = c.sessionId === undefined ? "(legacy)" : `(${c.source})`;
   const note = c.note ? `  [${c.note}]` : "";
   const intent = c.intent ? `  "${rowIntent(c.intent)}"` : "";

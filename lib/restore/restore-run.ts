@@ -40,7 +40,7 @@ import {
   type PickerSettings,
 } from "./restore-picker.ts";
 import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
-import { buildRestoreSnapshot, type RestoreSnapshot } from "./restore-snapshot.ts";
+import { buildMemoryListing, type MemoryListing } from "./memory-listing.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 import { checkpointKind } from "./handover-sections.ts";
@@ -186,7 +186,7 @@ function synthesisSummary(b: B3Synthesis): ResumeSummary {
   };
 }
 
-function readPendingPrompts(deps: Deps, snap: RestoreSnapshot): PendingPromptSource[] {
+function readPendingPrompts(deps: Deps, snap: MemoryListing): PendingPromptSource[] {
   const out: PendingPromptSource[] = [];
   for (const p of snap.pendingPrompts) {
     try {
@@ -227,7 +227,7 @@ function base(path: string, warnings: string[], prompts: ReplayCase): Restored {
  * it (it fell through, so the user never saw it). NOTE: deviation: the seed's restore step 5 trashes this
  * session's sentinel on every successful restore; here it survives, as on the corrupt-file path.
  */
-function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
+function ownSentinelUnparsed(snap: MemoryListing): string | null {
   if (!isUsableSessionId(snap.sessionId)) return null;
   const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
   const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
@@ -241,7 +241,7 @@ function ownSentinelUnparsed(snap: RestoreSnapshot): string | null {
 function declinedSyntheses(
   deps: Deps,
   req: RestoreRequest,
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   s: PickerSettings,
 ): Set<string> {
   const config = claudeConfigDir(deps.env, deps.home);
@@ -271,21 +271,21 @@ function declinedSyntheses(
   return keys;
 }
 
-/** Restore step 1 (the picker): Tier 1 on a first snapshot of this session's own sentinel, else the full picker. */
+/** Restore step 1 (the picker): Tier 1 on a first listing of this session's own sentinel, else the full picker. */
 function pick(
   deps: Deps,
   knobs: Knobs,
   req: RestoreRequest,
-): { decision: PickerDecision; snap: RestoreSnapshot } {
+): { decision: PickerDecision; snap: MemoryListing } {
   const now = deps.now();
   const answered = req.pick !== undefined || req.synthesize === true;
   // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
-  // a first snapshot reads only the checkpoint it names; the full one is built only if Tier 1 fails.
+  // a first listing reads only the checkpoint it names; the full one is built only if Tier 1 fails.
   const ownSentinel =
     isUsableSessionId(req.sessionId) &&
     deps.fs.existsSync(sentinelPath(req.paths.memory, "pending-restore", req.sessionId));
   if (ownSentinel && !answered) {
-    const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, {
+    const snap = buildMemoryListing(deps.fs, req.paths, req.sessionId, now, {
       checkpointWindowDays: 0,
       ownSentinelOnly: true,
     });
@@ -293,7 +293,7 @@ function pick(
     if (decision) return { decision, snap };
   }
   const settings = pickerSettings(knobs);
-  const snap = buildRestoreSnapshot(deps.fs, req.paths, req.sessionId, now, {
+  const snap = buildMemoryListing(deps.fs, req.paths, req.sessionId, now, {
     checkpointWindowDays: CHECKPOINT_WINDOW_DAYS,
     sentinelWindowDays: settings.sentinelWindowDays,
     headCachePid: deps.pid,
@@ -313,7 +313,7 @@ function pick(
 function restoreCheckpoint(
   deps: Deps,
   req: RestoreRequest,
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   decision: Extract<PickerDecision, { action: "restore" }>,
 ): { out: Restored; preferSid: string | null } {
   const out = base(decision.path, decision.warnings, { case: "A" });
@@ -385,7 +385,7 @@ function recordReplayed(deps: Deps, out: Restored): void {
 function replayStep(
   deps: Deps,
   req: RestoreRequest,
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   out: Restored,
   preferSid: string | null,
 ): { action: "invalid"; reason: string } | null {
@@ -412,7 +412,7 @@ function replayStep(
 function finishRestore(
   deps: Deps,
   req: RestoreRequest,
-  snap: RestoreSnapshot,
+  snap: MemoryListing,
   out: Restored,
 ): Restored {
   out.done = true;

@@ -40,7 +40,7 @@ export interface ResumeSession {
 }
 
 /** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
-export const REREAD_CHANGED_FILES = 5;
+const REREAD_CHANGED_FILES = 5;
 
 export const EMPTY_SESSION: ResumeSession = {
   firstRequest: null,

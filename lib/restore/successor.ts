@@ -1,6 +1,6 @@
-import type { CheckpointFile, RestoreSnapshot } from "./restore-snapshot.ts";
+import type { CheckpointFile, MemoryListing } from "./memory-listing.ts";
 import * as path from "node:path";
-import { MIN_CHECKPOINT_BYTES } from "./restore-snapshot.ts";
+import { MIN_CHECKPOINT_BYTES } from "./memory-listing.ts";
 
 /** Claude Code's --permission-mode values a person may choose for the successor. */
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
@@ -14,7 +14,7 @@ export function permissionNote(mode: string | null): string {
 }
 
 /** The pending-restore sentinels whose line 1 names this checkpoint. */
-export function sentinelsNaming(snap: RestoreSnapshot, checkpoint: string): string[] {
+export function sentinelsNaming(snap: MemoryListing, checkpoint: string): string[] {
   const target = path.resolve(checkpoint);
   return snap.pendingRestores
     .filter((s) => s.firstLine !== "" && path.resolve(s.firstLine) === target)
@@ -22,7 +22,7 @@ export function sentinelsNaming(snap: RestoreSnapshot, checkpoint: string): stri
 }
 
 /** Seed 001 save-and-spawn-successor: the predecessor is the most recently modified checkpoint. */
-export function newestCheckpoint(snap: RestoreSnapshot): CheckpointFile | null {
+export function newestCheckpoint(snap: MemoryListing): CheckpointFile | null {
   let best: CheckpointFile | null = null;
   for (const c of snap.checkpoints) {
     if (c.size < MIN_CHECKPOINT_BYTES) continue;

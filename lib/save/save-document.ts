@@ -44,7 +44,7 @@ export interface SaveDocument {
   openQuestions?: string[];
 }
 
-export const SAVE_DOCUMENT_EXAMPLE =
+const SAVE_DOCUMENT_EXAMPLE =
   '{"task":"parser-rewrite","intent":"...","done":["T-03 tokenizer"],"inProgress":"T-04 half done","nextUp":[{"item":"T-05 wire the parser","prerequisitesMet":true}],' +
   '"blockers":["CI is red on main"],"decisions":["Pratt parser"],"openQuestions":["keep the old API?"]}';
 

@@ -24,7 +24,7 @@ import { trashIfPresent } from "../core/trash.ts";
 import { ownPendingRestore, settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
 
-export const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
+const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
 export interface SaveRequest extends GatherInput {
   /** why sessionId is null, for the warning */

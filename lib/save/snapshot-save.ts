@@ -11,6 +11,9 @@ import {
 // tier's forced save (through the engine's `snapshot`), the panic tier and session end. It reads
 // the transcript digest (bounded: lib/context/transcript-digest-read.ts) and writes the skeleton
 // checkpoint with it. The prompt hook never imports this file (its bundle stays small).
+// "Snapshot" in this code means only this: a mechanical checkpoint with the digest, written
+// without the model (PreCompact's, the forced save, SessionEnd's). The listing of the memory folder
+// the picker reads is a MemoryListing (lib/restore/memory-listing.ts).
 
 export interface SnapshotRequest extends Omit<SkeletonRequest, "digest"> {
   /** the session's transcript; null or unreadable: the checkpoint says the digest is missing */

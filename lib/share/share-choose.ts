@@ -2,7 +2,7 @@ import type { Deps } from "../core/deps.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { resolveShowTarget } from "../restore/checkpoint-list.ts";
-import { buildRestoreSnapshot } from "../restore/restore-snapshot.ts";
+import { buildMemoryListing } from "../restore/memory-listing.ts";
 import type { Refusal } from "./share-record.ts";
 
 // Which checkpoint `share` means (apart from recording, so the SessionEnd bundle's auto-share
@@ -16,7 +16,7 @@ export function chooseCheckpoint(
   sessionId: string | null,
 ): { ok: true; file: string } | Refusal {
   if (arg !== undefined) {
-    const snap = buildRestoreSnapshot(deps.fs, paths, "", deps.now(), {
+    const snap = buildMemoryListing(deps.fs, paths, "", deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: deps.pid,
     });

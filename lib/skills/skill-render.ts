@@ -1,5 +1,6 @@
 import matter from "gray-matter";
 import * as z from "zod/mini";
+import { ENGINE_BUNDLE } from "../core/engine-name.ts";
 import { MODEL_TIERS } from "../core/model-tiers.ts";
 import { describeZodError } from "../core/zod-error.ts";
 
@@ -9,18 +10,16 @@ import { describeZodError } from "../core/zod-error.ts";
 /** Where an installed skill finds the engine. Claude Code substitutes these before the model reads the text. */
 export const ENGINE_COMMAND = {
   // settings installs: <config>/skills/<name>/SKILL.md beside <config>/quoin-checkpoint/quoin-checkpoint.cjs.
-  // The name is install-layout's ENGINE_BUNDLE, repeated because skills/ may not import install/
-  // (test/unit/install/install-layout.test.ts holds them equal).
   // NOTE: single quotes: Claude Code pastes the folder's path in as text, and a `"`, `$` or backtick
   // in it would end or expand double quotes; the installer refuses a folder with a `'` in it.
-  settings: "node '${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/quoin-checkpoint.cjs'",
-  plugin: 'node "${CLAUDE_PLUGIN_ROOT}/quoin-checkpoint.cjs"',
+  settings: `node '\${CLAUDE_SKILL_DIR}/../../quoin-checkpoint/${ENGINE_BUNDLE}'`,
+  plugin: `node "\${CLAUDE_PLUGIN_ROOT}/${ENGINE_BUNDLE}"`,
 } as const;
 export type RenderTarget = keyof typeof ENGINE_COMMAND;
 
 /** A rendered SKILL.md may hold at most this many bytes (6 KiB): per-case wording goes into the engine's answers. */
 export const SKILL_SIZE_BUDGET_BYTES = 6144;
-export const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
+const SESSION_FLAG = "--session ${CLAUDE_SESSION_ID}";
 
 const TemplateFrontmatterSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/)),

@@ -54,11 +54,7 @@ function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
 }
 
 /** Heads of checkpoints named on or after `sinceMs`'s UTC day, newest name first, at most SESSION_LOOKUP_LIMIT. */
-export function recentCheckpointHeads(
-  deps: Deps,
-  paths: MemoryPaths,
-  sinceMs: number,
-): CheckpointHead[] {
+function recentCheckpointHeads(deps: Deps, paths: MemoryPaths, sinceMs: number): CheckpointHead[] {
   const since = utcDate(new Date(sinceMs));
   const names = sortedNames(deps.fs, paths.checkpoints)
     .filter((n) => {

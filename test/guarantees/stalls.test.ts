@@ -30,17 +30,17 @@ const log = () => {
 };
 
 describe.each(HOOKS)("$event hook on a stalled input", (row) => {
-  it(`stdin that never closes: exits 0 with no answer at its own deadline (${row.deadlineMs} ms; installer timeout ${row.timeoutS} s)`, async () => {
+  it(`stdin that never closes: exits 0 with no answer at its own deadline (${row.budgetMs} ms; installer timeout ${row.timeoutS} s)`, async () => {
     const r = await runProc(
       { file: bundleFile(row.bundle), env: p.repo.env, cwd: p.repo.root, holdStdin: true },
       row.timeoutS < 2 ? 20_000 : row.timeoutS * 1000,
     );
     console.log(
-      `[stalls] ${row.event}: stdin never closed; ended by itself after ${r.ms.toFixed(0)} ms (deadline ${row.deadlineMs} ms, installer timeout ${row.timeoutS} s)`,
+      `[stalls] ${row.event}: stdin never closed; ended by itself after ${r.ms.toFixed(0)} ms (deadline ${row.budgetMs} ms, installer timeout ${row.timeoutS} s)`,
     );
     expect(r.hung).toBe(false);
     expect(r).toMatchObject({ code: 0, stdout: "" });
-    expect(log()).toContain(`${row.event}: deadline of ${row.deadlineMs} ms passed`);
+    expect(log()).toContain(`${row.event}: deadline of ${row.budgetMs} ms passed`);
   });
 
   it("a transcript that is a FIFO with no writer: answers without waiting on it", async () => {

@@ -44,7 +44,7 @@ export interface HookRow {
   handle: (deps: Deps, input: never) => HookAnswer | PlainTextAnswer | null;
   answers: AnswerShape;
   /** the hook's own deadline: past it, a hook still waiting (on stdin) exits 0 with no answer */
-  deadlineMs: number;
+  budgetMs: number;
   /** the timeout the installer registers for it, in seconds */
   timeoutS: number;
   /** the event's own payload fields, beside the common ones */
@@ -62,7 +62,7 @@ export const HOOKS: readonly HookRow[] = [
     schema: userPromptSubmitSchema as () => PayloadSpec<never>,
     handle: (deps, input) => handleUserPromptSubmit(deps, input, readKnobs(deps.env, deps.warn)),
     answers: "block-or-context",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("userpromptsubmit"),
     extra: { prompt: ["PROMPT"] },
   },
@@ -72,7 +72,7 @@ export const HOOKS: readonly HookRow[] = [
     schema: sessionStartSchema as () => PayloadSpec<never>,
     handle: (deps, input) => handleSessionStart(deps, input, readKnobs(deps.env, deps.warn)),
     answers: "context",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("sessionstart"),
     extra: {
       source: ["startup", "resume", "clear", "compact", "fork"],
@@ -92,7 +92,7 @@ export const HOOKS: readonly HookRow[] = [
       return text ? { plainText: text } : null;
     },
     answers: "steer",
-    deadlineMs: HOOK_DEADLINE_MS,
+    budgetMs: HOOK_DEADLINE_MS,
     timeoutS: timeoutOf("precompact"),
     extra: { trigger: ["auto", "manual"], custom_instructions: ["", "keep the test names", null] },
   },
@@ -105,12 +105,12 @@ export const HOOKS: readonly HookRow[] = [
       logSessionEnd(
         deps,
         input,
-        runSessionEnd(deps, input, { deadlineMs: Number.MAX_SAFE_INTEGER }),
+        runSessionEnd(deps, input, { deadlineAt: Number.MAX_SAFE_INTEGER }),
       ),
       null
     ),
     answers: "none",
-    deadlineMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
+    budgetMs: knobDefault("QUOIN_SESSIONEND_DEADLINE_MS") as number,
     // No timeout is registered: Claude Code gives all SessionEnd hooks 1.5 s together.
     timeoutS: 1.5,
     extra: {

@@ -10,7 +10,7 @@ import {
 import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
 import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
-import { buildRestoreSnapshot, type RestoreSnapshot } from "../../lib/restore/restore-snapshot.ts";
+import { buildMemoryListing, type MemoryListing } from "../../lib/restore/memory-listing.ts";
 import { sentinelName } from "../../lib/store/sentinels.ts";
 import { asciiBody } from "../../lib/core/ascii-text.ts";
 
@@ -116,8 +116,8 @@ export class MemoryFixture {
     );
   }
 
-  snapshot(sid: string): RestoreSnapshot {
-    return buildRestoreSnapshot(this.fs, this.paths, sid, this.now, { checkpointWindowDays: 30 });
+  listing(sid: string): MemoryListing {
+    return buildMemoryListing(this.fs, this.paths, sid, this.now, { checkpointWindowDays: 30 });
   }
 
   exists(file: string): boolean {

@@ -99,7 +99,7 @@ describe("quoin-checkpoint status", () => {
     });
     expect(r.status).toBe(0);
     expect(r.stdout.endsWith("\n")).toBe(true);
-    expect(JSON.parse(r.stdout)).toEqual(expected);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: true, ...expected });
   });
 
   it("honours a 1M window from QUOIN_CONTEXT_WINDOW", () => {
@@ -109,6 +109,7 @@ describe("quoin-checkpoint status", () => {
       { env: { HOME: home, QUOIN_CONTEXT_WINDOW: "1000000" } },
     );
     expect(JSON.parse(r.stdout)).toEqual({
+      ok: true,
       tokens: 25353,
       window: 1000000,
       limit: 967000,
@@ -246,6 +247,7 @@ describe.each([
   });
 
   it("a draw with the same window writes nothing; a changed window is recorded again", () => {
+    draw(input(1000000, null)); // its own starting record: no earlier test's draw is assumed
     const before = fs.readFileSync(record, "utf8");
     fs.utimesSync(record, new Date("2026-01-01T00:00:00Z"), new Date("2026-01-01T00:00:00Z"));
     draw(input(1000000, null));
@@ -318,6 +320,7 @@ describe("engine refusals under --json", () => {
     expect(JSON.parse(bad.stdout)).toEqual({
       ok: false,
       reason: expect.stringContaining("expected 1-128 characters"),
+      expected: "--transcript PATH",
     });
     const flag = runBundle(engine, ["save", "--bogus", "--json"], { env: { HOME: home } });
     expect(flag.status).toBe(2);

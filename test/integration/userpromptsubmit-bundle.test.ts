@@ -46,10 +46,15 @@ const env = () => ({ HOME: home, QUOIN_CONTEXT_WINDOW: "200000" });
 
 describe("the built UserPromptSubmit hook", () => {
   it("is silent below the advisory band and exits 0", () => {
-    const r = runBundle(hook, [], { input: payload(50_000), env: env() });
+    // A project of its own: the other tests here leave a memory folder in `project`.
+    const quiet = path.join(home, "quiet-proj");
+    fs.mkdirSync(path.join(quiet, ".git"), { recursive: true });
+    fs.writeFileSync(path.join(quiet, ".git", "HEAD"), "ref: refs/heads/main\n");
+    const input = JSON.stringify({ ...JSON.parse(payload(50_000)), cwd: quiet });
+    const r = runBundle(hook, [], { input, env: env() });
     expect(r).toMatchObject({ status: 0, stdout: "" });
     // A plain prompt in a project without a memory folder writes nothing (issue 10).
-    expect(fs.existsSync(path.join(project, ".workflow_artifacts"))).toBe(false);
+    expect(fs.existsSync(path.join(quiet, ".workflow_artifacts"))).toBe(false);
   });
 
   it("prints one JSON advisory in the band", () => {
@@ -105,7 +110,10 @@ describe("the built UserPromptSubmit hook", () => {
   });
 
   it("logs a failure to memory/logs/hooks.log in a project that uses quoin", () => {
+    fs.mkdirSync(path.join(project, ".workflow_artifacts/memory"), { recursive: true });
     runBundle(hook, [], { input: "garbage", env: env(), cwd: project });
+    const wrongTypes = { session_id: 12, hook_event_name: "UserPromptSubmit", prompt: ["x"] };
+    runBundle(hook, [], { input: JSON.stringify(wrongTypes), env: env(), cwd: project });
     const log = fs.readFileSync(
       path.join(project, ".workflow_artifacts/memory/logs/hooks.log"),
       "utf8",
@@ -138,6 +146,7 @@ describe("the block tier's forced save carries the digest without the hook loadi
   it("in the installed layout (engine beside hooks/) the forced checkpoint has the working set, todos and requests", () => {
     const sid = "0b6c8f9a-2222-4c3d-8e9f-00000000000c";
     const transcript = path.join(home, ".claude", "projects", "-proj", `${sid}.jsonl`);
+    fs.mkdirSync(path.dirname(transcript), { recursive: true });
     fs.writeFileSync(transcript, `${workSessionLines(project, 165_000).join("\n")}\n`);
     const input = JSON.stringify({
       session_id: sid,

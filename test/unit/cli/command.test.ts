@@ -63,6 +63,7 @@ describe("defineCommand: options typed from their definition", () => {
     expect(JSON.parse(r.out)).toEqual({
       ok: false,
       reason: 'probe: --mode "c" is not valid; expected one of: a, b',
+      expected: "--mode a|b",
     });
     expect(p.seen).toEqual([]);
   });

@@ -77,7 +77,7 @@ describe("/clear: SessionEnd(clear) then SessionStart(clear)", () => {
         hook_event_name: "SessionEnd",
         reason: "clear",
       },
-      { deadlineMs: Infinity },
+      { deadlineAt: Infinity },
     );
     if (!end.saved) throw new Error(end.skip);
     const { context, system } = answerText(

@@ -20,7 +20,7 @@ import {
 const TRANSCRIPT = `${HOME}/.claude/projects/-home-u-proj/${SID}.jsonl`;
 const STATE = `${HOME}/.claude/quoin-checkpoint/state`;
 const at = (minutesAgo: number) => new Date(NOW.getTime() - minutesAgo * 60_000).toISOString();
-const open = { deadlineMs: NOW.getTime() + 60_000 };
+const open = { deadlineAt: NOW.getTime() + 60_000 };
 
 const payload = (over: Partial<SessionEndInput> = {}): SessionEndInput => ({
   session_id: SID,
@@ -206,7 +206,7 @@ describe("runSessionEnd: skip rules leave nothing behind", () => {
   it("past its own deadline it writes nothing", () => {
     const w = memWorld({ [TRANSCRIPT]: busy });
     const before = w.files();
-    const out = runSessionEnd(w.deps, payload(), { deadlineMs: NOW.getTime() - 1 });
+    const out = runSessionEnd(w.deps, payload(), { deadlineAt: NOW.getTime() - 1 });
     expect(!out.saved && out.skip).toBe("deadline");
     expect(w.files()).toEqual(before);
   });

@@ -101,8 +101,7 @@ describe("the plugin's hooks.json", () => {
   });
 });
 
-// The hot bundles name the engine with a literal (importing install-layout would pull the installer's
-// imports into every hook): each must be ENGINE_BUNDLE.
+// Every place names the engine through lib/core/engine-name.ts's ENGINE_BUNDLE.
 describe("every place that names the engine", () => {
   it("a message's fallback command (shell-quote.ts)", () => {
     expect(engineInvocation({})).toBe(`node "${ENGINE_BUNDLE}"`);
@@ -123,7 +122,7 @@ describe("every place that names the engine", () => {
       path.resolve(import.meta.dirname, "../../../hooks/userpromptsubmit.ts"),
       "utf8",
     );
-    expect(source).toContain(`path.join(import.meta.dirname, "..", "${ENGINE_BUNDLE}")`);
+    expect(source).toContain(`path.join(import.meta.dirname, "..", ENGINE_BUNDLE)`);
   });
 
   it("the skills' engine commands (skill-render.ts)", () => {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test as fcTest } from "@fast-check/vitest";
 import * as path from "node:path";
-import {
-  buildRestoreSnapshot,
-  type RestoreSnapshot,
-} from "../../../lib/restore/restore-snapshot.ts";
+import { buildMemoryListing, type MemoryListing } from "../../../lib/restore/memory-listing.ts";
 import {
   cachedFields,
   HEAD_CACHE_FILE,
@@ -18,16 +15,16 @@ import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
 const SID = "aaaa0000-0000-4000-8000-000000000001";
 
-/** A restore's full snapshot that writes the cache back after every miss (batch 1). */
-function snap(f: MemoryFixture, batch = 1): RestoreSnapshot {
-  return buildRestoreSnapshot(f.fs, f.paths, SID, f.now, {
+/** A restore's full listing that writes the cache back after every miss (batch 1). */
+function snap(f: MemoryFixture, batch = 1): MemoryListing {
+  return buildMemoryListing(f.fs, f.paths, SID, f.now, {
     checkpointWindowDays: 30,
     headCachePid: 4242,
     headCacheBatch: batch,
   });
 }
 
-const fieldsByName = (s: RestoreSnapshot) =>
+const fieldsByName = (s: MemoryListing) =>
   Object.fromEntries(s.checkpoints.map((c) => [c.name, c.fields]));
 const cacheFile = (f: MemoryFixture) => path.join(f.paths.memory, HEAD_CACHE_FILE);
 
@@ -168,20 +165,20 @@ describe("checkpoint head cache", () => {
         },
       }),
     );
-    const own = buildRestoreSnapshot(f.fs, f.paths, SID, f.now, {
+    const own = buildMemoryListing(f.fs, f.paths, SID, f.now, {
       checkpointWindowDays: 0,
       ownSentinelOnly: true,
     });
     expect(own.checkpoints[0]?.fields?.task).toBe("alpha");
-    expect(fieldsByName(f.snapshot(SID))["2026-11-28T1100-alpha.md"]?.task).toBe("from-cache");
+    expect(fieldsByName(f.listing(SID))["2026-11-28T1100-alpha.md"]?.task).toBe("from-cache");
   });
 
-  it("a snapshot without a pid (or Tier 1's own-sentinel read) never writes it", () => {
+  it("a listing without a pid (or Tier 1's own-sentinel read) never writes it", () => {
     const f = new MemoryFixture();
     const a = f.checkpoint("2026-11-28T1100-alpha.md", { task: "alpha", ageDays: 1 });
     f.sentinel(SID, a);
-    f.snapshot(SID);
-    buildRestoreSnapshot(f.fs, f.paths, SID, f.now, {
+    f.listing(SID);
+    buildMemoryListing(f.fs, f.paths, SID, f.now, {
       checkpointWindowDays: 0,
       ownSentinelOnly: true,
       headCachePid: 1,

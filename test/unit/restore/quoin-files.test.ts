@@ -9,7 +9,7 @@ import {
   handoffLine,
   handoffSkillList,
 } from "../../../lib/store/mid-agent-handoff.ts";
-import { buildRestoreSnapshot } from "../../../lib/restore/restore-snapshot.ts";
+import { buildMemoryListing } from "../../../lib/restore/memory-listing.ts";
 import { enumerateCandidates } from "../../../lib/restore/restore-candidates.ts";
 import { dispatchCommand } from "../../../cli/commands/dispatch.ts";
 import { pidfileCommand } from "../../../cli/commands/pidfile.ts";
@@ -141,7 +141,7 @@ describe("quoin's own files", () => {
   });
   it("picker: seed 001's .claude-checkpoint*.md in the project root is a candidate, named after its file", () => {
     const deps = quoinRepo();
-    const snap = buildRestoreSnapshot(deps.fs, paths, SID, deps.now(), {
+    const snap = buildMemoryListing(deps.fs, paths, SID, deps.now(), {
       checkpointWindowDays: 30,
     });
     const e = enumerateCandidates(snap, { sentinelWindowDays: 7, dedupWindowDays: 1 });

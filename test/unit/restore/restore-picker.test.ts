@@ -123,7 +123,7 @@ describe("Tier 1: the current-session sentinel", () => {
     it(c.name, () => {
       const f = new MemoryFixture();
       c.setup(f);
-      check(pickRestore(f.snapshot(c.sid ?? CUR), SETTINGS), c.expect);
+      check(pickRestore(f.listing(c.sid ?? CUR), SETTINGS), c.expect);
     });
   }
 
@@ -136,7 +136,7 @@ describe("Tier 1: the current-session sentinel", () => {
       });
       f.sentinel(sid, orphanTarget, 0.2);
       f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.04 });
-      const d = pickRestore(f.snapshot(sid), SETTINGS);
+      const d = pickRestore(f.listing(sid), SETTINGS);
       expect(d.action).toBe("choose");
     });
   }
@@ -145,7 +145,7 @@ describe("Tier 1: the current-session sentinel", () => {
     const f = new MemoryFixture();
     f.sessionState("2026-11-29-beta.md", "## Unfinished work\n- 1. \u23F3 T-04 wire up X\n", 0);
     f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.04 }));
-    const d = pickRestore(f.snapshot(CUR), SETTINGS, { synthesize: true });
+    const d = pickRestore(f.listing(CUR), SETTINGS, { synthesize: true });
     check(d, { action: "synthesize", path: "5", consumed: "" });
     const synth = variant(d, "action", "synthesize");
     expect(synth.confirmed).toBe(true);
@@ -164,7 +164,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     const sentinel = f.sentinel(OLD, cp, 0.2);
     f.prompt(OLD, "=== BLOCKED PROMPT [2026-11-29T08:00:00Z] ===\nrun the tests\n", 0.2);
     f.checkpoint("2026-11-29T1100-other.md", { task: "other", ageDays: 0.01 });
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     check(d, { action: "restore", path: "tier2", consumed: "sentinel" }, sentinel);
     expect(variant(d, "action", "restore").candidate.file).toBe(cp);
   });
@@ -179,7 +179,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.prompt(OLD, "a prompt", 4);
     f.sessionState("2026-11-29-alpha.md", undefined, 0.1);
     check(
-      pickRestore(f.snapshot(CUR), SETTINGS),
+      pickRestore(f.listing(CUR), SETTINGS),
       { action: "restore", path: "tier2", consumed: "sentinel" },
       sentinel,
     );
@@ -192,7 +192,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     const fresh = f.checkpoint("2026-11-29T0800-beta.md", { task: "beta", ageDays: 0.2 });
     f.sentinel(OTHER, fresh, 0.2);
     f.prompt(OTHER, "new prompt", 0.2);
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     expect(variant(d, "action", "restore").candidate.file).toBe(fresh);
   });
 
@@ -201,7 +201,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.sentinel(OLD, f.checkpoint("2026-11-20T0800-alpha.md", { task: "alpha", ageDays: 9 }), 9);
     f.prompt(OLD, "old prompt", 9);
     // Not the Tier 2 anchor; Tier 3 still finds the 9-day-old checkpoint on disk (sentinel out of window).
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "3a", consumed: "" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "restore", path: "3a", consumed: "" });
   });
 
   it("seeds the gate's task from the session-state that names the prompt's session (UUID grep)", () => {
@@ -210,7 +210,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.sessionState("2026-11-29-alpha.md", "## Current stage\nx\n", 0.2);
     f.prompt(OLD, "a prompt", 0.2);
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     // alpha matches the freshest session file, but the anchor task (beta) wins: cross-task, suppressed.
     check(d, { action: "synthesize", route: "gate" });
     expect(variant(d, "action", "synthesize").warnings.join("\n")).toContain(
@@ -223,7 +223,7 @@ describe("Tier 2: pending-prompt cross-reference", () => {
     f.sessionState("2026-11-29-alpha.md", "## Current stage\nx\n", 0.2);
     f.prompt(OLD, "a prompt", 0.2);
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "3a", consumed: "" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "restore", path: "3a", consumed: "" });
   });
 });
 
@@ -239,14 +239,14 @@ describe("sentinel paths are trusted only inside checkpoints/", () => {
     const f = new MemoryFixture();
     f.sentinel(OLD, outside(f), 0.01);
     f.prompt(OLD, "p", 0.01);
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none", path: "2" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "none", path: "2" });
   });
   it("Tier 3 does not list a sentinel naming a file elsewhere, or a relative path", () => {
     const f = new MemoryFixture();
     f.sentinel(OLD, outside(f), 0.01);
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.02 });
     f.sentinel(OTHER, ".workflow_artifacts/memory/checkpoints/2026-11-29T1100-alpha.md", 0.01);
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     check(d, { action: "restore", path: "3a", consumed: "" });
   });
 });
@@ -258,7 +258,7 @@ describe("Tier 3: enumeration", () => {
     f.sentinel(OTHER, f.checkpoint("2026-11-19T0800-alpha.md", { task: "alpha", ageDays: 10 }), 10);
     const cp = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.1 });
     const s = f.sentinel("dddd", cp, 0.1);
-    const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
+    const d = pickRestore(f.listing(CUR), { ...SETTINGS, staleDays: 30 });
     expect(variant(d, "action", "choose").warnings).toContain(
       "[checkpoint] 2 stale pending-restore-*.txt sentinels older than 7d skipped",
     );
@@ -268,7 +268,7 @@ describe("Tier 3: enumeration", () => {
   it("honours a wider sentinel window from the knob", () => {
     const f = new MemoryFixture();
     f.sentinel(OLD, f.checkpoint("2026-11-20T0800-alpha.md", { task: "alpha", ageDays: 9 }), 9);
-    const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, sentinelWindowDays: 10, staleDays: 30 });
+    const d = pickRestore(f.listing(CUR), { ...SETTINGS, sentinelWindowDays: 10, staleDays: 30 });
     check(d, { action: "restore", path: "3" });
   });
 
@@ -280,7 +280,7 @@ describe("Tier 3: enumeration", () => {
       raw: "## Active task\nalpha\n",
       ageDays: 0.1,
     });
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none", path: "2" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "none", path: "2" });
   });
 
   it("drops a candidate whose Active task cannot be parsed", () => {
@@ -291,17 +291,17 @@ describe("Tier 3: enumeration", () => {
       ageDays: 0.1,
     });
     f.checkpoint("2026-11-29T0900-alpha.md", { task: "alpha", ageDays: 0.05 });
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "restore", path: "3a" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "restore", path: "3a" });
   });
 
   it("de-duplicates a precompact twin within QUOIN_PICKER_DEDUP_WINDOW, keeps older pairs", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-29-alpha.md", { task: "alpha", ageDays: 0.1 });
     f.checkpoint("2026-11-29-alpha-precompact.md", { task: "alpha", ageDays: 0.2, skeleton: true });
-    const one = pickRestore(f.snapshot(CUR), SETTINGS);
+    const one = pickRestore(f.listing(CUR), SETTINGS);
     check(one, { action: "restore", path: "3a" });
     expect(variant(one, "action", "restore").candidate.name).toBe("2026-11-29-alpha.md");
-    const two = pickRestore(f.snapshot(CUR), { ...SETTINGS, dedupWindowDays: 0.05 });
+    const two = pickRestore(f.listing(CUR), { ...SETTINGS, dedupWindowDays: 0.05 });
     expect(variant(two, "action", "choose").list.map((c) => c.name)).toEqual([
       "2026-11-29-alpha.md",
       "2026-11-29-alpha-precompact.md",
@@ -313,7 +313,7 @@ describe("Tier 3: enumeration", () => {
     f.checkpoint("2026-11-29T0930-alpha.md", { task: "alpha", ageDays: 0.1 });
     f.checkpoint("2026-11-28-alpha.md", { task: "alpha", ageDays: 0.2, sessionId: "legacy" });
     f.checkpoint("2026-11-27-alpha-precompact.md", { task: "alpha", ageDays: 0.3, skeleton: true });
-    const d = pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 30 });
+    const d = pickRestore(f.listing(CUR), { ...SETTINGS, staleDays: 30 });
     expect(
       variant(d, "action", "choose").list.map((c) => [c.saved, c.sessionId === undefined]),
     ).toEqual([
@@ -332,7 +332,7 @@ describe("B3 trigger and synthesis", () => {
       "## Current stage\n\nwiring\n\n## Unfinished work\n\n* \u2713 done thing\n",
       0.1,
     );
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     check(d, { action: "synthesize", path: "5", route: "clause-A", consumed: "" });
     if (d.action !== "synthesize") throw new Error("unreachable");
     expect(d.synthesis).toMatchObject({
@@ -347,13 +347,13 @@ describe("B3 trigger and synthesis", () => {
 
   it("clause A with no session-state falls through to 'no checkpoints found' (path 2)", () => {
     const f = new MemoryFixture();
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none", path: "2" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "none", path: "2" });
   });
 
   it("clause A ignores session-state older than QUOIN_SESSION_FALLBACK_WINDOW", () => {
     const f = new MemoryFixture();
     f.sessionState("2026-11-10-alpha.md", undefined, 19);
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "none" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "none" });
   });
 
   it("clause B: every candidate older than the freshest session-state fires B3", () => {
@@ -361,7 +361,7 @@ describe("B3 trigger and synthesis", () => {
     f.checkpoint("2026-11-29T0800-alpha.md", { task: "alpha", ageDays: 0.2 });
     f.checkpoint("2026-11-29T0700-alpha.md", { task: "alpha", ageDays: 0.25 });
     f.sessionState("2026-11-29-alpha.md", undefined, 0.1);
-    check(pickRestore(f.snapshot(CUR), SETTINGS), { action: "synthesize", route: "clause-B" });
+    check(pickRestore(f.listing(CUR), SETTINGS), { action: "synthesize", route: "clause-B" });
   });
 
   it("clause B does not fire when one candidate is newer than the session-state", () => {
@@ -369,7 +369,7 @@ describe("B3 trigger and synthesis", () => {
     f.checkpoint("2026-11-29T0800-alpha.md", { task: "alpha", ageDays: 0.2 });
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     f.sessionState("2026-11-29-alpha.md", undefined, 0.1);
-    expect(pickRestore(f.snapshot(CUR), SETTINGS).action).toBe("choose");
+    expect(pickRestore(f.listing(CUR), SETTINGS).action).toBe("choose");
   });
 
   it("clause B does not fire for a session-state outside the fallback window", () => {
@@ -378,7 +378,7 @@ describe("B3 trigger and synthesis", () => {
     f.sessionState("2026-11-19-alpha.md", undefined, 10);
     // The gate still sees the session-state (no window there): stale, so no silent auto-pick;
     // B3 has nothing in the window, so the user gets the list instead.
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     expect(variant(d, "action", "choose").reason).toBe("b3-unavailable");
   });
 });
@@ -440,7 +440,7 @@ describe("combined auto-pick gate", () => {
       const cp = f.checkpoint("2026-11-29T1100-x.md", { task: c.task, ageDays: c.ageDays });
       const s = c.sentinel ? f.sentinel(OLD, cp, c.ageDays) : undefined;
       if (c.session) f.sessionState(c.session.name, undefined, c.session.ageDays);
-      check(pickRestore(f.snapshot(CUR), SETTINGS), c.expect, s);
+      check(pickRestore(f.listing(CUR), SETTINGS), c.expect, s);
     });
   }
 
@@ -448,8 +448,8 @@ describe("combined auto-pick gate", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-26T1100-alpha.md", { task: "alpha", ageDays: 3 });
     f.sessionState("2026-11-20-alpha.md", undefined, 9);
-    expect(pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 3 }).action).toBe("restore");
-    expect(pickRestore(f.snapshot(CUR), { ...SETTINGS, staleDays: 2 }).action).toBe("choose");
+    expect(pickRestore(f.listing(CUR), { ...SETTINGS, staleDays: 3 }).action).toBe("restore");
+    expect(pickRestore(f.listing(CUR), { ...SETTINGS, staleDays: 2 }).action).toBe("choose");
   });
 });
 
@@ -474,7 +474,7 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
       "## Unfinished work\n- wire the price table\n",
       0.05,
     );
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     expect(d.action).not.toBe("restore");
     check(d, { action: "synthesize", consumed: "" });
     expect(variant(d, "action", "synthesize").synthesis.task).toBe("dgp-price-interactions");
@@ -486,7 +486,7 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 0.01, sessionId: OLD });
     f.sessionState("2026-11-29-dgp-price-interactions.md", undefined, 0.05);
     expectSuppressedLoudly(
-      pickRestore(f.snapshot(CUR), SETTINGS),
+      pickRestore(f.listing(CUR), SETTINGS),
       "Cross-task: candidate task='pep-mvp' vs freshest session task='dgp-price-interactions'.",
       "gate",
     );
@@ -508,7 +508,7 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     );
     // Tier 2 does not anchor on it; in Tier 3 the session-state is newer than every candidate (clause B).
     expectSuppressedLoudly(
-      pickRestore(f.snapshot(CUR), SETTINGS),
+      pickRestore(f.listing(CUR), SETTINGS),
       "Cross-task: Tier 2 anchor task='pep-mvp' vs freshest session task='dgp-price-interactions'.",
       "clause-B",
     );
@@ -518,7 +518,7 @@ describe("the incident: a five-day-old checkpoint of another task", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5 });
     f.sessionState("2026-11-20-pep-mvp.md", undefined, 9);
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     expect(d.action).not.toBe("restore");
   });
 });
@@ -530,7 +530,7 @@ describe("numbered picker", () => {
     const a = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     f.sentinel(OLD, a, 0.01);
     f.checkpoint("2026-11-25T1100-beta.md", { task: "beta", ageDays: 4 });
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     if (d.action !== "choose") throw new Error(`expected choose, got ${d.action}`);
     expect(d.list.map((c) => [c.n, c.task, c.source, c.note])).toEqual([
       [1, "alpha", "sentinel", ""],
@@ -545,7 +545,7 @@ describe("numbered picker", () => {
         `2026-11-29T${String(10 + (i % 10)).padStart(2, "0")}${String(i).padStart(2, "0")}-alpha.md`,
         { task: "alpha", ageDays: 0.01 * (i + 1) },
       );
-    const d = pickRestore(f.snapshot(CUR), SETTINGS);
+    const d = pickRestore(f.listing(CUR), SETTINGS);
     expect(variant(d, "action", "choose").more).toBe(3);
   });
 
@@ -561,7 +561,7 @@ describe("numbered picker", () => {
       const cp = f.checkpoint("2026-11-24T1100-alpha.md", { task: "alpha", ageDays: 0.6 });
       const s = f.sentinel(OLD, cp, 5);
       f.checkpoint("2026-11-23T1100-beta.md", { task: "beta", ageDays: 6 });
-      check(pickRestore(f.snapshot(CUR), SETTINGS, { pick: c.pick }), c.expect, s);
+      check(pickRestore(f.listing(CUR), SETTINGS, { pick: c.pick }), c.expect, s);
     });
   }
 
@@ -569,7 +569,7 @@ describe("numbered picker", () => {
     const f = new MemoryFixture();
     f.sentinel(OLD, f.checkpoint("2026-11-24T1000-pep-mvp.md", { task: "pep-mvp", ageDays: 5 }), 5);
     f.sessionState("2026-11-29-dgp.md", undefined, 0.05);
-    const d = pickRestore(f.snapshot(CUR), SETTINGS, { pick: 1 });
+    const d = pickRestore(f.listing(CUR), SETTINGS, { pick: 1 });
     check(d, { action: "restore", path: "4" });
     expect(variant(d, "action", "restore").warnings.join("\n")).toContain(
       "picked despite: stale 5d, other task",
@@ -589,11 +589,11 @@ describe("Step 1.5 same-session detection", () => {
     it(`${expected ? "warns" : "does not warn"}: ${name}`, () => {
       const f = new MemoryFixture();
       if (compacted) f.compactHappened(CUR);
-      expect(isSameSession(f.snapshot(CUR), cpSid)).toBe(expected);
+      expect(isSameSession(f.listing(CUR), cpSid)).toBe(expected);
     });
   }
   it("does not warn when the current session id is unknown", () => {
     const f = new MemoryFixture();
-    expect(isSameSession(f.snapshot("unknown"), "unknown")).toBe(false);
+    expect(isSameSession(f.listing("unknown"), "unknown")).toBe(false);
   });
 });

@@ -483,7 +483,7 @@ describe("work over many checkpoints", () => {
         };
       },
     });
-    // Cross-task own sentinel: Tier 1 is refused, the full snapshot is built.
+    // Cross-task own sentinel: Tier 1 is refused, the full listing is built.
     const o = runRestore({ ...f.deps(), fs }, f.knobs(), { paths: f.paths, sessionId: CUR });
     expect(o.action).toBe("synthesize");
     expect(stats.size).toBe(41);

@@ -13,7 +13,7 @@ const END = { status: "checkpoint save (session end, other)" };
 const CURATED = { status: "checkpoint save (voluntary)" };
 
 const names = (f: MemoryFixture, sid = "cur") =>
-  enumerateCandidates(f.snapshot(sid), {
+  enumerateCandidates(f.listing(sid), {
     sentinelWindowDays: 7,
     dedupWindowDays: 7,
   }).candidates.map((c) => c.name);
@@ -34,7 +34,7 @@ describe("session-end snapshot ranking", () => {
       extra: CURATED,
     });
     expect(names(f)).toEqual(["2026-11-29T1000-parser-2.md"]);
-    expect(pickRestore(f.snapshot("cur"), SETTINGS)).toMatchObject({
+    expect(pickRestore(f.listing("cur"), SETTINGS)).toMatchObject({
       action: "restore",
       path: "3a",
       candidate: { name: "2026-11-29T1000-parser-2.md" },
@@ -76,7 +76,7 @@ describe("session-end snapshot ranking", () => {
       ageDays: HOUR / DAY,
       extra: END,
     });
-    expect(pickRestore(f.snapshot("cur"), SETTINGS)).toMatchObject({
+    expect(pickRestore(f.listing("cur"), SETTINGS)).toMatchObject({
       action: "restore",
       path: "3a",
       candidate: { source: "disk-only", status: END.status },

@@ -14,7 +14,7 @@ describe("successor", () => {
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 1 });
     const touched = f.checkpoint("2026-11-20T1100-beta.md", { task: "beta", ageDays: 0.1 });
     f.checkpoint("2026-11-29T1200-tiny.md", { task: "tiny", raw: "tiny", ageDays: 0 });
-    expect(newestCheckpoint(f.snapshot(""))?.path).toBe(touched);
+    expect(newestCheckpoint(f.listing(""))?.path).toBe(touched);
   });
 
   it("puts the reconciliation instructions first and the checkpoint inline", () => {

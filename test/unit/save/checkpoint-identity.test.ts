@@ -132,7 +132,7 @@ describe("checkpoint identity: one session, one task, whichever writer runs", ()
         hook_event_name: "SessionEnd",
         reason: "other",
       },
-      { deadlineMs: NOW.getTime() + 60_000 },
+      { deadlineAt: NOW.getTime() + 60_000 },
     );
     if (!ended.saved) throw new Error(`session end skipped: ${JSON.stringify(ended)}`);
     expect(taskOf(end, ended.checkpoint)).toBe("alpha-task");

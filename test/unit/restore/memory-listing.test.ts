@@ -5,16 +5,16 @@ import {
   readCheckpointHead,
 } from "../../../lib/restore/checkpoint-heads.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
-import { buildRestoreSnapshot } from "../../../lib/restore/restore-snapshot.ts";
+import { buildMemoryListing } from "../../../lib/restore/memory-listing.ts";
 
-describe("buildRestoreSnapshot", () => {
+describe("buildMemoryListing", () => {
   it("reads heads only of checkpoints a tier needs: in the 30-day window, or named by a sentinel", () => {
     const f = new MemoryFixture();
     const fresh = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 1 });
     const old = f.checkpoint("2026-09-01T1100-alpha.md", { task: "alpha", ageDays: 90 });
     const oldNamed = f.checkpoint("2026-09-02T1100-beta.md", { task: "beta", ageDays: 89 });
     f.sentinel("s-1", oldNamed, 89);
-    const snap = f.snapshot("cur");
+    const snap = f.listing("cur");
     const byPath = new Map(snap.checkpoints.map((c) => [c.path, c]));
     expect(byPath.get(fresh)?.fields?.task).toBe("alpha");
     expect(byPath.get(old)?.fields).toBeUndefined();
@@ -31,7 +31,7 @@ describe("buildRestoreSnapshot", () => {
     const head = readCheckpointHead(f.fs, { path: big, size }) ?? "";
     expect(size).toBeGreaterThan(HEAD_BYTES);
     expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
-    expect(f.snapshot("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({
+    expect(f.listing("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({
       task: "alpha",
       branch: "main",
     });
@@ -46,7 +46,7 @@ describe("buildRestoreSnapshot", () => {
     const f = new MemoryFixture();
     const text = `## Notes\n${"n".repeat(6000)}\n\n## Active task\nlate\n\n## Branch\ndev\n`;
     const file = f.checkpoint("2026-11-29T1100-late.md", { task: "late", raw: text });
-    const fields = f.snapshot("cur").checkpoints.find((c) => c.path === file)?.fields;
+    const fields = f.listing("cur").checkpoints.find((c) => c.path === file)?.fields;
     expect(fields).toMatchObject({ task: "late", branch: "dev", sessionId: undefined });
   });
 
@@ -55,11 +55,11 @@ describe("buildRestoreSnapshot", () => {
     f.write(`${f.paths.checkpoints}/.2026-11-29T1100-alpha.md.1.1.abc.tmp`, "x".repeat(200));
     f.sentinel("s-1", "/somewhere/else.md\r");
     f.compactHappened("cur");
-    const snap = f.snapshot("cur");
+    const snap = f.listing("cur");
     expect(snap.checkpoints).toHaveLength(0);
     expect(snap.pendingRestores[0]?.firstLine).toBe("/somewhere/else.md");
     expect(snap.compactHappened).toBe(true);
-    expect(f.snapshot("other").compactHappened).toBe(false);
+    expect(f.listing("other").compactHappened).toBe(false);
   });
 });
 
@@ -76,7 +76,7 @@ describe("symlinks", () => {
       link,
     );
     f.sentinel("cur", link);
-    const snap = f.snapshot("cur");
+    const snap = f.listing("cur");
     expect(snap.checkpoints).toEqual([]);
   });
 });
@@ -124,19 +124,16 @@ describe("sentinel window", () => {
     f.sentinel("aaaa0000-0000-4000-8000-000000000003", target, 10);
     f.sentinel("aaaa0000-0000-4000-8000-000000000004", target, 1);
     f.prompt("aaaa0000-0000-4000-8000-000000000003", "held\n", 1);
-    const snap = buildRestoreSnapshot(
-      f.fs,
-      f.paths,
-      "aaaa0000-0000-4000-8000-000000000001",
-      f.now,
-      { checkpointWindowDays: 30, sentinelWindowDays: 7 },
-    );
+    const snap = buildMemoryListing(f.fs, f.paths, "aaaa0000-0000-4000-8000-000000000001", f.now, {
+      checkpointWindowDays: 30,
+      sentinelWindowDays: 7,
+    });
     const lines = Object.fromEntries(
       snap.pendingRestores.map((s) => [s.sid.slice(-1), s.firstLine]),
     );
     expect(lines).toEqual({ "1": target, "2": "", "3": target, "4": target });
     // without a window every sentinel is read (list, successor)
-    const all = f.snapshot("other");
+    const all = f.listing("other");
     expect(all.pendingRestores.every((s) => s.firstLine === target)).toBe(true);
   });
 });

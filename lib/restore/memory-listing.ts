@@ -19,7 +19,7 @@ import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
 
 /** One file the picker may look at: what stat gives, no content. */
-export interface SnapFile {
+export interface ListedFile {
   name: string;
   path: string;
   mtimeMs: number;
@@ -28,23 +28,23 @@ export interface SnapFile {
   ino?: number;
 }
 
-export interface CheckpointFile extends SnapFile {
+export interface CheckpointFile extends ListedFile {
   /** what the picker reads from the first sections (status, task, branch, session id, intent); absent when not read */
   fields?: HeadFields;
 }
 
-export interface SentinelFile extends SnapFile {
+export interface SentinelFile extends ListedFile {
   sid: string;
   /** line 1 (a checkpoint path for pending-restore), CR stripped, trimmed */
   firstLine: string;
 }
 
-export interface SessionStateFile extends SnapFile {
+export interface SessionStateFile extends ListedFile {
   text: string;
 }
 
 /** Everything the restore picker decides on, read once. The picker itself does no I/O. */
-export interface RestoreSnapshot {
+export interface MemoryListing {
   nowMs: number;
   /** the current session id as given ("" or "unknown" when not known) */
   sessionId: string;
@@ -61,7 +61,7 @@ export interface RestoreSnapshot {
   compactHappened: boolean;
 }
 
-export interface SnapshotOptions {
+export interface ListingOptions {
   /** checkpoints within this many days get their head read (Tier 3 needs them) */
   checkpointWindowDays: number;
   /** list and read only the checkpoint this session's own sentinel names (Tier 1 alone) */
@@ -83,7 +83,7 @@ export const MIN_CHECKPOINT_BYTES = 100;
 // Only regular files are ever read (regularFileStat: a restore may show a checkpoint raw).
 // NOTE: dir is a normal absolute folder (memoryPaths) and name a directory entry, so a plain
 // concatenation is path.join's answer without its normalizing pass over 1,000 names.
-function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
+function statFile(fs: FsApi, dir: string, name: string): ListedFile | null {
   const full = dir.endsWith(path.sep) ? `${dir}${name}` : `${dir}${path.sep}${name}`;
   const st = regularFileStat(fs, full);
   return st ? { name, path: full, ...st } : null;
@@ -92,7 +92,7 @@ function statFile(fs: FsApi, dir: string, name: string): SnapFile | null {
 /** Seed 001's per-session files in the project root: `.claude-checkpoint.md`, `.claude-checkpoint.<slug>.md`. */
 export const SEED001_CHECKPOINT = /^\.claude-checkpoint(?:\.[A-Za-z0-9-]{1,64})?\.md$/;
 
-function readSentinel(fs: FsApi, file: SnapFile, sid: string): SentinelFile {
+function readSentinel(fs: FsApi, file: ListedFile, sid: string): SentinelFile {
   const first = readHead(fs, file.path, SENTINEL_HEAD_BYTES, { lstatted: true }) ?? "";
   return { ...file, sid, firstLine: (first.split("\n")[0] ?? "").replace(/\r$/, "").trim() };
 }
@@ -103,9 +103,9 @@ function readSentinels(
   paths: MemoryPaths,
   sessionId: string,
   nowMs: number,
-  opts: SnapshotOptions,
-): Pick<RestoreSnapshot, "pendingRestores" | "pendingPrompts"> {
-  const restores: Array<{ file: SnapFile; sid: string }> = [];
+  opts: ListingOptions,
+): Pick<MemoryListing, "pendingRestores" | "pendingPrompts"> {
+  const restores: Array<{ file: ListedFile; sid: string }> = [];
   const pendingPrompts: SentinelFile[] = [];
   for (const name of sortedNames(fs, paths.memory)) {
     const parsed = parseSentinelName(name);
@@ -119,7 +119,7 @@ function readSentinels(
   const window = opts.sentinelWindowDays;
   const held = new Set(pendingPrompts.map((p) => p.sid));
   // A stale sentinel is only counted (enumerateCandidates): its line 1 is not read.
-  const needed = (r: { file: SnapFile; sid: string }) =>
+  const needed = (r: { file: ListedFile; sid: string }) =>
     r.sid === sessionId ||
     (!opts.ownSentinelOnly &&
       (window === undefined || nowMs - r.file.mtimeMs < window * DAY_MS || held.has(r.sid)));
@@ -133,7 +133,7 @@ function readSentinels(
 function fieldsOf(
   fs: FsApi,
   cache: HeadCache,
-  file: SnapFile,
+  file: ListedFile,
   nowMs: number,
 ): HeadFields | undefined {
   const hit = cachedFields(cache, file);
@@ -151,7 +151,7 @@ function readCheckpoints(
   paths: MemoryPaths,
   nowMs: number,
   wanted: ReadonlySet<string>,
-  opts: SnapshotOptions,
+  opts: ListingOptions,
 ): CheckpointFile[] {
   // Tier 1 alone reads one head: parsing the cache of 1,000 would cost more.
   const cache = opts.ownSentinelOnly
@@ -159,7 +159,7 @@ function readCheckpoints(
     : openHeadCache(fs, paths.memory);
   const checkpoints: CheckpointFile[] = [];
   // Tier 1 alone needs only the file its sentinel names: the folder is not listed, so a fall-through
-  // to the full snapshot does not stat every checkpoint twice.
+  // to the full listing does not stat every checkpoint twice.
   const names = opts.ownSentinelOnly
     ? [...wanted].map((file) => path.basename(file))
     : sortedNames(fs, paths.checkpoints);
@@ -187,13 +187,13 @@ function readCheckpoints(
 }
 
 /** Read the memory folder for the restore picker, through Deps only. Heads are read only where a tier needs them. */
-export function buildRestoreSnapshot(
+export function buildMemoryListing(
   fs: FsApi,
   paths: MemoryPaths,
   sessionId: string,
   now: Date,
-  opts: SnapshotOptions,
-): RestoreSnapshot {
+  opts: ListingOptions,
+): MemoryListing {
   const nowMs = now.getTime();
   const { pendingRestores, pendingPrompts } = readSentinels(fs, paths, sessionId, nowMs, opts);
   const wanted = new Set<string>();
