@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { benchNode, formatRow, measure, type BenchContext } from "./bench-lib.ts";
 
 /**
  * readTranscriptDigest on the big transcripts (32 MiB budget read backwards plus the head read):
@@ -23,7 +23,7 @@ export async function benchDigest(ctx: BenchContext): Promise<void> {
     const transcript = ctx.makeTranscript(label);
     const job = { args: [bundle, transcript, "/home/USER/projects/spotter-worktrees/spotter-dov"] };
     const t = measure(job, ctx.runs);
-    const counts = spawnSync(process.execPath, job.args, { encoding: "utf8" }).stdout.trim();
+    const counts = spawnSync(benchNode, job.args, { encoding: "utf8" }).stdout.trim();
     console.log(`${formatRow(`transcript digest ${label}`, t)}   ${counts}`);
   }
 }

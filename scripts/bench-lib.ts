@@ -18,9 +18,12 @@ export interface Timing {
   peakKiB: number;
 }
 
+/** The node every job runs on: QUOIN_BENCH_NODE (bench.ts sets it once per node), else this one. */
+export const benchNode = process.env["QUOIN_BENCH_NODE"] || process.execPath;
+
 function timeOnce(job: Job): number {
   const start = process.hrtime.bigint();
-  const res = spawnSync(process.execPath, job.args, {
+  const res = spawnSync(benchNode, job.args, {
     input: job.input ?? "",
     env: job.env ?? process.env,
     cwd: job.cwd,
@@ -47,7 +50,7 @@ function peakKiB(job: Job): number {
     PEAK_PRELOAD,
     `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`,
   );
-  spawnSync(process.execPath, ["--require", PEAK_PRELOAD, ...job.args], {
+  spawnSync(benchNode, ["--require", PEAK_PRELOAD, ...job.args], {
     input: job.input ?? "",
     env: job.env ?? process.env,
     cwd: job.cwd,

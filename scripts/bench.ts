@@ -11,7 +11,9 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { benchNode, formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { benchEveryNode } from "./bench-nodes.ts";
+import { execFileSync } from "node:child_process";
 import { benchRestore } from "./bench-restore.ts";
 import { benchDigest } from "./bench-digest.ts";
 import { benchSave } from "./bench-save.ts";
@@ -50,13 +52,15 @@ function makeTranscript(bytes: number): string {
 }
 
 mkdirSync(work, { recursive: true });
+// Once per node (Node 20 and 24): each child prints its own rows.
+if (benchEveryNode(import.meta.filename, work)) process.exit();
 const project = path.join(work, "project");
 rmSync(project, { recursive: true, force: true });
 mkdirSync(path.join(project, ".git"), { recursive: true });
 
 const hook = path.join(root, "dist", "hooks", "userpromptsubmit.cjs");
 console.log(
-  `quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${process.version}, ${os.cpus().length} cores`,
+  `quoin-checkpoint bench: ${runs} runs each, alternating with node -e 0 (same stdin), node ${execFileSync(benchNode, ["-v"], { encoding: "utf8" }).trim()}, ${os.cpus().length} cores`,
 );
 const only = process.env["QUOIN_BENCH_ONLY"]; // e.g. "prompt" or "save,restore,statusline"
 const wants = (name: string) => !only || only.split(",").includes(name);

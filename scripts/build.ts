@@ -12,6 +12,7 @@ import {
   STATUSLINE_BUNDLE,
   type HookBundle,
 } from "../lib/install/install-layout.ts";
+import { BIN_BUNDLE, INSTALLER_BUNDLE } from "../lib/install/package-files.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const outDir = path.join(root, "dist");
@@ -117,6 +118,25 @@ await build({
   banner: { js: `#!/usr/bin/env node\n${metaBanner}` },
 });
 outputs.push(engine);
+
+// The installer is its own bundle (the engine every save loads does not carry it), and the bin a
+// small dispatcher that loads the installer or the engine beside it (cli/bin-entry.ts).
+const installer = path.join(outDir, INSTALLER_BUNDLE);
+await build({
+  ...hot,
+  entryPoints: [path.join(root, "cli", "installer-entry.ts")],
+  outfile: installer,
+});
+outputs.push(installer);
+const bin = path.join(outDir, BIN_BUNDLE);
+await build({
+  ...hot,
+  entryPoints: [path.join(root, "cli", "bin-entry.ts")],
+  outfile: bin,
+  external: [`./${INSTALLER_BUNDLE}`, `./${ENGINE_BUNDLE}`],
+  banner: { js: `#!/usr/bin/env node\n${metaBanner}` },
+});
+outputs.push(bin);
 
 const anyAscii = path.join(outDir, ANY_ASCII_BUNDLE);
 await build({

@@ -20,15 +20,13 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
 }
 
 function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = null): number {
-  if (!out.ok) {
-    // The question the skill asks, worded here so the SKILL.md stays small.
-    const ask = `AskUserQuestion "Active skills detected: ${(out.activeSkills ?? []).join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (--mode restore)`;
-    return refuse(
-      ctx,
-      out.reason,
-      out.needsMode ? { needsMode: true, activeSkills: out.activeSkills, ask } : {},
-    );
+  if (!out.ok && out.needsMode) {
+    // An answer is needed, not a refusal: exit 0 (0 done or needs an answer, 1 refused, 2 bad usage).
+    // The question is worded in lib/save (out.ask), so the SKILL.md stays small.
+    refuse(ctx, out.reason, { needsMode: true, activeSkills: out.activeSkills, ask: out.ask });
+    return 0;
   }
+  if (!out.ok) return refuse(ctx, out.reason);
   if (ctx.json) {
     const u = out.utilization;
     printJson(ctx, {

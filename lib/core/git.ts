@@ -1,25 +1,92 @@
 import * as path from "node:path";
 import type { Deps, FsApi } from "./deps.ts";
 
+/** The repository's git folder: <root>/.git, or where a worktree's or submodule's `.git` file points. */
+function gitDirOf(fs: FsApi, root: string): string {
+  const gitDir = path.join(root, ".git");
+  if (!fs.statSync(gitDir).isFile()) return gitDir;
+  const pointer = fs
+    .readFileSync(gitDir, "utf8")
+    .trim()
+    .replace(/^gitdir:\s*/, "");
+  return path.resolve(root, pointer);
+}
+
 /**
  * The branch without spawning git (hot path): read .git/HEAD, following a `gitdir:` file.
  * "HEAD" when detached, "unknown" when there is no repository.
  */
 export function readBranchCheap(fs: FsApi, root: string): string {
   try {
-    let gitDir = path.join(root, ".git");
-    if (fs.statSync(gitDir).isFile()) {
-      const pointer = fs
-        .readFileSync(gitDir, "utf8")
-        .trim()
-        .replace(/^gitdir:\s*/, "");
-      gitDir = path.resolve(root, pointer);
-    }
-    const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
+    const head = fs.readFileSync(path.join(gitDirOf(fs, root), "HEAD"), "utf8").trim();
     const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return ref?.[1] ?? "HEAD";
   } catch {
     return "unknown";
+  }
+}
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** A checkpoint's `## Head` when there is no commit to name (no repository, or none yet). */
+export const NO_HEAD_LINE = "(none)";
+
+/** `## Head`'s first line: a commit id, null for `(none)` (or anything else), undefined when the section is absent. */
+export function readHeadLine(line: string | undefined): string | null | undefined {
+  if (line === undefined) return undefined;
+  const v = line.trim().toLowerCase();
+  return OBJECT_ID.test(v) ? v : null;
+}
+
+function readTrimmed(fs: FsApi, file: string): string | null {
+  // NOTE: existsSync first: a thrown ENOENT costs more than the read (a worktree's refs are elsewhere).
+  if (!fs.existsSync(file)) return null;
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/** A ref's commit from packed-refs (`<sha> <ref>` lines; `^` peel lines and comments skipped). */
+function packedRef(fs: FsApi, commonDir: string, ref: string): string | null {
+  const text = readTrimmed(fs, path.join(commonDir, "packed-refs"));
+  if (!text) return null;
+  for (const line of text.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0 && line.slice(space + 1).trim() === ref) {
+      const sha = line.slice(0, space).toLowerCase();
+      return OBJECT_ID.test(sha) ? sha : null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The commit HEAD points at, without spawning git (cheap enough for the prompt hook's forced
+ * save): HEAD, then the loose ref (in a worktree's own folder, then in the common folder that its
+ * `commondir` names), then packed-refs; a symbolic ref is followed a few levels. Null when there
+ * is no repository, no commit yet (an unborn branch), or the files cannot be read.
+ */
+export function readHeadCheap(fs: FsApi, root: string): string | null {
+  try {
+    const gitDir = gitDirOf(fs, root);
+    const common = readTrimmed(fs, path.join(gitDir, "commondir"));
+    const commonDir = common ? path.resolve(gitDir, common) : gitDir;
+    let value = readTrimmed(fs, path.join(gitDir, "HEAD"));
+    for (let depth = 0; value !== null && depth < 5; depth += 1) {
+      const lower = value.toLowerCase();
+      if (OBJECT_ID.test(lower)) return lower;
+      const ref = /^ref:\s*(refs\/\S+)$/.exec(value)?.[1];
+      if (!ref || ref.split("/").includes("..")) return null;
+      value =
+        readTrimmed(fs, path.join(gitDir, ref)) ??
+        (commonDir === gitDir ? null : readTrimmed(fs, path.join(commonDir, ref))) ??
+        packedRef(fs, commonDir, ref);
+    }
+    return null;
+  } catch {
+    return null;
   }
 }
 

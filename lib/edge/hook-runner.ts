@@ -109,6 +109,14 @@ export async function runHook(
   process.exitCode = 0;
 }
 
+function isFolder(deps: Deps, p: string): boolean {
+  try {
+    return deps.fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A whole hook entry point: validate stdin with `schema`, remember its cwd for the log, and hand
  * the payload to `handle`. Bad input is logged as one line and answered with nothing.
@@ -127,7 +135,14 @@ export function runValidatedHook<
     (raw, ctx) => {
       const parsed = parseHookInput(schema(), raw, event);
       if (!parsed.ok) throw new HookInputError(parsed.reason);
-      ctx.logCwd = parsed.value.cwd;
+      const cwd = parsed.value.cwd;
+      // A cwd that names a file (or nothing) would resolve to the repository around it: refused
+      // before any handler runs, and logged where a hook logs without a project (deps.cwd).
+      if (cwd !== undefined && !isFolder(deps, cwd))
+        throw new HookInputError(
+          `payload cwd ${JSON.stringify(cwd)} is not a folder; nothing written`,
+        );
+      ctx.logCwd = cwd;
       const answer = handle(parsed.value, ctx);
       if (!answer) return null;
       return "plainText" in answer ? answer : answerForInstall(answer, deps.env);

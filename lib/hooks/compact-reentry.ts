@@ -75,14 +75,18 @@ function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
   if (newestChanged) lines.push(`Newest changed file: ${newestChanged}`);
   const paths = r.paths.dropped.filter((p) => p !== newestChanged);
   if (paths.length) lines.push(`Paths it dropped: ${listWithin(paths, Math.max(200, room / 2))}`);
-  if (r.requests.dropped.length)
+  const requests = r.requests.dropped;
+  if (requests.length) {
+    // The newest three; the earlier ones are counted, so none goes unmentioned.
+    const of = requests.length > 3 ? `, the newest 3 of ${requests.length}` : "";
     lines.push(
-      `Requests it dropped (oldest first): ${listWithin(
-        r.requests.dropped.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
+      `Requests it dropped (oldest first${of}): ${listWithin(
+        requests.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
         room / 3,
         " | ",
       )}`,
     );
+  }
   if (r.todos.dropped.length)
     lines.push(`Todos it dropped: ${listWithin(r.todos.dropped.map(todoText), room / 3, "; ")}`);
   return lines;
@@ -127,15 +131,26 @@ function summaryOfThisCompaction(
   summary: CompactSummary | null,
   savedAt: string | undefined,
   previousCompactionAt: string | null | undefined,
+  notBefore: string | null = null,
 ): string | null {
   const at = ms(summary?.at);
   if (!summary || at === null) return null;
   const saved = ms(savedAt);
   if (saved !== null && at < saved) return null;
+  const floor = ms(notBefore);
+  if (floor !== null && at < floor) return null;
   // compacted_at has whole seconds: a boundary within that second counts as the previous one's
   // (2.1.332 writes it a few ms after that SessionStart).
   const previous = ms(previousCompactionAt);
   return previous !== null && at < previous + 1000 ? null : summary.text;
+}
+
+/** The re-entry digest, and whether it was cut against this compaction's summary. */
+export interface ReentryDigest {
+  text: string;
+  /** true: it carries only what the summary dropped (the summary was read) */
+  fromSummary: boolean;
+  checkpoint: string;
 }
 
 /**
@@ -144,14 +159,14 @@ function summaryOfThisCompaction(
  * when it belongs to this compaction (`previousCompactionAt`: the compacted_at this session's
  * compact-happened sentinel held before this SessionStart).
  */
-export function reentryDigest(
+export function reentryDigestOf(
   deps: Deps,
   paths: MemoryPaths,
   sid: string,
   max = REENTRY_DIGEST_CHARS,
   transcriptPath?: string | null,
   previousCompactionAt?: string | null,
-): string | null {
+): ReentryDigest | null {
   const found = compactionDigest(deps, paths, sid);
   if (!found) return null;
   const summary = summaryOfThisCompaction(
@@ -164,14 +179,30 @@ export function reentryDigest(
   const body = summary
     ? droppedLines(d, keptBySummary(summary, d), max - head.length)
     : fullLines(d);
-  return fitted(head, body, max);
+  const text = fitted(head, body, max);
+  return text === null
+    ? null
+    : { text, fromSummary: summary !== null, checkpoint: found.checkpoint };
+}
+
+/** The text of reentryDigestOf. */
+export function reentryDigest(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  max = REENTRY_DIGEST_CHARS,
+  transcriptPath?: string | null,
+  previousCompactionAt?: string | null,
+): string | null {
+  return reentryDigestOf(deps, paths, sid, max, transcriptPath, previousCompactionAt)?.text ?? null;
 }
 
 /**
  * Only what the summary dropped, or null while the summary is not in the transcript's tail.
- * NOTE: Claude Code 2.1.197 and 2.1.332 write the summary after SessionStart(compact) and
- * PostCompact ran, so SessionStart cannot use this; the first prompt after the compaction can
- * (the transcript holds it by then): for UserPromptSubmit's step 0.5.
+ * Claude Code 2.1.197 and 2.1.332 write the summary after SessionStart(compact) and PostCompact
+ * ran, so SessionStart cannot use this; the first prompt after the compaction can (the transcript
+ * holds it by then). `notBefore`: the summary's boundary must not be older (ISO; the compacted_at
+ * SessionStart(compact) recorded, less a few seconds), so a previous compaction's is never taken.
  */
 export function droppedSinceCompaction(
   deps: Deps,
@@ -179,11 +210,17 @@ export function droppedSinceCompaction(
   sid: string,
   transcriptPath: string,
   max = REENTRY_DIGEST_CHARS,
+  notBefore?: string | null,
 ): string | null {
   const found = compactionDigest(deps, paths, sid);
   // After SessionStart(compact) the newest boundary is this compaction's (written by then).
   const summary = found
-    ? summaryOfThisCompaction(readCompactSummary(deps.fs, transcriptPath), found.savedAt, null)
+    ? summaryOfThisCompaction(
+        readCompactSummary(deps.fs, transcriptPath),
+        found.savedAt,
+        null,
+        notBefore,
+      )
     : null;
   if (!summary || !found) return null;
   const head = `Saved before the compaction: ${found.checkpoint}`;

@@ -13,6 +13,8 @@ export interface PreviousCheckpoint {
   file: string;
   /** its `## Saved at` (second precision, UTC) */
   savedAt: string;
+  /** its `## Head`: undefined when not recorded (older checkpoints keep the time rule) */
+  head?: string | null;
 }
 
 /** The reason as it goes into a status line and a log: [a-z0-9_-], at most 40 characters, "unknown" when absent. */
@@ -69,8 +71,20 @@ export interface SkipFacts {
   digest: TranscriptDigest | null;
   transcriptPath: string | undefined;
   previous: PreviousCheckpoint | null;
-  /** commits since previous.savedAt; asked only when nothing else changed (it runs git) */
+  /** commits since previous.savedAt; asked only when nothing else changed and no head was recorded (it runs git) */
   commitsSincePrevious: () => number;
+  /** the commit HEAD points at now (read from .git, no process); asked when the previous recorded one */
+  headNow: () => string | null;
+}
+
+/**
+ * Did the repository move since the previous checkpoint? With its `## Head`: HEAD now against it
+ * (a commit in the same second before that save is not counted again). Without (older
+ * checkpoints): a commit since its save time, whole second included.
+ */
+function movedSince(f: SkipFacts, previous: PreviousCheckpoint): boolean {
+  if (previous.head !== undefined) return f.headNow() !== previous.head;
+  return f.commitsSincePrevious() > 0;
 }
 
 /** The first skip rule that applies, or null: write the snapshot. */
@@ -90,8 +104,7 @@ export function sessionEndSkip(f: SkipFacts): SessionEndSkip | null {
   }
   if (!f.previous) return null;
   if (activitySince(f.digest, f.previous.savedAt).length) return null;
-  const commits = f.commitsSincePrevious();
-  if (commits > 0) return null;
+  if (movedSince(f, f.previous)) return null;
   return {
     skip: "unchanged",
     detail: `nothing new since ${f.previous.file} (saved ${f.previous.savedAt})`,

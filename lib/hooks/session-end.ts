@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
-import { recentCommits } from "../core/git.ts";
+import { readHeadCheap, recentCommits } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
@@ -173,6 +173,7 @@ function decideAndWrite(
     transcriptPath: input.transcript_path,
     previous,
     commitsSincePrevious: () => (late() ? 0 : commitsSince(deps, w.root, previous?.savedAt ?? "")),
+    headNow: () => readHeadCheap(deps.fs, w.root),
   });
   if (skip) return { saved: false, reason: w.reason, ...skip };
   const cut = late();

@@ -11,7 +11,7 @@ import { chooseBanner, type Banner } from "./restore-banner.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { reentryDigest } from "./compact-reentry.ts";
+import { REENTRY_GIVEN_KEY, reentryAtStart } from "./reentry-at-prompt.ts";
 import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
 import type { LastWord } from "../restore/handover-sections.ts";
 import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
@@ -26,9 +26,16 @@ import type { SentinelFile } from "../store/sentinel-listing.ts";
 
 const EVENT = "SessionStart";
 
-/** `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=. */
-function markCompaction(deps: Deps, paths: MemoryPaths, sid: string): string[] {
-  const body = renderKeyValues({ compacted_at: utcIso(deps.now()), session_id: sid });
+/**
+ * `source: compact`: compact-happened and postcompact-reset, keys compacted_at= and session_id=,
+ * and reentry=given when this note already carried what the summary dropped.
+ */
+function markCompaction(deps: Deps, paths: MemoryPaths, sid: string, given: boolean): string[] {
+  const body = renderKeyValues({
+    compacted_at: utcIso(deps.now()),
+    session_id: sid,
+    ...(given ? { [REENTRY_GIVEN_KEY]: "given" } : {}),
+  });
   return (["compact-happened", "postcompact-reset"] as const).map((family) => {
     const file = sentinelPath(paths.memory, family, sid);
     writeAtomic(deps.fs, file, body, { pid: deps.pid });
@@ -120,10 +127,11 @@ export function handleSessionStart(
   let lastWords: { at: number; words: LastWord[] } | null = null;
   if (input.source === "compact" && sid) {
     const previous = previousCompactionAt(deps, paths, sid);
-    markCompaction(deps, paths, sid);
+    // The summary is usually not in the transcript yet: then the first prompt carries the list.
+    const digest = reentryAtStart(deps, paths, sid, input.transcript_path, previous);
+    markCompaction(deps, paths, sid, digest?.given ?? false);
     notes.push(REENTRY_NOTE);
-    const digest = reentryDigest(deps, paths, sid, undefined, input.transcript_path, previous);
-    if (digest) notes.push(digest);
+    if (digest) notes.push(digest.text);
     lastWords = { at: notes.length, words: reentryLastWords(deps, paths, sid) };
   }
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).

@@ -35,16 +35,29 @@ import { trashIfPresent } from "../core/trash.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
+import { reentryAtPrompt } from "./reentry-at-prompt.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
-/** Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer. */
-function postcompactReset(deps: Deps, paths: MemoryPaths, sid: string, now: Date): void {
+/**
+ * Prompt hook step 0.5: a compaction happened since the last prompt; it expires any defer, and
+ * this first prompt after it carries what the summary dropped of the compaction's checkpoint
+ * (reentry-at-prompt.ts). A plain prompt pays one existsSync, as before.
+ */
+function postcompactReset(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  now: Date,
+  transcriptPath: string | null | undefined,
+): string | null {
   const reset = sentinelPath(paths.memory, "postcompact-reset", sid);
-  if (!deps.fs.existsSync(reset)) return;
+  if (!deps.fs.existsSync(reset)) return null;
+  const text = readTextOrNull(deps.fs, reset);
   trashIfPresent(deps.fs, reset, paths.memory, now);
   trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-defer", sid), paths.memory, now);
+  return text === null ? null : reentryAtPrompt(deps, paths, sid, transcriptPath, text);
 }
 
 interface IdleGap {
@@ -209,15 +222,17 @@ export function handleUserPromptSubmit(
   const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
   let gap: IdleGap | null = null;
+  // What the compaction's summary dropped: given with whatever answer lets this prompt through.
+  let reentry: string | null = null;
   if (paths && sid) {
-    postcompactReset(deps, paths, sid, now);
+    reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
     gap = recordPrompt(deps, paths, sid, now);
   }
   // A turn the client injected (a /loop wakeup, a scheduled task) is not the person's: it is
   // never held at the block tier and gets no advisory, as an exempt command.
   if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source)) {
     if (paths && sid) persistIdleGap(deps, paths, sid, now, gap);
-    return null;
+    return reentry ? contextAnswer(EVENT, reentry) : null;
   }
 
   // The status-line record and the settings are read only when the figure could reach the
@@ -241,12 +256,14 @@ export function handleUserPromptSubmit(
     persistIdleGap(deps, paths, sid, now, gap);
     const mode = blockMode(u, knobs);
     const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
+    // A held prompt's answer reaches the person only: the re-entry list is then not given (the
+    // block tier cannot follow a compaction in practice, the context was just made small).
     if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
     const words = blockText(u, knobs, files, mode);
-    return contextAnswer(EVENT, words, words);
+    return contextAnswer(EVENT, reentry ? `${reentry}\n${words}` : words, words);
   }
 
-  const notes: string[] = [];
+  const notes: string[] = reentry ? [reentry] : [];
   let line: string | undefined;
   if (paths && sid) {
     // A gap seen now wins over one an earlier (exempt or held) prompt left; either is said once.

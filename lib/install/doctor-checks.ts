@@ -6,6 +6,7 @@ import {
   availableScopes,
   commandTarget,
   ENGINE_BUNDLE,
+  engineCommand,
   GENERATED_SKILL_MARKER,
   HOOK_SPECS,
   hookBundleFile,
@@ -17,6 +18,8 @@ import { ownedHookCommands, ownedHookMatchers } from "./settings-merge.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { windowSourceChecks } from "./doctor-windows.ts";
 import { PLUGIN_COMMAND, SETTINGS_COMMAND } from "../core/checkpoint-command.ts";
+import { enabledPluginIn } from "./enabled-plugin.ts";
+import { pathCommandCheck } from "./path-command.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -190,21 +193,6 @@ function hookChecks(
   return out;
 }
 
-/** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
-function enabledPluginIn(deps: Deps, settingsFile: string): string | null {
-  try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as {
-      enabledPlugins?: Record<string, unknown>;
-    };
-    const hit = Object.entries(parsed.enabledPlugins ?? {}).find(
-      ([id, on]) => id.startsWith("quoin-checkpoint@") && on === true,
-    );
-    return hit ? hit[0] : null;
-  } catch {
-    return null;
-  }
-}
-
 export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   const slowMs = input.slowHookMs ?? 1000;
   const checks: DoctorCheck[] = [];
@@ -264,6 +252,8 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
     );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
+  if (layouts[0])
+    checks.push(pathCommandCheck(deps, layouts[0].stateFile, engineCommand(layouts[0].bundleDir)));
   if (plugin && layouts.length) {
     checks.push({
       name: "one install only",

@@ -36,6 +36,8 @@ import {
   type InstallStep,
   type Said,
 } from "./install-plan.ts";
+import { installedBuild, replacementLine } from "./install-version.ts";
+import { pluginTwiceLine } from "./enabled-plugin.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Each of install
 // and uninstall is a plan (install-plan.ts) computed before anything is written, so a refusal
@@ -48,6 +50,8 @@ export interface InstallOptions {
   statusLine: boolean;
   /** the build output: quoin-checkpoint.cjs, any-ascii.cjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
   distDir: string;
+  /** package.json's version of the build being installed, recorded in the install state */
+  packageVersion?: string;
 }
 
 export type InstallOutcome =
@@ -59,6 +63,9 @@ const StateSchema = z.object({
   settingsCreated: z.boolean(),
   /** hook containers settings.json had before the first install: uninstall leaves them (maybe empty) */
   keptContainers: z.optional(z.array(z.string())),
+  /** the package version and build hash (install-version.ts) of the files last installed */
+  packageVersion: z.optional(z.string()),
+  buildHash: z.optional(z.string()),
 });
 type InstallState = z.infer<typeof StateSchema>;
 
@@ -176,12 +183,33 @@ function installSources(
 }
 
 /** The install state, built in this one place: what uninstall needs to put settings.json back. */
-function installState(earlier: InstallState | null, before: string | null): InstallState {
+function installState(
+  earlier: InstallState | null,
+  before: string | null,
+  build: ReturnType<typeof installedBuild>,
+): InstallState {
   return {
     version: 1,
     settingsCreated: earlier?.settingsCreated ?? before === null,
     keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
+    ...build,
   };
+}
+
+/** The "which replaced which" line and the plugin-twice warning, as notes of the plan. */
+function versionNotes(
+  deps: Deps,
+  earlier: InstallState | null,
+  build: ReturnType<typeof installedBuild>,
+): Said[] {
+  const notes: Said[] = [];
+  const done = replacementLine(earlier, build, false);
+  const dry = replacementLine(earlier, build, true);
+  if (done !== null && dry !== null)
+    notes.push({ done: done.replace(/^\[quoin\] /, ""), dryRun: dry.replace(/^\[quoin\] /, "") });
+  const twice = pluginTwiceLine(deps);
+  if (twice !== null) notes.push(said(twice.replace(/^\[quoin\] /, "")));
+  return notes;
 }
 
 /** What an install says after its steps: nothing to do, and what became of an earlier status line. */
@@ -243,7 +271,9 @@ function planInstall(
   );
   if (!merged.ok) return merged;
 
-  const state = installState(readState(deps, layout.stateFile), before);
+  const earlier = readState(deps, layout.stateFile);
+  const build = installedBuild(opts.packageVersion ?? "unknown", layout.configDir, sources.copies);
+  const state = installState(earlier, before, build);
   const writes = [
     ...sources.copies,
     { to: layout.stateFile, text: `${JSON.stringify(state, null, 2)}\n` },
@@ -260,7 +290,10 @@ function planInstall(
   // Last: until settings.json stops naming them, the old bundles stay where its commands look.
   for (const from of legacyBundles(deps, layout))
     steps.push({ kind: "move", from, why: `replaced by its ${HOT_BUNDLE_EXT} bundle` });
-  const notes = installNotes(steps.length === 0, legacyStatusLine, opts, merged.text);
+  const notes = [
+    ...versionNotes(deps, earlier, build),
+    ...installNotes(steps.length === 0, legacyStatusLine, opts, merged.text),
+  ];
   return { ok: true, plan: { action: "install", layout, steps, notes } };
 }
 

@@ -1,7 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData, CommitRef, NextUp } from "../store/checkpoint-format.ts";
-import { recentCommits } from "../core/git.ts";
+import { readHeadCheap, recentCommits } from "../core/git.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { findPlanFile } from "./plan-file.ts";
@@ -115,6 +115,7 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
     currentStage: state?.phase ?? state?.currentStage ?? "",
     task,
     branch,
+    head: readHeadCheap(deps.fs, paths.root),
     sessionId: input.sessionId,
     projectHash: projectHash(input.launchCwd),
     savedAt: deps.now(),

@@ -66,6 +66,8 @@ export interface SaveRefused {
   /** set when the skill should ask the user for a mode and call again with --mode */
   needsMode?: boolean;
   activeSkills?: string[];
+  /** with needsMode: the one question the skill asks, with the --mode each answer means */
+  ask?: string;
 }
 
 export type SaveOutcome = SaveDone | SaveRefused;
@@ -335,6 +337,9 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   return { checkpoint, bytes, task };
 }
 
+/** The question between the two full modes (save step 1.5 C), with the --mode each answer means. */
+const MODE_QUESTION = `AskUserQuestion "How would you like to save this checkpoint?": "Restore" (resume later; default: --mode restore) / "Load as reference" (read-only background: --mode load-as-reference)`;
+
 /** Save step 1.5 B: other skills running. Checked before anything is written, so asking the user for a mode leaves no trace. */
 function needsMode(
   activeSkills: string[],
@@ -344,16 +349,21 @@ function needsMode(
     ok: false,
     needsMode: true,
     activeSkills,
+    ask: `AskUserQuestion "Active skills detected: ${activeSkills.join(", ")}. Save in mid-agent mode (minimal sentinel only)?": "Yes, save mid-agent" (--mode mid-agent) / "Choose different mode" (then ${MODE_QUESTION})`,
     reason: `active skills detected: ${describeSkills(skills)}; ask the user and call again with --mode mid-agent (minimal sentinel only) or --mode restore|load-as-reference`,
   };
 }
 
-/** Save step 1.5 C: the checks passed and nothing is written; the skill asks restore or load-as-reference. */
+/**
+ * Save step 1.5 C: the checks passed and nothing is written; the skill asks restore or
+ * load-as-reference. No running skill (the checkpoint skill's own pidfile is none): no mid-agent question.
+ */
 function askForMode(): SaveRefused {
   return {
     ok: false,
     needsMode: true,
     activeSkills: [],
+    ask: MODE_QUESTION,
     reason:
       "no compaction, panic or running skill stops this save; ask the user (restore or load-as-reference) and call again with --mode M --asked",
   };

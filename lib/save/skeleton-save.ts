@@ -7,6 +7,7 @@ import {
   type CommitRef,
 } from "../store/checkpoint-format.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
+import { readHeadCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
@@ -76,6 +77,7 @@ export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): Skele
     currentStage: "(unknown - skeleton save)",
     task,
     branch,
+    head: readHeadCheap(deps.fs, paths.root),
     sessionId: sid,
     projectHash: projectHash(req.launchCwd),
     savedAt: now,

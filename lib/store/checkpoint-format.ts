@@ -8,6 +8,7 @@ import {
   sectionBody,
   type Section,
 } from "../core/markdown-sections.ts";
+import { NO_HEAD_LINE, readHeadLine } from "../core/git.ts";
 import { utcIso } from "../core/time-format.ts";
 import {
   CHECKPOINT_SOFT_CAP_BYTES,
@@ -50,6 +51,11 @@ export interface CheckpointData {
   currentStage: string;
   task: string;
   branch: string;
+  /**
+   * `## Head`: the commit HEAD pointed at (lib/core/git.ts readHeadCheap); null: not a repository
+   * or no commit yet, written `(none)`. Every writer sets it; undefined leaves the section out.
+   */
+  head?: string | null;
   /** null when no usable session id was known at save time */
   sessionId: string | null;
   /** Claude Code's transcript folder name for the launch cwd */
@@ -118,6 +124,7 @@ function headSections(d: CheckpointData, clean: Clean): Section[] {
     { title: "Current stage", body: text(d.currentStage, clean) },
     { title: "Active task", body: clean(d.task) },
     { title: "Branch", body: exactLine(d.branch) },
+    ...(d.head !== undefined ? [{ title: "Head", body: d.head ?? NO_HEAD_LINE }] : []),
     { title: "Session ID", body: d.sessionId ?? "unknown" },
     { title: "Saved at", body: utcIso(d.savedAt) },
     { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
@@ -221,6 +228,8 @@ export interface ParsedCheckpoint {
   /** `## Active task`, first line, CR stripped; undefined when it cannot be parsed */
   task?: string;
   branch?: string;
+  /** `## Head`: undefined when not recorded (older checkpoints), null when recorded as `(none)` */
+  head?: string | null;
   /** undefined for legacy checkpoints without `## Session ID`; null when recorded as unknown */
   sessionId?: string | null;
   savedAt?: string;
@@ -317,6 +326,7 @@ export function parseCheckpoint(textIn: string): ParsedCheckpoint {
     currentStage: noneToUndefined(get("Current stage")),
     task: firstLineOf(get("Active task")),
     branch: readBranch(firstLineOf(get("Branch"))),
+    head: readHeadLine(firstLineOf(get("Head"))),
     sessionId:
       sessionBody === undefined
         ? undefined

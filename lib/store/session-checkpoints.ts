@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { sortedNames } from "../core/dir-listing.ts";
 import { readHead } from "../core/file-range.ts";
+import { readHeadLine } from "../core/git.ts";
 import { firstLineOf, parseSections, sectionBody } from "../core/markdown-sections.ts";
 import { DAY_MS, utcDate } from "../core/time-format.ts";
 import { isSessionEndStatus } from "./checkpoint-status.ts";
@@ -25,6 +26,8 @@ export interface CheckpointHead {
   /** `## Saved at`, as written */
   savedAt: string | undefined;
   savedMs: number | null;
+  /** `## Head`: undefined when not recorded (older checkpoints), null when recorded as `(none)` */
+  head: string | null | undefined;
 }
 
 function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
@@ -50,6 +53,7 @@ function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
     sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
     savedAt,
     savedMs: Number.isFinite(savedMs) ? savedMs : null,
+    head: readHeadLine(line("Head")),
   };
 }
 
@@ -77,7 +81,7 @@ export function newestCheckpointOf(
   paths: MemoryPaths,
   sid: string,
   sessionStartIso: string | null,
-): { file: string; savedAt: string } | null {
+): { file: string; savedAt: string; head: string | null | undefined } | null {
   const start = sessionStartIso ? Date.parse(sessionStartIso) : NaN;
   const sinceMs = Number.isFinite(start)
     ? start
@@ -87,7 +91,7 @@ export function newestCheckpointOf(
     if (h.sessionId !== sid || h.savedMs === null) continue;
     if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;
   }
-  return best?.savedAt ? { file: best.file, savedAt: best.savedAt } : null;
+  return best?.savedAt ? { file: best.file, savedAt: best.savedAt, head: best.head } : null;
 }
 
 /** The newest session-end snapshot saved within `maxAgeMs`, of a session other than `notSid`. */

@@ -207,7 +207,9 @@ describe("e2e: after a real /compact, SessionStart(compact) names the newest cha
     expect((await ask(["--resume", sid, "what next?"])).code).toBe(0);
     const last = requestText(model.messageBodies().at(-1));
     expect(last).toContain("what next?");
-    expect(last).toContain("Newest changed files: src/widget.ts");
-    expect(last).toContain("Newest request: now make it blue");
+    // The first prompt after the compaction carries what the summary ("we built a widget") dropped.
+    expect(last).toContain("Newest changed file: src/widget.ts");
+    expect(last).toContain("The summary kept 0 of 1 paths");
+    expect(last).toContain("now make it blue");
   });
 });

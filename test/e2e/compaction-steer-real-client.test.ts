@@ -10,11 +10,13 @@ import {
   type LoopbackModel,
   type MessagesBody,
 } from "./loopback-model.ts";
+import { PROMPT_REENTRY_HEAD, REENTRY_FOLLOWS } from "../../lib/hooks/reentry-at-prompt.ts";
 
 // Issue 23, points 5 and 6, under the real client (the pinned 2.1.197): a `/compact <focus>`
 // sends the summariser a request that carries the user's focus first, then PreCompact's steering
-// text naming the checkpoint it wrote and the exact changed paths. The re-entry note that follows
-// shows what the client lets SessionStart(compact) see: the summary is not yet in the transcript.
+// text naming the checkpoint it wrote and the exact changed paths. The summary is not yet in the
+// transcript at SessionStart(compact); the first prompt after the compaction carries only the
+// paths it dropped.
 
 let tmp: string;
 let home: string;
@@ -123,15 +125,19 @@ describe("steering the compaction under the real Claude Code client", () => {
     expect(after.code).toBe(0);
     const last = requestText(model.messageBodies().at(-1));
     expect(last).toContain("what next?");
-    const start = last.indexOf(`Saved before the compaction: ${checkpoint}`);
+    // 2.1.197 (and 2.1.332) write the compact_boundary and the summary line only after
+    // SessionStart(compact) and PostCompact ran: SessionStart's note names the checkpoint and says
+    // the list follows; the first prompt's hook reads the summary and carries only what it dropped.
+    expect(last).toContain(`Saved before the compaction: ${checkpoint}\n${REENTRY_FOLLOWS}`);
+    const start = last.indexOf(PROMPT_REENTRY_HEAD);
     expect(start).toBeGreaterThan(0);
-    const note = last.slice(start, start + 1200);
-    // NOTE: 2.1.197 (and 2.1.332) write the compact_boundary and the summary line only after
-    // SessionStart(compact) and PostCompact ran, so the note cannot read the summary yet: it
-    // carries the full list. Should a client write the summary first, this fails and the note
-    // carries only what the summary dropped (test/unit/hooks/compact-reentry-summary.test.ts).
-    expect(note).not.toContain("The summary kept");
-    expect(note).toContain(`Newest changed files: ${DROPPED}, ${KEPT}`);
+    const note = last.slice(start, start + 1500);
+    if (process.env["SHOW_STEER"]) console.log(note);
+    expect(note).toContain(`Saved before the compaction: ${checkpoint}`);
+    expect(note).toContain("The summary kept 1 of 2 paths");
+    expect(note).toContain(`Newest changed file: ${DROPPED}`);
+    expect(note).not.toContain(KEPT);
+    expect(note).not.toContain("Newest changed files");
     const transcript = fs
       .readdirSync(path.join(home, ".claude", "projects"), { recursive: true, encoding: "utf8" })
       .find((f) => f.endsWith(`${sid}.jsonl`))!;

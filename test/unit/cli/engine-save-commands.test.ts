@@ -168,6 +168,28 @@ describe("engine: save", () => {
     expect(r.json.ask).toContain("Active skills detected: plan (pid 5). Save in mid-agent mode");
   });
 
+  it("--ask-mode with only the checkpoint skill's own pidfile asks restore or load-as-reference, never mid-agent, and exits 0", () => {
+    const w = memWorld(
+      {
+        [`${MEM}/sessions/checkpoint-${SID}.pidfile.lock`]: JSON.stringify({
+          skill: "checkpoint",
+          session: SID,
+          pid: 5,
+          acquired_at: "2026-11-29T21:00:00Z",
+        }),
+      },
+      { alive: () => true },
+    );
+    const before = w.files();
+    const r = cli(w, ["save", "--session", SID, "--json", "--ask-mode"]);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ ok: false, needsMode: true, activeSkills: [] });
+    expect(r.json.ask).toContain('"Restore"');
+    expect(r.json.ask).toContain("--mode load-as-reference");
+    expect(r.json.ask).not.toMatch(/Active skills|mid-agent/);
+    expect(w.files()).toEqual(before);
+  });
+
   it("--ask-mode runs the checks before the question: compact-already-ran and the panic tier act, a plain session writes nothing and asks", () => {
     const transcript = `/home/u/.claude/projects/-home-u-proj/${SID}.jsonl`;
     // the panic tier: saved at once, no question (seed step 1.45)
@@ -191,6 +213,7 @@ describe("engine: save", () => {
     const plain = memWorld({ [transcript]: transcriptLine(155_000) });
     const before = plain.files();
     const asked = cli(plain, ["save", "--session", SID, "--json", "--ask-mode"]);
+    expect(asked.code).toBe(0);
     expect(asked.json).toMatchObject({ ok: false, needsMode: true, activeSkills: [] });
     expect(plain.files()).toEqual(before);
     // the answer: a load-as-reference save with the high-use notice (the mode came from the question)

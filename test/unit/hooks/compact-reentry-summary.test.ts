@@ -5,6 +5,12 @@ import { readCompactSummary } from "../../../lib/context/compact-summary-read.ts
 import { droppedSinceCompaction, reentryDigest } from "../../../lib/hooks/compact-reentry.ts";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
+import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
+import {
+  PROMPT_FULL_HEAD,
+  PROMPT_REENTRY_HEAD,
+  REENTRY_FOLLOWS,
+} from "../../../lib/hooks/reentry-at-prompt.ts";
 import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
@@ -165,5 +171,92 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     const ctx = answer.hookSpecificOutput.additionalContext;
     expect(ctx).toContain("The summary kept");
     expect(ctx.length).toBeLessThan(2000);
+  });
+});
+
+describe("the first prompt after the compaction of spotter-4d5611e5 carries what the summary dropped, once", () => {
+  const knobs = readKnobs({}, () => {});
+  const sessionStart = (deps: ReturnType<typeof compacted>["deps"]) =>
+    handleSessionStart(
+      deps,
+      {
+        hook_event_name: "SessionStart",
+        session_id: SID,
+        transcript_path: TRANSCRIPT,
+        cwd: ROOT,
+        source: "compact",
+      },
+      knobs,
+    ) as { hookSpecificOutput: { additionalContext: string } };
+  const prompt = (deps: ReturnType<typeof compacted>["deps"], text = "continue") => {
+    const a = handleUserPromptSubmit(
+      deps,
+      {
+        hook_event_name: "UserPromptSubmit",
+        session_id: SID,
+        transcript_path: TRANSCRIPT,
+        cwd: ROOT,
+        prompt: text,
+      },
+      knobs,
+    );
+    return a && "hookSpecificOutput" in a ? (a.hookSpecificOutput?.additionalContext ?? "") : "";
+  };
+  /** As the real clients do it: SessionStart(compact) runs, then the boundary and summary are written. */
+  function asTheClientDoes() {
+    const c = compacted();
+    c.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    // 2.1.332 writes the boundary a few ms after SessionStart(compact): within its second
+    c.deps.setNow(`${BOUNDARY_AT.slice(0, 19)}Z`);
+    const start = sessionStart(c.deps).hookSpecificOutput.additionalContext;
+    c.deps.fs.writeFileSync(TRANSCRIPT, raw);
+    c.deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 30_000).toISOString());
+    return { ...c, start };
+  }
+
+  it("SessionStart(compact) names the checkpoint and says the list follows; the prompt carries only the dropped paths, with how much the summary kept", () => {
+    const { deps, checkpoint, digest, start } = asTheClientDoes();
+    expect(start).toContain(`Saved before the compaction: ${checkpoint}`);
+    expect(start).toContain(REENTRY_FOLLOWS);
+    expect(start).not.toContain("Newest changed files");
+    const ctx = prompt(deps);
+    const report = keptBySummary(summaryText, digest);
+    console.log(
+      `spotter-4d5611e5 first prompt after the compaction: ${ctx.length} chars; SessionStart(compact) ${start.length} chars`,
+    );
+    expect(ctx.startsWith(PROMPT_REENTRY_HEAD)).toBe(true);
+    expect(ctx).toContain(`Saved before the compaction: ${checkpoint}`);
+    expect(ctx).toContain("The summary kept 10 of 13 paths");
+    expect(ctx).toContain(`Newest changed file: ${digest.changed[0]!.path}`);
+    const droppedLine = ctx.split("\n").find((l) => l.startsWith("Paths it dropped: ")) ?? "";
+    for (const p of report.paths.all.filter((x) => !report.paths.dropped.includes(x)))
+      expect(droppedLine, p).not.toContain(p);
+    for (const p of report.paths.dropped.filter((x) => x !== digest.changed[0]?.path))
+      expect(pathKept(droppedLine, p), p).toBe(true);
+    expect(ctx.length).toBeLessThan(2000);
+    expect(/^[\x20-\x7e\n]*$/.test(ctx)).toBe(true);
+    // once: the sentinel is consumed, the next prompt carries nothing of it
+    expect(prompt(deps, "and then?")).not.toContain("Saved before the compaction");
+  });
+
+  it("when the summary is already there at SessionStart(compact), that note carries the dropped list and the prompt adds nothing", () => {
+    const { deps } = compacted();
+    deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 1000).toISOString());
+    expect(sessionStart(deps).hookSpecificOutput.additionalContext).toContain(
+      "The summary kept 10 of 13 paths",
+    );
+    expect(prompt(deps)).not.toContain("Saved before the compaction");
+  });
+
+  it("after a second compaction whose summary is not in the tail yet, the prompt carries the full list, not the first one's", () => {
+    const { deps } = asTheClientDoes();
+    expect(prompt(deps)).toContain("The summary kept 10 of 13 paths");
+    // a second /compact a minute later: the newest boundary in the tail is still the first one's
+    deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString());
+    expect(sessionStart(deps).hookSpecificOutput.additionalContext).toContain(REENTRY_FOLLOWS);
+    const ctx = prompt(deps);
+    expect(ctx.startsWith(PROMPT_FULL_HEAD)).toBe(true);
+    expect(ctx).toContain("Newest changed files: ");
+    expect(ctx).not.toContain("The summary kept");
   });
 });

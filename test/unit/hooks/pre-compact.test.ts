@@ -31,6 +31,7 @@ describe("precompact", () => {
       "Current stage",
       "Active task",
       "Branch",
+      "Head",
       "Session ID",
       "Saved at",
       "Session link",

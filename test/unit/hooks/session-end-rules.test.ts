@@ -9,6 +9,8 @@ import {
 } from "../../../lib/hooks/session-end-rules.ts";
 
 const SAVED = "2026-11-29T20:00:00Z";
+const HEAD_A = "a".repeat(40);
+const HEAD_B = "b".repeat(40);
 const before = "2026-11-29T19:59:59.900Z";
 const sameSecond = "2026-11-29T20:00:00.700Z";
 const after = "2026-11-29T20:00:01.200Z";
@@ -31,6 +33,7 @@ const facts = (over: Partial<SkipFacts> = {}): SkipFacts => ({
   transcriptPath: "/t.jsonl",
   previous: null,
   commitsSincePrevious: () => 0,
+  headNow: () => HEAD_A,
   ...over,
 });
 
@@ -120,6 +123,51 @@ describe("sessionEndSkip", () => {
     expect(asked).toBe(0);
     sessionEndSkip(facts({ previous: prev, commitsSincePrevious: count }));
     expect(asked).toBe(1);
+  });
+
+  describe("with the previous checkpoint's `## Head`", () => {
+    const recorded = { ...prev, head: HEAD_A };
+    // git log --since=<Saved at> also lists a commit made in the saved second before the save:
+    // with the head recorded, that commit is the one the previous checkpoint already saw.
+    const sameSecondCommit = () => 1;
+
+    it("HEAD unchanged: unchanged, whatever git log since the saved second says", () => {
+      expect(
+        sessionEndSkip(facts({ previous: recorded, commitsSincePrevious: sameSecondCommit }))?.skip,
+      ).toBe("unchanged");
+    });
+
+    it("HEAD moved: a new snapshot", () => {
+      expect(sessionEndSkip(facts({ previous: recorded, headNow: () => HEAD_B }))).toBeNull();
+    });
+
+    it("recorded (none) and still no commit: unchanged; a first commit since: a new snapshot", () => {
+      const none = { ...prev, head: null };
+      expect(sessionEndSkip(facts({ previous: none, headNow: () => null }))?.skip).toBe(
+        "unchanged",
+      );
+      expect(sessionEndSkip(facts({ previous: none, headNow: () => HEAD_A }))).toBeNull();
+    });
+
+    it("runs no git log, and reads HEAD only when nothing else changed", () => {
+      let logs = 0;
+      let heads = 0;
+      const over = {
+        previous: recorded,
+        commitsSincePrevious: () => ((logs += 1), 0),
+        headNow: () => ((heads += 1), HEAD_A),
+      };
+      sessionEndSkip(facts({ ...over, digest: { ...busy, todosAt: after } }));
+      expect(heads).toBe(0);
+      sessionEndSkip(facts(over));
+      expect([logs, heads]).toEqual([0, 1]);
+    });
+
+    it("an older checkpoint without it keeps the time rule", () => {
+      expect(
+        sessionEndSkip(facts({ previous: prev, commitsSincePrevious: sameSecondCommit })),
+      ).toBeNull();
+    });
   });
 
   it("names the checkpoint that is still current", () => {

@@ -3,6 +3,8 @@ import type { SessionStartInput } from "../../../lib/hooks/hook-io.ts";
 import { chooseBanner } from "../../../lib/hooks/restore-banner.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
 import { handleSessionStart, REENTRY_NOTE } from "../../../lib/hooks/session-start.ts";
+import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
+import { PROMPT_FULL_HEAD, REENTRY_FOLLOWS } from "../../../lib/hooks/reentry-at-prompt.ts";
 import { CKPTS, DAY, knobs, MEM, memWorld, OTHER, ROOT, SID } from "../../helpers/save-deps.ts";
 import { trustedCheckpoint } from "../../../lib/store/pending-restore.ts";
 import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
@@ -284,17 +286,32 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
       },
     });
 
-  it("puts this session's newest request, todos and newest changed files into the note, under 2,000 characters", () => {
+  it("names the checkpoint and says the list follows; the first prompt after it carries this session's newest request, todos and newest changed files, under 2,000 characters, once", () => {
     const w = memWorld({
       [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID),
       [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
     });
-    const text = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
+    const start = context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs()));
+    expect(start).toContain(`Saved before the compaction: ${CKPTS}/2026-11-29-csv-precompact.md`);
+    expect(start).toContain(REENTRY_FOLLOWS);
+    expect(start).not.toContain("Newest request");
+    // No transcript to read the summary from: the prompt carries the full list.
+    const prompt = (p: string) =>
+      context(
+        handleUserPromptSubmit(
+          w.deps,
+          { session_id: SID, cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt: p },
+          knobs(),
+        ) as ReturnType<typeof handleSessionStart>,
+      );
+    const text = prompt("what next?");
+    expect(text).toContain(PROMPT_FULL_HEAD);
     expect(text).toContain("Newest request: now wire the download button");
     expect(text).toContain("Todos: [>] Wire the button");
     expect(text).toContain("Newest changed files: lib/file_0.ts, lib/file_1.ts");
     expect(text).toContain("+4 more");
     expect(text.length).toBeLessThanOrEqual(2000);
+    expect(prompt("and then?")).not.toContain("Saved before the compaction");
   });
 
   it("never takes another session's checkpoint, nor any on a plain start", () => {
@@ -304,7 +321,7 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
     });
     expect(
       context(handleSessionStart(w.deps, payload({ source: "compact" }), knobs())),
-    ).not.toContain("Newest request");
+    ).not.toContain("Saved before the compaction");
     const v = memWorld({
       [`${CKPTS}/2026-11-29-csv-precompact.md`]: digestCheckpoint(SID),
       [`${MEM}/pending-restore-${SID}.txt`]: `${CKPTS}/2026-11-29-csv-precompact.md\n`,
