@@ -15,6 +15,8 @@ import { dispatchCommand } from "./commands/dispatch.ts";
 import { pidfileCommand } from "./commands/pidfile.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { snapshotCommand } from "./commands/snapshot.ts";
+import { shareCommand } from "./commands/share.ts";
+import { fetchCommand } from "./commands/fetch.ts";
 import { writeStderr, writeStdout } from "../lib/edge/std-write.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
@@ -32,6 +34,8 @@ const COMMANDS: readonly Command[] = [
   pidfileCommand,
   doctorCommand,
   snapshotCommand,
+  shareCommand,
+  fetchCommand,
 ];
 
 const code = runCli(

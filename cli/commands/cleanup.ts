@@ -4,6 +4,7 @@ import { printLine } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
+import { pruneSharedOf } from "./shared-hook.ts";
 
 export const cleanupCommand = defineCommand({
   name: "cleanup",
@@ -30,6 +31,7 @@ export const cleanupCommand = defineCommand({
       trashDays: ctx.knobs.QUOIN_TRASH_DAYS,
       dryRun,
     });
+    const shared = pruneSharedOf(ctx, now, ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW, dryRun);
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json)
       return answer(ctx, {
@@ -41,6 +43,7 @@ export const cleanupCommand = defineCommand({
         failed: result.failed,
         warnings,
         summary: line,
+        sharedPruned: shared.pruned,
       });
     for (const w of warnings) ctx.deps.warn(w);
     if (dryRun)
@@ -48,6 +51,11 @@ export const cleanupCommand = defineCommand({
         printLine(ctx, `would trash: ${f}`);
     if (dryRun) for (const d of result.purged) printLine(ctx, `would delete: ${d}`);
     printLine(ctx, line);
+    if (shared.pruned.length)
+      printLine(
+        ctx,
+        `[quoin-checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
+      );
     return EXIT.done;
   },
 });

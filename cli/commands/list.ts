@@ -4,6 +4,7 @@ import { printLine } from "../cli-context.ts";
 import { answer, EXIT } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
+import { sharedCheckpointsOf, sharedListLines } from "./shared-hook.ts";
 
 export const listCommand = defineCommand({
   name: "list",
@@ -15,14 +16,17 @@ export const listCommand = defineCommand({
       headCachePid: ctx.deps.pid,
     });
     const rows = listCheckpoints(snap);
-    if (ctx.json) return answer(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints });
+    const shared = sharedCheckpointsOf(ctx);
+    if (ctx.json) return answer(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints, shared });
     if (rows.length === 0) {
       printLine(ctx, `[checkpoint] no checkpoints in ${ctx.paths.checkpoints}`);
+      for (const line of sharedListLines(ctx, shared)) printLine(ctx, line);
       return EXIT.done;
     }
     printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
     for (const r of rows) printLine(ctx, checkpointRowText(r));
     printLine(ctx, `show one with: ${engineInvocation(ctx.deps)} show N`);
+    for (const line of sharedListLines(ctx, shared)) printLine(ctx, line);
     return EXIT.done;
   },
 });

@@ -8,6 +8,7 @@ import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import { EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
+import { adoptForRestore, sharedHint } from "./shared-hook.ts";
 
 export const restoreCommand = defineCommand({
   name: "restore",
@@ -19,6 +20,7 @@ export const restoreCommand = defineCommand({
     replay: { type: "string", hint: "all|N,M|none|'edit N'|delete" },
     proceed: { type: "boolean" },
     "decline-synthesis": { type: "boolean" },
+    shared: { type: "string", hint: "sN" },
   },
   run(ctx, values) {
     // With --json the answer is always one object, a refused answer included (as for --replay).
@@ -48,6 +50,11 @@ export const restoreCommand = defineCommand({
       return refused(session.reason);
     if (!session.ok)
       ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
+    const adopted =
+      values.shared === undefined
+        ? null
+        : adoptForRestore(ctx, values.shared, session.ok ? session.id : null);
+    if (adopted && !adopted.ok) return refused(adopted.reason, adopted.expected);
     const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
     const outcome = markRunningSessions(
       runRestore(ctx.deps, ctx.knobs, {
@@ -56,7 +63,8 @@ export const restoreCommand = defineCommand({
         pick,
         synthesize: values.synthesize,
         replay: values.replay,
-        proceed: values.proceed,
+        // a picked shared checkpoint is named by this session's own sentinel: no same-session question
+        proceed: values.proceed || adopted !== null,
         declineSynthesis: values["decline-synthesis"],
       }),
       session.ok ? session.id : "",
@@ -70,12 +78,15 @@ export const restoreCommand = defineCommand({
       ctx.deps.now().getTime(),
       ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     );
+    const hint = sharedHint(ctx, outcome.action);
     if (ctx.json)
       printJson(ctx, {
         // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2
         ok: outcome.action !== "invalid",
         ...(restoreJson(outcome, engineInvocation(ctx.deps), {
           midAgentHandoff: handoff,
+          ...(hint ? { sharedHint: hint } : {}),
+          ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
         }) as object),
       });
     else
@@ -84,6 +95,7 @@ export const restoreCommand = defineCommand({
         [
           restoreText(outcome, engineInvocation(ctx.deps)),
           ...(handoff ? [handoffLine(handoff)] : []),
+          ...(hint ? [hint] : []),
         ].join("\n"),
       );
     // choose, synthesize and none are answers too (the skill asks, or says so): exit 0

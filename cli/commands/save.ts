@@ -11,6 +11,7 @@ import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
 import { EXIT, refuse as refuseWith } from "../answer.ts";
 import { sessionForWrite } from "../session-for-write.ts";
+import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
 
 // needsMode is a question to ask, not a refusal: it exits 0 by EXIT's table.
 function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> = {}): number {
@@ -18,7 +19,7 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
   return refuseWith(ctx, { reason }, { code, extra, text: `[checkpoint] ${reason}` });
 }
 
-function print(ctx: CliContext, out: SaveOutcome): number {
+function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = null): number {
   if (!out.ok && out.needsMode) {
     // An answer is needed, not a refusal: exit 0 (0 done or needs an answer, 1 refused, 2 bad usage).
     // The question is worded in lib/save (out.ask), so the SKILL.md stays small.
@@ -52,11 +53,13 @@ function print(ctx: CliContext, out: SaveOutcome): number {
       ledger: out.ledger,
       bytes: out.bytes,
       report: out.report,
+      ...(shared ? { shared } : {}),
     });
     return EXIT.done;
   }
   for (const w of out.warnings) ctx.deps.warn(w);
   for (const line of out.report) printLine(ctx, line);
+  if (shared) printLine(ctx, sharedLine(shared));
   return EXIT.done;
 }
 
@@ -123,6 +126,22 @@ export const saveCommand = defineCommand({
       if (!ctx.json) throw err;
       return refuse(ctx, `save failed: ${(err as Error).message}`);
     }
-    return print(ctx, out);
+    // QUOIN_SHARE=auto: the checkpoint just written is shared too (recorded, then pushed).
+    const shared =
+      out.ok && out.checkpoint && autoShareOn(ctx.deps.env, ctx.deps.warn)
+        ? autoShare(ctx.deps, {
+            file: out.checkpoint,
+            root: ctx.root,
+            launchCwd: ctx.cwd,
+            push: true,
+          })
+        : null;
+    return print(ctx, out, shared);
   },
 });
+
+function sharedLine(s: AutoShare): string {
+  return s.ok
+    ? `[checkpoint] shared ${s.path}${s.pushed ? ` (pushed to ${s.remote})` : ""} (QUOIN_SHARE=auto)`
+    : `[checkpoint] QUOIN_SHARE=auto: ${s.reason}`;
+}

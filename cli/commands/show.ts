@@ -3,6 +3,7 @@ import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import { printLine, UsageError } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
+import { showShared } from "./shared-hook.ts";
 
 export const showCommand = defineCommand({
   name: "show",
@@ -18,6 +19,7 @@ export const showCommand = defineCommand({
     };
     const [arg] = positionals;
     if (!arg || positionals.length > 1) return refused(`expected one checkpoint: ${expected}`);
+    if (/^s\d+$/i.test(arg)) return showShared(ctx, arg);
     const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,

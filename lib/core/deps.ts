@@ -33,6 +33,8 @@ export interface RunOptions {
   cwd?: string;
   input?: string;
   timeoutMs?: number;
+  /** variables added to the process environment for this child only (e.g. GIT_TERMINAL_PROMPT=0) */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Everything that touches the world. Built once at an entry point; tests pass memfs and a fixed clock. */

@@ -28,6 +28,7 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
   const res = childProcess.spawnSync(cmd, args, {
     cwd: opts.cwd,
     input: opts.input,
+    env: opts.env ? { ...process.env, ...opts.env } : undefined,
     encoding: "utf8",
     timeout: opts.timeoutMs ?? 5000,
     stdio: ["pipe", "pipe", "pipe"],

@@ -15,6 +15,7 @@ import type { SessionEndInput } from "./hook-io.ts";
 import { markClearDone, markClearStart } from "./clear-handoff.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { reasonLabel, sessionEndSkip, type SessionEndSkip } from "./session-end-rules.ts";
+import { autoShare, autoShareOn } from "../share/share-auto.ts";
 
 /**
  * The transcript bytes the SessionEnd hook digests, from the end (plus the reader's head read).
@@ -31,6 +32,9 @@ const SESSIONEND_HEAD_BYTES = 128 * 1024;
  * it, it stops before the git and write steps and writes nothing.
  */
 export const SESSIONEND_BUDGET_MS = 1500;
+
+/** The local share under QUOIN_SHARE=auto took 80-190 ms (about 10 git plumbing calls) on a loaded 2-core box: it starts only with this much left. */
+const AUTO_SHARE_ROOM_MS = 300;
 
 export type SessionEndOutcome =
   | { saved: true; checkpoint: string; task: string; reason: string }
@@ -115,6 +119,14 @@ export function runSessionEnd(
     paths,
   });
   if (clearRoot) markClearDone(deps, configDir, sid, clearRoot, outcome);
+  // QUOIN_SHARE=auto: recorded on the local shared ref only; the next share or fetch pushes it.
+  if (
+    outcome.saved &&
+    paths &&
+    autoShareOn(deps.env) &&
+    deps.now().getTime() + AUTO_SHARE_ROOM_MS < opts.deadlineAt
+  )
+    autoShare(deps, { file: outcome.checkpoint, root: paths.root, launchCwd: start, push: false });
   return outcome;
 }
 

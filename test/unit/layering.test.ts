@@ -13,6 +13,8 @@ const RANK: Record<string, number> = {
   restore: 3,
   skills: 3,
   install: 3,
+  // sharing reads restore's list and save's windows; hooks may call it (QUOIN_SHARE=auto)
+  share: 3.5,
   hooks: 4,
   edge: 5,
 };

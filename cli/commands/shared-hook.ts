@@ -1,0 +1,131 @@
+import { writeAtomic } from "../../lib/core/atomic-write.ts";
+import { engineInvocation } from "../../lib/core/shell-quote.ts";
+import { sentinelPath } from "../../lib/store/sentinels.ts";
+import { SHARE_REF } from "../../lib/share/share-tree.ts";
+import { pruneShares, type PruneResult } from "../../lib/share/share-prune.ts";
+import { ShareGit } from "../../lib/share/share-git.ts";
+import {
+  adoptShared,
+  findShared,
+  listSharedCheckpoints,
+  sharedRowText,
+  type SharedCheckpoint,
+} from "../../lib/share/shared-checkpoints.ts";
+import { answer, EXIT, refuse } from "../answer.ts";
+import { printLine, type CliContext } from "../cli-context.ts";
+
+// Where list, show and restore meet the shared checkpoints: one small call each, so those
+// commands keep their own shape.
+
+export function sharedCheckpointsOf(ctx: CliContext): SharedCheckpoint[] {
+  try {
+    return listSharedCheckpoints(new ShareGit(ctx.deps, ctx.root), {
+      fs: ctx.deps.fs,
+      checkpoints: ctx.paths.checkpoints,
+    });
+  } catch (err) {
+    ctx.deps.warn(`[checkpoint] shared checkpoints not read: ${(err as Error).message}`);
+    return [];
+  }
+}
+
+export function sharedListLines(ctx: CliContext, shared: readonly SharedCheckpoint[]): string[] {
+  if (shared.length === 0) return [];
+  return [
+    `${shared.length} shared checkpoint(s) from other clones (fetched; never picked automatically):`,
+    ...shared.map(sharedRowText),
+    `show one with: ${engineInvocation(ctx.deps)} show s1; resume one with: ${engineInvocation(ctx.deps)} restore --shared s1`,
+  ];
+}
+
+export function showShared(ctx: CliContext, arg: string): number {
+  const git = new ShareGit(ctx.deps, ctx.root);
+  const found = findShared(sharedCheckpointsOf(ctx), arg);
+  if (!found.ok) {
+    return refuse(ctx, found, {
+      text: `[checkpoint] show: ${found.reason} (expected: ${found.expected})`,
+    });
+  }
+  const c = found.shared;
+  const text = git.readBlob(c.blob);
+  if (ctx.json) return answer(ctx, { shared: c, content: text });
+  else {
+    printLine(ctx, `--- ${c.label}: ${c.path} on ${c.remote}, shared by ${c.from} ---`);
+    printLine(ctx, text.trimEnd());
+  }
+  return EXIT.done;
+}
+
+/** `restore --shared sN`: the picked shared checkpoint copied here and named by this session's own sentinel. */
+export function adoptForRestore(
+  ctx: CliContext,
+  arg: string,
+  sessionId: string | null,
+): { ok: true; file: string } | { ok: false; reason: string; expected: string } {
+  if (!sessionId)
+    return {
+      ok: false,
+      reason: "restore --shared needs this session's id",
+      expected: "--session ID (the skill passes it)",
+    };
+  const found = findShared(sharedCheckpointsOf(ctx), arg);
+  if (!found.ok) return found;
+  const file = adoptShared(ctx.deps, new ShareGit(ctx.deps, ctx.root), ctx.paths, found.shared);
+  // This session's own sentinel only: Tier 1 restores it; no other machine's sentinel is read or written.
+  writeAtomic(
+    ctx.deps.fs,
+    sentinelPath(ctx.paths.memory, "pending-restore", sessionId),
+    `${file}\n`,
+    {
+      mode: 0o600,
+    },
+  );
+  return { ok: true, file };
+}
+
+/**
+ * What restore says about shared checkpoints: offered beside the picker's list (never picked by
+ * it); with no local checkpoint, also whether the remote holds some that fetch would bring.
+ */
+export function sharedHint(ctx: CliContext, action: string): string | null {
+  if (action !== "none" && action !== "choose") return null;
+  const here = sharedCheckpointsOf(ctx);
+  const engine = engineInvocation(ctx.deps);
+  if (here.length > 0)
+    return `[checkpoint] ${action === "choose" ? "also " : ""}${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
+  if (action !== "none") return null;
+  const git = new ShareGit(ctx.deps, ctx.root);
+  if (!git.isRepository()) return null;
+  const remote = git.defaultRemote();
+  if (!git.remoteExists(remote)) return null;
+  const probe = git.run(["ls-remote", "--exit-code", remote, SHARE_REF], {
+    network: true,
+    timeoutMs: 3000,
+  });
+  return probe.status === 0
+    ? `[checkpoint] ${remote} holds shared checkpoints of other clones: ${engine} fetch brings them`
+    : null;
+}
+
+/** cleanup's part: old shares pruned from the local ref (a new commit, pushed by the next share). */
+export function pruneSharedOf(
+  ctx: CliContext,
+  now: Date,
+  windowDays: number,
+  dryRun: boolean,
+): PruneResult {
+  try {
+    const git = new ShareGit(ctx.deps, ctx.root);
+    if (!git.isRepository()) return { pruned: [], commit: null };
+    const remote = git.defaultRemote();
+    return pruneShares(git, {
+      nowMs: now.getTime(),
+      windowDays,
+      remote: git.remoteExists(remote) ? remote : null,
+      dryRun,
+    });
+  } catch (err) {
+    ctx.deps.warn(`[cleanup] shared checkpoints not pruned: ${(err as Error).message}`);
+    return { pruned: [], commit: null };
+  }
+}

@@ -1,0 +1,44 @@
+import type { Deps } from "../core/deps.ts";
+import { ShareGit } from "./share-git.ts";
+import { pickRemote, pushShares } from "./share-push.ts";
+import { recordShare, shareOrigin } from "./share-record.ts";
+
+// QUOIN_SHARE=auto: every /checkpoint save is shared (recorded and pushed); a SessionEnd snapshot
+// is recorded on the local ref only (a push does not fit SessionEnd's 1.5 s), and the next share
+// or fetch pushes it. Any other value, or none: nothing leaves unless a person runs share.
+
+export function autoShareOn(
+  env: Readonly<Record<string, string | undefined>>,
+  warn?: (line: string) => void,
+): boolean {
+  const raw = env["QUOIN_SHARE"];
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value !== "" && value !== "auto" && value !== "off")
+    warn?.(`[quoin] QUOIN_SHARE=${raw}: expected auto or off; nothing is shared automatically`);
+  return value === "auto";
+}
+
+export type AutoShare =
+  | { ok: true; path: string; pushed: boolean; remote: string | null }
+  | { ok: false; reason: string };
+
+export function autoShare(
+  deps: Deps,
+  opts: { file: string; root: string; launchCwd: string; push: boolean },
+): AutoShare {
+  try {
+    const git = new ShareGit(deps, opts.root);
+    if (!git.isRepository()) return { ok: false, reason: "not a git repository; not shared" };
+    const recorded = recordShare(deps, git, { ...opts, origin: shareOrigin(deps, git) });
+    if (!recorded.ok) return { ok: false, reason: recorded.reason };
+    if (!opts.push) return { ok: true, path: recorded.path, pushed: false, remote: null };
+    const remote = pickRemote(git, undefined);
+    if (!remote.ok) return { ok: false, reason: `recorded ${recorded.path}; ${remote.reason}` };
+    const pushed = pushShares(git, remote.remote);
+    return pushed.ok
+      ? { ok: true, path: recorded.path, pushed: true, remote: pushed.remote }
+      : { ok: false, reason: `recorded ${recorded.path}; ${pushed.reason}` };
+  } catch (err) {
+    return { ok: false, reason: `not shared: ${(err as Error).message}` };
+  }
+}
