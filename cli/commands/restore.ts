@@ -80,15 +80,17 @@ export const restoreCommand = defineCommand({
     );
     const hint = sharedHint(ctx, outcome.action);
     if (ctx.json)
-      printJson(ctx, {
-        // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2
-        ok: outcome.action !== "invalid",
-        ...(restoreJson(outcome, engineInvocation(ctx.deps), {
+      printJson(
+        ctx,
+        // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2; it
+        // goes in with the other fields so the 8 KB fit counts it
+        restoreJson(outcome, engineInvocation(ctx.deps), {
+          ok: outcome.action !== "invalid",
           midAgentHandoff: handoff,
           ...(hint ? { sharedHint: hint } : {}),
           ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
-        }) as object),
-      });
+        }) as object,
+      );
     else
       printLine(
         ctx,

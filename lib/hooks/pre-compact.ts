@@ -7,14 +7,14 @@ import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { isPrecompactStatus, precompactStatus } from "../store/checkpoint-status.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { recentCommits } from "../core/git.ts";
+import { readHeadCheap, recentCommits } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { readSessionDigest } from "../save/snapshot-save.ts";
 import { appendHookLog } from "./hook-log.ts";
-import { changesSince, headShaCheap } from "./precompact-once.ts";
+import { changesSince } from "./precompact-once.ts";
 import { steeringText } from "./compact-steer.ts";
 import type { Knobs } from "../core/knobs.ts";
 
@@ -61,7 +61,7 @@ function unchangedCheckpoint(
   const changes = changesSince({
     digest,
     previous: parseCheckpoint(text),
-    headNow: headShaCheap(deps.fs, paths.root),
+    headNow: readHeadCheap(deps.fs, paths.root),
     commitsSince: () => recentCommits(deps, paths.root, { max: 1, since: newest.savedAt }).length,
   });
   return changes.length ? null : newest;

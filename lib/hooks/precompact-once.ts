@@ -1,8 +1,6 @@
-import * as path from "node:path";
-import type { FsApi } from "../core/deps.ts";
-import { firstLineOf, sectionBody } from "../core/markdown-sections.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { newestRequestOf, oneLine } from "../store/checkpoint-digest.ts";
+import { FLOOR } from "../store/checkpoint-budget.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 
 // Issue 23, point 4: PreCompact once per compaction. Claude Code 2.1.332 may precompute an
@@ -12,57 +10,6 @@ import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 // The comparison is by content: the transcript digest now against the checkpoint's parsed
 // digest sections (which keep the newest request, every todo, and a newest-first prefix of the
 // changed files with a "+N more" count), and `## Head` against HEAD now when both exist.
-
-const SHA = /^[0-9a-f]{40}$/;
-
-/** `## Head` of a checkpoint: the sha, "(none)" as null, undefined when the section is absent. */
-export function recordedHead(p: ParsedCheckpoint): string | null | undefined {
-  const line = firstLineOf(sectionBody(p.sections, "Head"))?.trim();
-  if (line === undefined) return undefined;
-  return SHA.test(line) ? line : null;
-}
-
-function gitDirOf(fs: FsApi, root: string): string | null {
-  const dotGit = path.join(root, ".git");
-  try {
-    if (!fs.statSync(dotGit).isFile()) return dotGit;
-    const pointer = (fs.readFileSync(dotGit, "utf8") as string).trim().replace(/^gitdir:\s*/, "");
-    return path.resolve(root, pointer);
-  } catch {
-    return null;
-  }
-}
-
-function readTrim(fs: FsApi, file: string): string | null {
-  try {
-    return (fs.readFileSync(file, "utf8") as string).trim();
-  } catch {
-    return null;
-  }
-}
-
-/** HEAD's sha read from .git without spawning git (loose ref, then packed-refs); null when unknown. */
-export function headShaCheap(fs: FsApi, root: string): string | null {
-  const gitDir = gitDirOf(fs, root);
-  if (!gitDir) return null;
-  const head = readTrim(fs, path.join(gitDir, "HEAD"));
-  if (!head) return null;
-  if (SHA.test(head)) return head;
-  const ref = /^ref:\s*(refs\/.+)$/.exec(head)?.[1];
-  if (!ref) return null;
-  // A linked worktree keeps its branches in the common folder.
-  const common = readTrim(fs, path.join(gitDir, "commondir"));
-  const dirs = common ? [gitDir, path.resolve(gitDir, common)] : [gitDir];
-  for (const dir of dirs) {
-    const loose = readTrim(fs, path.join(dir, ref));
-    if (loose && SHA.test(loose)) return loose;
-    const packed = readTrim(fs, path.join(dir, "packed-refs"));
-    const line = packed?.split("\n").find((l) => l.endsWith(` ${ref}`));
-    const sha = line?.slice(0, 40);
-    if (sha && SHA.test(sha)) return sha;
-  }
-  return null;
-}
 
 const moreCount = (omitted: readonly string[], kind: string): number => {
   const m = omitted.map((o) => new RegExp(`^\\+(\\d+) more ${kind}$`).exec(o)).find(Boolean);
@@ -75,7 +22,7 @@ const todoKey = (t: { status: string; content: string }) =>
 export interface SinceFacts {
   digest: TranscriptDigest;
   previous: ParsedCheckpoint;
-  /** HEAD now (headShaCheap), null when unknown */
+  /** HEAD now (readHeadCheap), null when unknown */
   headNow: string | null;
   /** commits since the previous checkpoint's save; asked only when `## Head` cannot decide */
   commitsSince: () => number;
@@ -90,7 +37,8 @@ export function changesSince(f: SinceFacts): string[] {
   const newestWas = newestRequestOf(was);
   const wasAt = was.requests.find((r) => r.label === "newest")?.at ?? was.requests.at(-1)?.at;
   if (
-    (newestNow ? oneLine(newestNow.text, 240) : null) !== newestWas ||
+    // the writer's own cut (checkpoint-digest.ts requestLine), so a long request compares equal
+    (newestNow ? oneLine(newestNow.text, FLOOR.requestChars) : null) !== newestWas ||
     (newestNow && (newestNow.at ?? null) !== (wasAt ?? null))
   )
     found.push("a request");
@@ -108,7 +56,7 @@ export function changesSince(f: SinceFacts): string[] {
   const todosNow = now.todos?.map(todoKey) ?? null;
   const todosWas = was.todos?.map(todoKey) ?? null;
   if (JSON.stringify(todosNow) !== JSON.stringify(todosWas)) found.push("the todo list");
-  const headWas = recordedHead(previous);
+  const headWas = previous.head;
   if (headWas !== undefined && f.headNow !== null) {
     if (headWas !== f.headNow) found.push("a commit (HEAD moved)");
   } else if (found.length === 0 && f.commitsSince() > 0) found.push("a commit");

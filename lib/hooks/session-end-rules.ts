@@ -1,4 +1,6 @@
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { changesSince } from "./precompact-once.ts";
 
 // The SessionEnd hook's skip rules as pure functions over what it found: the transcript digest,
 // this session's newest checkpoint, and whether a commit landed since it was written.
@@ -15,6 +17,8 @@ export interface PreviousCheckpoint {
   savedAt: string;
   /** its `## Head`: undefined when not recorded (older checkpoints keep the time rule) */
   head?: string | null;
+  /** the checkpoint read back: compared by content (PreCompact's rule) when it has a digest */
+  parsed?: ParsedCheckpoint | null;
 }
 
 /** The reason as it goes into a status line and a log: [a-z0-9_-], at most 40 characters, "unknown" when absent. */
@@ -87,6 +91,27 @@ function movedSince(f: SkipFacts, previous: PreviousCheckpoint): boolean {
   return f.commitsSincePrevious() > 0;
 }
 
+/**
+ * Anything new since the previous checkpoint? By content when it was read back with a digest (the
+ * newest request and its time, the changed files and counts, the todos, `## Head`: the rule
+ * PreCompact uses, precompact-once.ts), so a request in the same second as that save counts;
+ * else (an older checkpoint, an unreadable one) by its save time, whole seconds.
+ */
+function anythingNew(f: SkipFacts, d: TranscriptDigest, previous: PreviousCheckpoint): boolean {
+  if (previous.parsed && previous.parsed.digest.requests.length > 0) {
+    const head = f.headNow();
+    return (
+      changesSince({
+        digest: d,
+        previous: previous.parsed,
+        headNow: head,
+        commitsSince: f.commitsSincePrevious,
+      }).length > 0
+    );
+  }
+  return activitySince(d, previous.savedAt).length > 0 || movedSince(f, previous);
+}
+
 /** The first skip rule that applies, or null: write the snapshot. */
 export function sessionEndSkip(f: SkipFacts): SessionEndSkip | null {
   if (f.rootIsHomeOrSlash)
@@ -103,8 +128,7 @@ export function sessionEndSkip(f: SkipFacts): SessionEndSkip | null {
     };
   }
   if (!f.previous) return null;
-  if (activitySince(f.digest, f.previous.savedAt).length) return null;
-  if (movedSince(f, f.previous)) return null;
+  if (anythingNew(f, f.digest, f.previous)) return null;
   return {
     skip: "unchanged",
     detail: `nothing new since ${f.previous.file} (saved ${f.previous.savedAt})`,

@@ -1,3 +1,5 @@
+import { readTextOrNull } from "../core/file-range.ts";
+import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
@@ -164,10 +166,14 @@ function decideAndWrite(
           budgetBytes: SESSIONEND_DIGEST_BUDGET,
           headBytes: SESSIONEND_HEAD_BYTES,
         });
-  const previous =
+  const newest =
     digest && paths
       ? newestCheckpointOf(deps, paths, w.sid, digest.firstRequest?.at ?? null)
       : null;
+  const previousText = newest ? readTextOrNull(deps.fs, newest.file) : null;
+  const previous = newest
+    ? { ...newest, parsed: previousText === null ? null : parseCheckpoint(previousText) }
+    : null;
   const skip = sessionEndSkip({
     rootIsHomeOrSlash,
     root: w.root,

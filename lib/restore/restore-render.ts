@@ -131,7 +131,14 @@ function restoredJson(r: Restored) {
 export function restoreJson(o: RestoreOutcome, engine: string, extra: object = {}): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
   // `extra`: the command's own fields (the mid-agent handoff), inside the same 8 KB.
-  const fields = { ...restoreFields(o), ...extra, next: restoreNext(o) };
+  // `ok` (the envelope's, in `extra`) leads, as in every engine answer.
+  const { ok, ...own } = extra as { ok?: boolean };
+  const fields = {
+    ...(ok === undefined ? {} : { ok }),
+    ...restoreFields(o),
+    ...own,
+    next: restoreNext(o),
+  };
   const lines =
     o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine));
   const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;

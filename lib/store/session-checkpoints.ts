@@ -75,7 +75,24 @@ function recentCheckpointHeads(deps: Deps, paths: MemoryPaths, sinceMs: number):
 /** How far back a session's own checkpoints are looked for when its start is unknown. */
 const UNKNOWN_START_DAYS = 30;
 
-/** This session's newest checkpoint (any kind: curated, precompact, session end) by `## Saved at`, or null. */
+/**
+ * Two checkpoints saved in the same second: the one created second carries the exclusive-create
+ * suffix of the first's name (`...-parser.md`, then `...-parser-2.md`).
+ */
+function laterTwin(a: CheckpointHead, b: CheckpointHead): boolean {
+  const stem = (n: string) => n.replace(/\.md$/, "");
+  const m = /-(\d+)$/.exec(stem(a.name));
+  if (!m) return false;
+  const n = /-(\d+)$/.exec(stem(b.name));
+  const aBase = stem(a.name).slice(0, -m[0].length);
+  if (aBase === stem(b.name)) return true;
+  return n !== null && aBase === stem(b.name).slice(0, -n[0].length) && Number(m[1]) > Number(n[1]);
+}
+
+/**
+ * This session's newest checkpoint (any kind: curated, precompact, session end) by `## Saved at`
+ * (a same-second twin by its name), or null.
+ */
 export function newestCheckpointOf(
   deps: Deps,
   paths: MemoryPaths,
@@ -89,7 +106,12 @@ export function newestCheckpointOf(
   let best: CheckpointHead | null = null;
   for (const h of recentCheckpointHeads(deps, paths, sinceMs)) {
     if (h.sessionId !== sid || h.savedMs === null) continue;
-    if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;
+    if (
+      !best ||
+      h.savedMs > (best.savedMs ?? 0) ||
+      (h.savedMs === best.savedMs && laterTwin(h, best))
+    )
+      best = h;
   }
   return best?.savedAt ? { file: best.file, savedAt: best.savedAt, head: best.head } : null;
 }

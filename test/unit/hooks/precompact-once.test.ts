@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
-import { headShaCheap } from "../../../lib/hooks/precompact-once.ts";
+import { readHeadCheap } from "../../../lib/core/git.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps, type FakeDeps } from "../../helpers/memfs-deps.ts";
 
@@ -137,7 +137,7 @@ describe("PreCompact once per compaction (spotter-4d5611e5, cut before its compa
     });
 });
 
-describe("headShaCheap", () => {
+describe("readHeadCheap", () => {
   it("reads a loose ref, a packed ref and a detached HEAD; null without a repository", () => {
     const d = fakeDeps({
       files: {
@@ -147,11 +147,11 @@ describe("headShaCheap", () => {
         "/t/x": "",
       },
     });
-    expect(headShaCheap(d.fs, "/r")).toBe(SHA_B);
+    expect(readHeadCheap(d.fs, "/r")).toBe(SHA_B);
     d.fs.mkdirSync("/r/.git/refs/heads", { recursive: true });
     d.fs.writeFileSync("/r/.git/refs/heads/main", `${SHA_A}\n`);
-    expect(headShaCheap(d.fs, "/r")).toBe(SHA_A);
-    expect(headShaCheap(d.fs, "/s")).toBe(SHA_A);
-    expect(headShaCheap(d.fs, "/t")).toBeNull();
+    expect(readHeadCheap(d.fs, "/r")).toBe(SHA_A);
+    expect(readHeadCheap(d.fs, "/s")).toBe(SHA_A);
+    expect(readHeadCheap(d.fs, "/t")).toBeNull();
   });
 });

@@ -203,6 +203,24 @@ describe("runSessionEnd: skip rules leave nothing behind", () => {
     expect(parsed.otherCommits).toBe(1);
   });
 
+  it("by content against its own previous snapshot: a request in the same second as that save counts; none, nothing written", () => {
+    const w = memWorld({ [TRANSCRIPT]: busy });
+    const first = runSessionEnd(w.deps, payload(), open);
+    expect(first.saved).toBe(true);
+    // `## Saved at` has whole seconds: a --resume turn that starts in the same second is new all the same
+    const sameSecond = new Date(NOW.getTime() + 400).toISOString();
+    w.fs.writeFileSync(
+      TRANSCRIPT,
+      busy + transcriptText([userLine(SID, sameSecond, "now add the tests for it")]),
+    );
+    const second = runSessionEnd(w.deps, payload(), open);
+    expect(second).toMatchObject({ saved: true });
+    expect(runSessionEnd(w.deps, payload(), open)).toMatchObject({
+      saved: false,
+      skip: "unchanged",
+    });
+  });
+
   it("past its own deadline it writes nothing", () => {
     const w = memWorld({ [TRANSCRIPT]: busy });
     const before = w.files();
