@@ -18,7 +18,9 @@ import {
   commitsInResult,
   isApiErrorText,
   lastWordsOf,
+  progressOf,
   runPassed,
+  trackerClose,
   type LastWord,
   type SessionCommit,
 } from "./transcript-handover.ts";
@@ -59,6 +61,8 @@ export interface TranscriptDigest {
   failures: FailedCommand[];
   /** the model's newest text replies on the main chain, newest last */
   lastWords: LastWord[];
+  /** what the model said it finished (older than the last words) and tracker items it closed, newest last */
+  progress: LastWord[];
   /** this session's commits (main chain and subagents), oldest first, as the tool results told them */
   commits: SessionCommit[];
   /** project paths changed after the session's last commit (all changed files when it made none), newest first */
@@ -85,6 +89,7 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   todosAt: null,
   failures: [],
   lastWords: [],
+  progress: [],
   commits: [],
   changedAfterCommit: [],
   summary: null,
@@ -544,6 +549,8 @@ function onLine(p: Pass, e: Line): void {
 class RunLog {
   private readonly failed: (FailedCommand & { key: string })[] = [];
   readonly commits: SessionCommit[] = [];
+  /** tracker items the model closed (`bd close X`, `gh issue close 12`), in call order */
+  readonly closes: LastWord[] = [];
   /** changed paths since the newest commit, newest last */
   afterCommit: string[] = [];
 
@@ -563,6 +570,8 @@ class RunLog {
     }
     if (call.subagent || outcome?.rejected) return;
     const { key, piped } = commandKey(command);
+    const close = outcome?.isError ? null : trackerClose(command);
+    if (close !== null) this.closes.push({ text: close, at: call.at });
     if (outcome?.isError) {
       this.failed.push({
         command: cutText(command, COMMAND_CHARS),
@@ -592,7 +601,7 @@ type Settled = Pick<
 >;
 
 /** Working set, todos, failures and commits from the calls, in call order; calls whose result was an error do not count. */
-function settle(p: Pass): Settled {
+function settle(p: Pass): Settled & { closes: LastWord[] } {
   const changed = new FileTally();
   const read = new FileTally();
   const board = new TaskBoard();
@@ -628,6 +637,7 @@ function settle(p: Pass): Settled {
     failures: runs.standing(),
     commits: runs.commits,
     changedAfterCommit: [...runs.afterCommit].reverse(),
+    closes: runs.closes,
   };
 }
 
@@ -648,12 +658,15 @@ export function digestEntries(
   };
   for (const e of entries) if (e !== null && ofSession(e, opts.sessionId)) onLine(p, e);
   const all = p.requests.all;
+  const { closes, ...settled } = settle(p);
+  const lastWords = lastWordsOf(p.words);
   return {
     firstRequest: all[0] ? plain(all[0]) : null,
     requests: all.slice(-NEWEST_REQUESTS).map(plain),
     requestCount: all.length,
-    ...settle(p),
-    lastWords: lastWordsOf(p.words),
+    ...settled,
+    lastWords,
+    progress: progressOf(p.words, closes, lastWords),
     summary: p.summary,
     lastAt: p.lastAt,
     truncated: false,

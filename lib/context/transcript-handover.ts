@@ -1,3 +1,5 @@
+import { compareNames } from "../core/dir-listing.ts";
+
 // What was happening, from the transcript alone (issue 19, DESIGN.md "What a checkpoint holds"):
 // the model's last words, this session's own commits read from its `git commit` calls and the
 // `[branch hash] subject` lines of their results, and the command key that tells a failure that
@@ -49,6 +51,60 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
     if (out.length > 0 && total + text.length > LAST_WORDS_TOTAL_CHARS) break;
     total += text.length;
     out.unshift({ text, at: all[i]!.at });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress: what the model said it finished, older than the last words
+
+export const PROGRESS_MAX = 5;
+export const PROGRESS_ITEM_CHARS = 200;
+export const PROGRESS_TOTAL_CHARS = 800;
+
+// A reply that reports an outcome ("All 410 tests pass", "Task X is done", "Compiles clean").
+const FINISHED =
+  /\b(?:all \d+ tests? pass(?:ed)?|tests? pass(?:ed|es)?|\d+ tests?, 0 failures|is (?:now )?(?:done|complete|finished)|(?:done|completed|finished|fixed|closed|merged|committed|implemented|resolved)\b|compiles? clean)/i;
+// An issue tracker's close or merge, run by the model: `bd close X`, `gh issue close 12`, `gh pr merge`.
+const TRACKER_CLOSE =
+  /^\s*(?:bd|br|gh|glab|jira|linear)\s+(?:issue\s+|pr\s+|mr\s+)?(?:close|merge|done|resolve)\b/;
+
+/** A Bash command that closes a tracker item or merges a change, or null. */
+export function trackerClose(command: string): string | null {
+  const first = command.split(/\s*(?:&&|;|\|\|)\s*/).find((part) => TRACKER_CLOSE.test(part));
+  return first ? `$ ${flat(first)}` : null;
+}
+
+/**
+ * The model's reports of what it finished, newest last: its replies that say an outcome, older
+ * than the last words (which the reader already has), and the tracker items it closed. At most
+ * 5, each cut to 200 characters, 800 in all; the newest are kept.
+ */
+export function progressOf(
+  words: readonly LastWord[],
+  closes: readonly LastWord[],
+  lastWords: readonly LastWord[],
+): LastWord[] {
+  const shown = new Set(lastWords.map((w) => `${w.at} ${w.text}`));
+  const reports = words
+    .filter((w) => FINISHED.test(w.text))
+    .map((w) => ({ text: cut(w.text, PROGRESS_ITEM_CHARS), at: w.at }))
+    .filter(
+      (w) =>
+        !shown.has(`${w.at} ${w.text}`) &&
+        !lastWords.some((l) => l.at === w.at && l.text.startsWith(w.text.slice(0, 40))),
+    );
+  const all = [
+    ...reports,
+    ...closes.map((c) => ({ text: cut(c.text, PROGRESS_ITEM_CHARS), at: c.at })),
+  ].sort((a, b) => compareNames(a.at ?? "", b.at ?? ""));
+  const out: LastWord[] = [];
+  let total = 0;
+  for (let i = all.length - 1; i >= 0 && out.length < PROGRESS_MAX; i -= 1) {
+    const w = all[i]!;
+    if (out.length > 0 && total + w.text.length > PROGRESS_TOTAL_CHARS) break;
+    total += w.text.length;
+    out.unshift(w);
   }
   return out;
 }

@@ -21,6 +21,8 @@ export interface Handover {
   /** the 40-hex HEAD at save time; null for `(none)`; undefined when not recorded (older checkpoint) */
   head: string | null | undefined;
   lastWords: LastWord[];
+  /** `## Progress`: what the model said it finished and the tracker items it closed, newest last */
+  progress: LastWord[];
   /** undefined when the checkpoint has no `## Uncommitted` section */
   uncommitted: UncommittedFile[] | undefined;
 }
@@ -44,12 +46,15 @@ export function parseHandover(p: ParsedCheckpoint): Handover {
         : headLine === "(none)"
           ? null
           : undefined;
-  const lastWords = bulletsOf(get("Last words"))
-    .filter((b) => b !== "(none)")
-    .map((b) => {
-      const m = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+Z?)\s+(.*)$/.exec(b);
-      return m ? { at: m[1]!, text: m[2]! } : { at: null, text: b };
-    });
+  const timed = (title: string) =>
+    bulletsOf(get(title))
+      .filter((b) => b !== "(none)")
+      .map((b) => {
+        const m = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+Z?)\s+(.*)$/.exec(b);
+        return m ? { at: m[1]!, text: m[2]! } : { at: null, text: b };
+      });
+  const lastWords = timed("Last words");
+  const progress = timed("Progress");
   const unBody = get("Uncommitted");
   const uncommitted =
     unBody === undefined
@@ -58,7 +63,7 @@ export function parseHandover(p: ParsedCheckpoint): Handover {
           const m = /^(.*\S)\s+\(([a-z]+)\)$/.exec(b);
           return m ? [{ path: m[1]!, kind: m[2]! }] : b === "(none)" ? [] : [{ path: b, kind: "" }];
         });
-  return { head, lastWords, uncommitted };
+  return { head, lastWords, progress, uncommitted };
 }
 
 /** A commit bullet's subject without the writer's marks, and what they said. */

@@ -54,6 +54,11 @@ export function whereLines(x: ResumeSession): string[] {
   if (x.firstRequest && x.firstRequest !== x.newestRequest)
     lines.push(`First request: ${cut(x.firstRequest, L.requestChars)}`);
   if (x.newestRequest) lines.push(`Newest request: ${cut(x.newestRequest, L.requestChars)}`);
+  if (x.progress.length) {
+    lines.push("Progress the model reported (newest last):");
+    for (const w of x.progress.slice(-L.lastWords))
+      lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
+  }
   if (x.lastWords.length) {
     lines.push("Last words of the model (newest last):");
     const words = x.lastWords.slice(-L.lastWords);

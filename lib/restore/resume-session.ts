@@ -35,6 +35,7 @@ export interface ResumeSession {
   decisions: string[];
   /** `## Last words`: the model's newest replies, newest last ([] when not recorded) */
   lastWords: LastWord[];
+  progress: LastWord[];
   /** `## Uncommitted`: files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
 }
@@ -59,6 +60,7 @@ export const EMPTY_SESSION: ResumeSession = {
   blockers: [],
   decisions: [],
   lastWords: [],
+  progress: [],
   uncommitted: [],
 };
 
@@ -67,6 +69,7 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   const h = parseHandover(p);
   return {
     lastWords: h.lastWords,
+    progress: h.progress,
     uncommitted: h.uncommitted ?? [],
     firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
     newestRequest: newestRequestOf(d),

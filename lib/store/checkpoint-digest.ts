@@ -40,6 +40,8 @@ export interface CheckpointDigest {
   failures: readonly CheckpointFailure[];
   /** the model's newest text replies, newest last (absent in digests written before issue 19) */
   lastWords?: readonly CheckpointWord[];
+  /** what the model said it finished, older than the last words, and tracker items it closed */
+  progress?: readonly CheckpointWord[];
   summary: { transcript: string; uuid: string } | null;
   truncated: boolean;
 }
@@ -54,6 +56,8 @@ export interface ParsedDigest {
   failures: CheckpointFailure[];
   /** null when the checkpoint has no `## Last words` */
   lastWords: CheckpointWord[] | null;
+  /** null when the checkpoint has no `## Progress` */
+  progress: CheckpointWord[] | null;
   summary: { transcript: string; uuid: string } | null;
   truncated: boolean;
   /** "+12 more read files" and the like, as written */
@@ -84,7 +88,7 @@ const fileLine = (f: CheckpointFile) =>
 const failureLine = (f: CheckpointFailure) =>
   `- \`${oneLine(f.command, COMMAND_CHARS).replace(/`/g, "'")}\`${f.at ? ` (${oneLine(f.at, 40)})` : ""}: ${oneLine(f.error, ERROR_CHARS)}`;
 
-type Kind = "todos" | "requests" | "changed files" | "read files" | "failures";
+type Kind = "todos" | "requests" | "progress lines" | "changed files" | "read files" | "failures";
 interface Item {
   kind: Kind;
   /** position in its section */
@@ -127,6 +131,12 @@ function prioritized(d: CheckpointDigest): Item[] {
   return [
     ...todos,
     ...(req.newest ? [req.newest] : []),
+    // newest first: an older report goes before a newer one when room runs out
+    ...[...(d.progress ?? [])].reverse().map((w, i, all) => ({
+      kind: "progress lines" as const,
+      order: all.length - i,
+      line: lastWordsBody([w]),
+    })),
     ...d.changed.map((f, i) => ({ kind: "changed files" as const, order: i, line: fileLine(f) })),
     ...d.read.map((f, i) => ({ kind: "read files" as const, order: i, line: fileLine(f) })),
     ...(req.first ? [req.first] : []),
@@ -188,6 +198,9 @@ export function digestSections(
   const more = (kind: Kind) => (omitted.get(kind) ? [`+${omitted.get(kind)} more ${kind}`] : []);
   const sections: Section[] = [];
   if (d.lastWords?.length) sections.push({ title: "Last words", body: lastWordsBody(d.lastWords) });
+  const progress = lines("progress lines");
+  if (progress.length)
+    sections.push({ title: "Progress", body: [...more("progress lines"), ...progress].join("\n") });
 
   const shownRequests = lines("requests");
   if (d.requestCount > 0 || shownRequests.length) {
@@ -313,6 +326,7 @@ export function parseDigestSections(get: (title: string) => string | undefined):
     ...parseWorkingSet(get("Working set")),
     failures,
     lastWords: parseLastWords(get("Last words")),
+    progress: parseLastWords(get("Progress")),
     summary: transcript && uuid ? { transcript, uuid } : null,
     truncated: /history cut short/.test(get("Transcript digest") ?? ""),
     omitted: [get("Requests"), get("Todos"), get("Working set"), get("Recent failures")].flatMap(

@@ -118,3 +118,40 @@ describe("PreCompact checkpoint on every real fixture session", () => {
     });
   }
 });
+
+describe("PreCompact checkpoint of spotter-4d5611e5, cut before its compaction", () => {
+  it("says what was done: the model's reports of finished work and the tracker items it closed", () => {
+    const file = fixtures.find((f) => f.startsWith("spotter-4d5611e5"))!;
+    const all = readFileSync(path.join(FIXTURES, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    const lines = cutAtCompaction(all).before;
+    const sid = "4d5611e5-241a-462a-8d15-5122611a9569";
+    const transcript = `${HOME}/.claude/projects/-home-USER-proj/${sid}.jsonl`;
+    const deps = fakeDeps({
+      home: HOME,
+      cwd: ROOT,
+      files: {
+        [`${ROOT}/.git/HEAD`]: "ref: refs/heads/x\n",
+        [transcript]: `${lines.join("\n")}\n`,
+      },
+    });
+    const out = runPreCompact(deps, {
+      hook_event_name: "PreCompact",
+      session_id: sid,
+      transcript_path: transcript,
+      cwd: ROOT,
+      trigger: "auto",
+    });
+    if (!out.saved) throw new Error(out.reason);
+    const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
+    const progress = (parsed.digest.progress ?? []).map((w) => w.text).join("\n");
+    // Claude Code's own summary of this moment: spotter-dov.1 and .2 closed, 410 tests passing.
+    expect(progress).toContain("Task `spotter-dov.1` is done");
+    expect(progress).toMatch(/\$ bd close spotter-dov\.2 --reason=/);
+    expect(progress).toContain("All 410 tests pass");
+    // nothing of the last words again
+    const words = new Set((parsed.digest.lastWords ?? []).map((w) => w.text));
+    for (const w of parsed.digest.progress ?? []) expect(words.has(w.text)).toBe(false);
+  });
+});

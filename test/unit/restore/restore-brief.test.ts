@@ -173,6 +173,7 @@ describe("the handover sections as restore reads them", () => {
     expect(h).toEqual({
       head: sha,
       lastWords: [{ at: "2026-12-01T10:04Z", text: "Now gqc.6: close project review session." }],
+      progress: [],
       uncommitted: [
         { path: "lib/a b.ts", kind: "modified" },
         { path: "new.ts", kind: "untracked" },
@@ -181,6 +182,7 @@ describe("the handover sections as restore reads them", () => {
     expect(parseHandover(parseCheckpoint("## Active task\nx\n"))).toEqual({
       head: undefined,
       lastWords: [],
+      progress: [],
       uncommitted: undefined,
     });
     expect(parseHandover(parseCheckpoint("## Head\n(none)\n")).head).toBeNull();
