@@ -6,14 +6,14 @@ import { renderSkill, type RenderTarget } from "../lib/skills/skill-render.ts";
 // skills/<name>/SKILL.template.md + skills/_preamble/model-dispatch.md -> <out>/<name>/SKILL.md.
 // `--check` writes nothing and fails when an output is missing or differs (stale).
 
-export const PREAMBLE_PATH = path.join("skills", "_preamble", "model-dispatch.md");
+const PREAMBLE_PATH = path.join("skills", "_preamble", "model-dispatch.md");
 
 export interface RenderedSkill {
   name: string;
   text: string;
 }
 
-export function skillNames(root: string): string[] {
+function skillNames(root: string): string[] {
   return readdirSync(path.join(root, "skills"), { withFileTypes: true })
     .filter(
       (d) => d.isDirectory() && existsSync(path.join(root, "skills", d.name, "SKILL.template.md")),
@@ -49,7 +49,7 @@ export function writeSkills(outDir: string, skills: readonly RenderedSkill[]): s
 }
 
 /** The outputs that are missing or differ from what the templates render now. */
-export function staleSkills(outDir: string, skills: readonly RenderedSkill[]): string[] {
+function staleSkills(outDir: string, skills: readonly RenderedSkill[]): string[] {
   return skills
     .map((s) => path.join(outDir, s.name, "SKILL.md"))
     .filter((file, i) => !existsSync(file) || readFileSync(file, "utf8") !== skills[i]?.text);

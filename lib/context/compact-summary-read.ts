@@ -7,7 +7,7 @@ import { scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
 // it, so the pair is at the end: read backwards, stop at the newest boundary, never the whole file.
 
 /** Bytes read back from the end at most (a summary line is some tens of KB). */
-export const SUMMARY_SCAN_BYTES = 8 * 1024 * 1024;
+const SUMMARY_SCAN_BYTES = 8 * 1024 * 1024;
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;

@@ -167,7 +167,7 @@ export function typedText(raw: string): string | null {
  * task notifications, auto-continuation) with `promptSource: "system"`; typed lines carry
  * `promptSource` typed, queued, suggestion_accepted or sdk. Older clients write neither key.
  */
-export function isInjectedUserLine(e: Line): boolean {
+function isInjectedUserLine(e: Line): boolean {
   return typeof e["wakeupSource"] === "string" || e["promptSource"] === "system";
 }
 

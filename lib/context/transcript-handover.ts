@@ -21,10 +21,10 @@ export interface SessionCommit {
   subagent: boolean;
 }
 
-export const LAST_WORDS_MAX = 5;
-export const LAST_WORDS_MIN = 3;
-export const LAST_WORD_CHARS = 300;
-export const LAST_WORDS_TOTAL_CHARS = 1200;
+const LAST_WORDS_MAX = 5;
+const LAST_WORDS_MIN = 3;
+const LAST_WORD_CHARS = 300;
+const LAST_WORDS_TOTAL_CHARS = 1200;
 
 const flat = (s: string) => s.replace(/\s+/g, " ").trim();
 
@@ -59,7 +59,7 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
 // Progress: what the model said it finished, older than the last words
 
 export const PROGRESS_MAX = 5;
-export const PROGRESS_ITEM_CHARS = 200;
+const PROGRESS_ITEM_CHARS = 200;
 export const PROGRESS_TOTAL_CHARS = 800;
 
 // A reply that reports an outcome ("All 410 tests pass", "Task X is done", "Compiles clean").

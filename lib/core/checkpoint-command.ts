@@ -11,7 +11,7 @@ export function isPluginRun(env: Readonly<Record<string, string | undefined>>): 
   return Boolean(env["CLAUDE_PLUGIN_ROOT"]);
 }
 
-export function checkpointCommand(env: Readonly<Record<string, string | undefined>>): string {
+function checkpointCommand(env: Readonly<Record<string, string | undefined>>): string {
   return isPluginRun(env) ? PLUGIN_COMMAND : SETTINGS_COMMAND;
 }
 

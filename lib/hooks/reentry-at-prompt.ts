@@ -16,7 +16,7 @@ import { droppedSinceCompaction, reentryDigest, reentryDigestOf } from "./compac
 export const REENTRY_GIVEN_KEY = "reentry";
 
 /** A boundary older than compacted_at by more than this is an earlier compaction's (whole seconds there). */
-export const BOUNDARY_SLACK_MS = 5000;
+const BOUNDARY_SLACK_MS = 5000;
 
 export const REENTRY_FOLLOWS =
   "What the summary dropped of it (paths, requests, todos) comes with the next prompt.";

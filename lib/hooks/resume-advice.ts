@@ -20,14 +20,14 @@ export interface StartNote {
 }
 
 /** 41020 -> "41,020" (no toLocaleString: ICU's first call costs milliseconds). */
-export function groupDigits(n: number): string {
+function groupDigits(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 const num = (v: unknown): number | null =>
   typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
 
-export function forkNote(
+function forkNote(
   deps: Deps,
   paths: MemoryPaths,
   parent: string | null,
@@ -60,7 +60,7 @@ export function forkNote(
  * Only when the client sends `prompt_cache_likely_expired: true` and `context_tokens`, and the
  * session (a fork: its parent) has a checkpoint; the brief's tokens are estimated from its bytes.
  */
-export function resumeAdvice(
+function resumeAdvice(
   deps: Deps,
   paths: MemoryPaths,
   input: SessionStartInput,

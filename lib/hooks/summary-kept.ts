@@ -38,7 +38,7 @@ const SHORT_TEXT = 16;
  * The summary holds the start of `text` (normalized: lower case, punctuation and spacing as single
  * spaces); a short text must appear quoted (`"continue"`), as the summary lists the user's messages.
  */
-export function textKept(summary: string, normalSummary: string, text: string): boolean {
+function textKept(summary: string, normalSummary: string, text: string): boolean {
   const t = normal(text).slice(0, TEXT_PREFIX).trim();
   if (t === "") return false;
   if (t.length >= SHORT_TEXT) return normalSummary.includes(t);

@@ -273,7 +273,7 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
  * name, a plugin's skill is reachable only as /quoin-checkpoint:checkpoint, and a bare /checkpoint
  * opens Rewind ("Nothing to rewind to yet").
  */
-export function commandNameChecks(plugin: string | null, settingsInstall: boolean): DoctorCheck[] {
+function commandNameChecks(plugin: string | null, settingsInstall: boolean): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   if (settingsInstall)
     out.push({

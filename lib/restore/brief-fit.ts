@@ -3,7 +3,7 @@
 // for replay, a corrupt checkpoint's raw text: text that must not be lost) are never cut.
 
 /** At most this many bytes of `restore --json`, held prompts and a corrupt checkpoint's raw text excepted. */
-export const BRIEF_MAX_BYTES = 8192;
+const BRIEF_MAX_BYTES = 8192;
 
 /** A line of the brief: `held` lines (prompts for replay, a corrupt checkpoint's text) are never cut, `keep` lines neither. */
 export interface BriefLine {

@@ -6,7 +6,7 @@ import type { LogEntry } from "../core/git.ts";
 
 const TIMEOUT_MS = 5000;
 /** How far back from HEAD a rebased commit is looked for by its subject. */
-export const SUBJECT_WINDOW = 2000;
+const SUBJECT_WINDOW = 2000;
 /** Commits since the save are counted up to this; more reads as "1000+". */
 export const SINCE_COUNT_CAP = 1000;
 

@@ -139,7 +139,7 @@ export function digestNotes(x: ResumeSession): string[] {
 }
 
 /** What the session was doing, for the brief; each fact once (blockers: the reconciliation's lines). */
-export function sessionLines(s: ResumeSummary): string[] {
+function sessionLines(s: ResumeSummary): string[] {
   return [...whereLines(s.session), ...notesLines(s.session), ...digestNotes(s.session)];
 }
 

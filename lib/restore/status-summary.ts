@@ -27,7 +27,7 @@ export function statusKind(line: string): StatusKind {
 }
 
 /** The path a porcelain line names now (the new name of a rename), quotes of git's C-style kept out. */
-export function statusPath(line: string): string {
+function statusPath(line: string): string {
   let p = line.slice(3);
   const arrow = p.indexOf(" -> ");
   if (arrow >= 0) p = p.slice(arrow + 4);

@@ -14,7 +14,7 @@ import type {
 // line; the transcript's commits are then listed unchecked.
 
 /** Each git call's own limit when the writer has no deadline (precompact, /checkpoint, panic). */
-export const GIT_CALL_TIMEOUT_MS = 2000;
+const GIT_CALL_TIMEOUT_MS = 2000;
 /** Below this much time left before the deadline no git call starts. */
 const MIN_CALL_MS = 60;
 /** The git-log window since the first request is read this far (a count, never listed). */

@@ -5,7 +5,7 @@ import type { ShareTree } from "./share-tree.ts";
 // HEAD or working-tree file is touched. A network call never waits on a prompt.
 
 const LOCAL_MS = 10_000;
-export const NETWORK_MS = 30_000;
+const NETWORK_MS = 30_000;
 
 /** Never a credential prompt: git's own, ssh's, or a GUI askpass. */
 const NO_PROMPT = {

@@ -3,7 +3,7 @@ import { mergeShareTrees, remoteShareRef, SHARE_REF } from "./share-tree.ts";
 
 // Pushing the shared ref, and the fetch-merge-retry when another clone pushed first.
 
-export const PUSH_TRIES = 3;
+const PUSH_TRIES = 3;
 
 export type PushOutcome =
   | { ok: true; remote: string; commit: string; merges: number }

@@ -123,7 +123,7 @@ export function sharedRowText(c: SharedCheckpoint): string {
 }
 
 /** Relative artifact paths (as redaction left them) resolved against this clone, `~/` against this home. */
-export function localizeSharedText(text: string, root: string, home: string): string {
+function localizeSharedText(text: string, root: string, home: string): string {
   return text
     .split("\n")
     .map((line) => {

@@ -46,7 +46,7 @@ const one = (s: string, max: number) => {
 };
 
 /** `2026-12-01T10:04Z` from an ISO time; "" when none. */
-export function minuteOf(at: string | null): string {
+function minuteOf(at: string | null): string {
   if (!at) return "";
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? "" : `${d.toISOString().slice(0, 16)}Z`;
@@ -58,10 +58,7 @@ export function lastWordsBody(words: readonly CheckpointWord[]): string {
     .join("\n");
 }
 
-export function commitBullet(
-  c: CheckedCommit,
-  clean: (s: string) => string = sanitizeBody,
-): string {
+function commitBullet(c: CheckedCommit, clean: (s: string) => string = sanitizeBody): string {
   const subject = clean(c.subject).replace(/\n/g, " ");
   const state =
     c.state === "rebased"
