@@ -22,7 +22,6 @@ export interface SessionCommit {
 }
 
 const LAST_WORDS_MAX = 5;
-const LAST_WORDS_MIN = 3;
 const LAST_WORD_CHARS = 300;
 const LAST_WORDS_TOTAL_CHARS = 1200;
 

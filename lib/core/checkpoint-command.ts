@@ -11,10 +11,6 @@ export function isPluginRun(env: Readonly<Record<string, string | undefined>>): 
   return Boolean(env["CLAUDE_PLUGIN_ROOT"]);
 }
 
-function checkpointCommand(env: Readonly<Record<string, string | undefined>>): string {
-  return isPluginRun(env) ? PLUGIN_COMMAND : SETTINGS_COMMAND;
-}
-
 // `/checkpoint` as a command: at the start or after a space, quote or bracket, and not followed
 // by a name character (so `.../checkpoints/` and `/checkpoint-x` stay as they are).
 const BARE = /(^|[\s'"`(])\/checkpoint(?![A-Za-z0-9_:-])/g;

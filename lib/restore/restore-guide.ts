@@ -138,11 +138,6 @@ export function digestNotes(x: ResumeSession): string[] {
   return lines;
 }
 
-/** What the session was doing, for the brief; each fact once (blockers: the reconciliation's lines). */
-function sessionLines(s: ResumeSummary): string[] {
-  return [...whereLines(s.session), ...notesLines(s.session), ...digestNotes(s.session)];
-}
-
 const quote = (t: string) => `"${cut(t, 80).replace(/"/g, "'")}"`;
 
 /** The options of the closing question of a finished restore: carry on, look at the drift, read more, other. */
