@@ -34,22 +34,33 @@ export function subjectsFromHead(deps: Deps, root: string): Map<string, string> 
   return map;
 }
 
-/** The commits after `savedAt` (newest first), up to SINCE_COUNT_CAP. */
-export function commitsAfter(deps: Deps, root: string, savedAt: string): LogEntry[] {
-  const savedMs = Date.parse(savedAt);
-  if (!Number.isFinite(savedMs)) return [];
-  const out = git(deps, root, [
-    "log",
-    `-n${SINCE_COUNT_CAP}`,
-    "--format=%h%x09%cI%x09%s",
-    `--since=${savedAt}`,
-  ]);
-  return (out ?? "")
+const logEntries = (out: string | null): LogEntry[] =>
+  (out ?? "")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => {
       const [hash = "", isoTime = "", ...rest] = l.split("\t");
       return { hash, isoTime, subject: rest.join("\t") };
-    })
-    .filter((e) => Date.parse(e.isoTime) > savedMs);
+    });
+
+/**
+ * The commits made since the save (newest first), up to SINCE_COUNT_CAP: those reachable from HEAD
+ * and not from the checkpoint's `## Head` when it recorded one (exact, even within the second of
+ * the save); else, for older checkpoints, those committed after `savedAt`.
+ */
+export function commitsAfter(
+  deps: Deps,
+  root: string,
+  savedAt: string,
+  head?: string | null,
+): LogEntry[] {
+  const format = "--format=%h%x09%cI%x09%s";
+  if (head) {
+    const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `${head}..HEAD`]);
+    if (out !== null) return logEntries(out);
+  }
+  const savedMs = Date.parse(savedAt);
+  if (!Number.isFinite(savedMs)) return [];
+  const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `--since=${savedAt}`]);
+  return logEntries(out).filter((e) => Date.parse(e.isoTime) > savedMs);
 }

@@ -215,7 +215,7 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
     ? checkCommits(deps, root, cp.commits)
     : { confirmedCommits: [], rebasedCommits: [], droppedCommits: [] };
   const savedMs = cp.savedAt ? Date.parse(cp.savedAt) : Number.NaN;
-  const since = git && cp.savedAt ? commitsAfter(deps, root, cp.savedAt) : [];
+  const since = git && cp.savedAt ? commitsAfter(deps, root, cp.savedAt, handover.head) : [];
   const { planFile, drift } = planDriftFor(deps, root, cp, savedMs, commits);
   if (since.length > 0)
     drift.push(

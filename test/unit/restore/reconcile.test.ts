@@ -232,3 +232,31 @@ describe("reconcile: the three states of a listed commit (issue 19)", () => {
     );
   });
 });
+
+describe("reconcile: commits since the save", () => {
+  it("with ## Head recorded, counts what HEAD has beyond it, a commit in the very second of the save too", () => {
+    const f = new MemoryFixture();
+    const head = "a".repeat(40);
+    const file = f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 0,
+      extra: { head },
+    });
+    const logs: string[][] = [];
+    f.runResult = (_cmd, args) => {
+      const sub = args[2];
+      if (sub === "status") return { status: 0, stdout: "", stderr: "" };
+      if (sub === "log") {
+        logs.push(args);
+        // the commit shares the save's second: a --since window would not count it
+        return args.includes(`${head}..HEAD`)
+          ? { status: 0, stdout: "bbbbbbb\t2026-11-29T12:00:00Z\tsame second\n", stderr: "" }
+          : { status: 0, stdout: "", stderr: "" };
+      }
+      return { status: 1, stdout: "", stderr: "" };
+    };
+    const r = reconcile(f.deps(), ROOT, parseCheckpoint(f.fs.readFileSync(file, "utf8") as string));
+    expect(logs.some((a) => a.includes(`${head}..HEAD`))).toBe(true);
+    expect(r.commitsSinceSave).toBe(1);
+  });
+});
