@@ -242,7 +242,7 @@ describe("reconcile: commits since the save", () => {
       ageDays: 0,
       extra: { head },
     });
-    const logs: string[][] = [];
+    const logs: (readonly string[])[] = [];
     f.runResult = (_cmd, args) => {
       const sub = args[2];
       if (sub === "status") return { status: 0, stdout: "", stderr: "" };
