@@ -641,12 +641,8 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   };
 }
 
-/** The digest of these parsed transcript entries (oldest first); the reader hands over shrunken ones. */
-export function digestEntries(
-  entries: Iterable<Line | null>,
-  opts: DigestOptions,
-): TranscriptDigest {
-  const p: Pass = {
+function newPass(opts: DigestOptions): Pass {
+  return {
     opts,
     requests: new RequestLog(),
     calls: [],
@@ -656,6 +652,14 @@ export function digestEntries(
     lastAt: null,
     words: [],
   };
+}
+
+/** The digest of these parsed transcript entries (oldest first); the reader hands over shrunken ones. */
+export function digestEntries(
+  entries: Iterable<Line | null>,
+  opts: DigestOptions,
+): TranscriptDigest {
+  const p = newPass(opts);
   for (const e of entries) if (e !== null && ofSession(e, opts.sessionId)) onLine(p, e);
   const all = p.requests.all;
   const { closes, ...settled } = settle(p);
@@ -688,16 +692,7 @@ export function firstRequestOf(
   lines: readonly string[],
   opts: DigestOptions,
 ): DigestRequest | null {
-  const p: Pass = {
-    opts,
-    requests: new RequestLog(),
-    calls: [],
-    outcomes: new Map(),
-    summary: null,
-    afterBoundary: false,
-    lastAt: null,
-    words: [],
-  };
+  const p = newPass(opts);
   for (const line of lines) {
     const e = parseLine(line);
     if (e === null || !ours(e, opts.sessionId)) continue;

@@ -60,6 +60,25 @@ function bashRuns(entries: readonly Entry[]): Run[] {
   return runs;
 }
 
+/** PreCompact's checkpoint of these transcript lines, read back (memfs, a fixed HEAD). */
+function precompactOf(lines: readonly string[], sid: string) {
+  const transcript = `${HOME}/.claude/projects/-home-USER-proj/${sid}.jsonl`;
+  const deps = fakeDeps({
+    home: HOME,
+    cwd: ROOT,
+    files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/x\n", [transcript]: `${lines.join("\n")}\n` },
+  });
+  const out = runPreCompact(deps, {
+    hook_event_name: "PreCompact",
+    session_id: sid,
+    transcript_path: transcript,
+    cwd: ROOT,
+    trigger: "auto",
+  });
+  if (!out.saved) throw new Error(out.reason);
+  return deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
+}
+
 const norm = (s: string) => s.replace(/\s+/g, " ").trim();
 
 const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith(".jsonl"));
@@ -75,24 +94,7 @@ describe("PreCompact checkpoint on every real fixture session", () => {
         : all;
       const entries = lines.map((l) => JSON.parse(l) as Entry);
       const sid = entries.find((e) => typeof e["sessionId"] === "string")?.["sessionId"] as string;
-      const transcript = `${HOME}/.claude/projects/-home-USER-proj/${sid}.jsonl`;
-      const deps = fakeDeps({
-        home: HOME,
-        cwd: ROOT,
-        files: {
-          [`${ROOT}/.git/HEAD`]: "ref: refs/heads/x\n",
-          [transcript]: `${lines.join("\n")}\n`,
-        },
-      });
-      const out = runPreCompact(deps, {
-        hook_event_name: "PreCompact",
-        session_id: sid,
-        transcript_path: transcript,
-        cwd: ROOT,
-        trigger: "auto",
-      });
-      if (!out.saved) throw new Error(out.reason);
-      const text = deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
+      const text = precompactOf(lines, sid);
       console.log(`precompact checkpoint of ${file}: ${Buffer.byteLength(text)} bytes`);
       const parsed = parseCheckpoint(text);
       const newest = newestWords(entries);
@@ -127,24 +129,7 @@ describe("PreCompact checkpoint of spotter-4d5611e5, cut before its compaction",
       .filter((l) => l.trim() !== "");
     const lines = cutAtCompaction(all).before;
     const sid = "4d5611e5-241a-462a-8d15-5122611a9569";
-    const transcript = `${HOME}/.claude/projects/-home-USER-proj/${sid}.jsonl`;
-    const deps = fakeDeps({
-      home: HOME,
-      cwd: ROOT,
-      files: {
-        [`${ROOT}/.git/HEAD`]: "ref: refs/heads/x\n",
-        [transcript]: `${lines.join("\n")}\n`,
-      },
-    });
-    const out = runPreCompact(deps, {
-      hook_event_name: "PreCompact",
-      session_id: sid,
-      transcript_path: transcript,
-      cwd: ROOT,
-      trigger: "auto",
-    });
-    if (!out.saved) throw new Error(out.reason);
-    const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
+    const parsed = parseCheckpoint(precompactOf(lines, sid));
     const progress = (parsed.digest.progress ?? []).map((w) => w.text).join("\n");
     // Claude Code's own summary of this moment: spotter-dov.1 and .2 closed, 410 tests passing.
     expect(progress).toContain("Task `spotter-dov.1` is done");
