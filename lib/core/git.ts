@@ -90,7 +90,13 @@ export function readHeadCheap(fs: FsApi, root: string): string | null {
   }
 }
 
-function git(deps: Deps, root: string, args: string[], timeoutMs = 5000): string | null {
+/** `git -C root ...args`: its stdout on exit 0, else null (a timeout too). */
+export function gitOutput(
+  deps: Deps,
+  root: string,
+  args: string[],
+  timeoutMs = 5000,
+): string | null {
   const res = deps.run("git", ["-C", root, ...args], { timeoutMs });
   return res.status === 0 ? res.stdout : null;
 }
@@ -116,9 +122,12 @@ export function recentCommits(
 ): LogEntry[] {
   const args = ["log", `-n${opts.max ?? 10}`, "--format=%h%x09%cI%x09%s"];
   if (opts.since) args.push(`--since=${opts.since}`);
-  const out = git(deps, root, args, opts.timeoutMs);
-  if (!out) return [];
-  return out
+  return parseLogEntries(gitOutput(deps, root, args, opts.timeoutMs));
+}
+
+/** `git log --format=%h%x09%cI%x09%s` lines as entries; none for null (git failed). */
+export function parseLogEntries(out: string | null): LogEntry[] {
+  return (out ?? "")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => {
@@ -128,11 +137,11 @@ export function recentCommits(
 }
 
 export function statusPorcelain(deps: Deps, root: string): string[] | null {
-  const out = git(deps, root, ["status", "--porcelain"]);
+  const out = gitOutput(deps, root, ["status", "--porcelain"]);
   return out === null ? null : out.split("\n").filter((l) => l.trim() !== "");
 }
 
 export function diffStat(deps: Deps, root: string): string | null {
-  const out = git(deps, root, ["diff", "--stat"]);
+  const out = gitOutput(deps, root, ["diff", "--stat"]);
   return out === null ? null : out.trimEnd();
 }

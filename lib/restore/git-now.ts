@@ -1,19 +1,13 @@
 import type { Deps } from "../core/deps.ts";
-import type { LogEntry } from "../core/git.ts";
+import { gitOutput as git, parseLogEntries, type LogEntry } from "../core/git.ts";
 
 // The few git reads a restore brief adds to lib/core/git.ts's: HEAD now, the subjects reachable
 // from HEAD (to find a rebased commit by its subject), and the commits since the save, counted.
 
-const TIMEOUT_MS = 5000;
 /** How far back from HEAD a rebased commit is looked for by its subject. */
 const SUBJECT_WINDOW = 2000;
 /** Commits since the save are counted up to this; more reads as "1000+". */
 export const SINCE_COUNT_CAP = 1000;
-
-function git(deps: Deps, root: string, args: string[]): string | null {
-  const res = deps.run("git", ["-C", root, ...args], { timeoutMs: TIMEOUT_MS });
-  return res.status === 0 ? res.stdout : null;
-}
 
 /** The full sha HEAD points at now; null without a repository or a commit. */
 export function headNow(deps: Deps, root: string): string | null {
@@ -34,15 +28,6 @@ export function subjectsFromHead(deps: Deps, root: string): Map<string, string> 
   return map;
 }
 
-const logEntries = (out: string | null): LogEntry[] =>
-  (out ?? "")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => {
-      const [hash = "", isoTime = "", ...rest] = l.split("\t");
-      return { hash, isoTime, subject: rest.join("\t") };
-    });
-
 /**
  * The commits made since the save (newest first), up to SINCE_COUNT_CAP: those reachable from HEAD
  * and not from the checkpoint's `## Head` when it recorded one (exact, even within the second of
@@ -57,10 +42,10 @@ export function commitsAfter(
   const format = "--format=%h%x09%cI%x09%s";
   if (head) {
     const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `${head}..HEAD`]);
-    if (out !== null) return logEntries(out);
+    if (out !== null) return parseLogEntries(out);
   }
   const savedMs = Date.parse(savedAt);
   if (!Number.isFinite(savedMs)) return [];
   const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `--since=${savedAt}`]);
-  return logEntries(out).filter((e) => Date.parse(e.isoTime) > savedMs);
+  return parseLogEntries(out).filter((e) => Date.parse(e.isoTime) > savedMs);
 }
