@@ -57,12 +57,19 @@ describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (t
     },
   );
 
-  it("checkpoint runs save, restore, defer and the preamble's commands; cleanup runs cleanup", () => {
+  it("checkpoint runs save, share, restore, defer and the preamble's commands; cleanup runs cleanup", () => {
     const tools = (name: string) =>
       RenderedFrontmatterSchema.parse(
         matter(skills.find((s) => s.name === name)?.text ?? "", {}).data,
       )["allowed-tools"].map((t) => /\S+ (\S+) \*\)$/.exec(t)?.[1]);
-    expect(tools("checkpoint")).toEqual(["dispatch", "pidfile", "save", "restore", "defer"]);
+    expect(tools("checkpoint")).toEqual([
+      "dispatch",
+      "pidfile",
+      "save",
+      "share",
+      "restore",
+      "defer",
+    ]);
     expect(tools("cleanup")).toEqual(["dispatch", "pidfile", "cleanup"]);
   });
 });
@@ -121,9 +128,21 @@ describe("renderSkill refuses", () => {
       "dispatch",
       "pidfile",
       "save",
+      "share",
       "restore",
       "defer",
     ]);
+  });
+  it("/checkpoint --share saves first, then runs share without --json and relays its one line", () => {
+    const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
+    const body = matter(checkpoint.text, {}).content;
+    const save = body.indexOf("## 2. Save");
+    const share = body.indexOf("`--share` in the arguments: then run `E share` (no `--json`");
+    expect(save).toBeGreaterThan(-1);
+    expect(share).toBeGreaterThan(body.indexOf("Relay the `report` lines", save));
+    expect(share).toBeLessThan(body.indexOf("## 3. Restore"));
+    expect(body.slice(share, body.indexOf("\n", share))).toContain("a refusal too");
+    expect(matter(checkpoint.text, {}).data["argument-hint"]).toContain("--share");
   });
   it("a body one byte over 6,144 fails; at 6,144 it passes", () => {
     const base = renderSkill(template(good, "{{PREAMBLE}}\n"), PREAMBLE, "settings");
