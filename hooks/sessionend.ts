@@ -6,16 +6,21 @@ import { logSessionEnd, runSessionEnd } from "../lib/hooks/session-end.ts";
 
 // NOTE: SessionEnd cannot block and its output is not shown: this hook prints nothing.
 const deps = nodeDeps();
+const knobs = readKnobs(deps.env, deps.warn);
 void runValidatedHook(
   "SessionEnd",
   sessionEndSchema,
   (input, ctx) => {
-    logSessionEnd(deps, input, runSessionEnd(deps, input, { deadlineAt: ctx.deadlineAt }));
+    logSessionEnd(
+      deps,
+      input,
+      runSessionEnd(deps, input, { deadlineAt: ctx.deadlineAt, share: knobs.QUOIN_SHARE }),
+    );
     return null;
   },
   deps,
   {
-    budgetMs: readKnobs(deps.env, deps.warn).QUOIN_SESSIONEND_DEADLINE_MS,
+    budgetMs: knobs.QUOIN_SESSIONEND_DEADLINE_MS,
     finishOnSigterm: true,
   },
 );

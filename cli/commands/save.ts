@@ -128,7 +128,7 @@ export const saveCommand = defineCommand({
     }
     // QUOIN_SHARE=auto: the checkpoint just written is shared too (recorded, then pushed).
     const shared =
-      out.ok && out.checkpoint && autoShareOn(ctx.deps.env, ctx.deps.warn)
+      out.ok && out.checkpoint && autoShareOn(ctx.knobs)
         ? autoShare(ctx.deps, {
             file: out.checkpoint,
             root: ctx.root,

@@ -73,6 +73,12 @@ const KNOB_SPECS = {
     fallback: 1200,
     expected: "a whole number of milliseconds, e.g. 1200",
   },
+  QUOIN_SHARE: {
+    // Case does not matter (AUTO is auto); anything else shares nothing by itself.
+    parse: lowerCaseMatching(/^(?:auto|off)$/),
+    fallback: "off",
+    expected: "'auto' (every /checkpoint save is shared) or 'off'",
+  },
   QUOIN_STEER_COMPACTION: {
     parse: oneOf(["0", "1"]),
     fallback: "1",

@@ -2,6 +2,7 @@ import { readTextOrNull } from "../core/file-range.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
+import type { Knobs } from "../core/knobs.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { readHeadCheap, recentCommits } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -48,6 +49,8 @@ export type SessionEndOutcome =
 export interface SessionEndOptions {
   /** epoch ms after which the hook stops before its next expensive step and writes nothing */
   deadlineAt: number;
+  /** the QUOIN_SHARE knob; unset: off */
+  share?: Knobs["QUOIN_SHARE"];
 }
 
 /** Commits since the previous snapshot, the git call cut to what is left of the deadline. */
@@ -125,7 +128,7 @@ export function runSessionEnd(
   if (
     outcome.saved &&
     paths &&
-    autoShareOn(deps.env) &&
+    autoShareOn({ QUOIN_SHARE: opts.share ?? "off" }) &&
     deps.now().getTime() + AUTO_SHARE_ROOM_MS < opts.deadlineAt
   )
     autoShare(deps, { file: outcome.checkpoint, root: paths.root, launchCwd: start, push: false });

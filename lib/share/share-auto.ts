@@ -1,4 +1,5 @@
 import type { Deps } from "../core/deps.ts";
+import type { Knobs } from "../core/knobs.ts";
 import { ShareGit } from "./share-git.ts";
 import { pickRemote, pushShares } from "./share-push.ts";
 import { recordShare, shareOrigin } from "./share-record.ts";
@@ -7,15 +8,9 @@ import { recordShare, shareOrigin } from "./share-record.ts";
 // is recorded on the local ref only (a push does not fit SessionEnd's 1.5 s), and the next share
 // or fetch pushes it. Any other value, or none: nothing leaves unless a person runs share.
 
-export function autoShareOn(
-  env: Readonly<Record<string, string | undefined>>,
-  warn?: (line: string) => void,
-): boolean {
-  const raw = env["QUOIN_SHARE"];
-  const value = (raw ?? "").trim().toLowerCase();
-  if (value !== "" && value !== "auto" && value !== "off")
-    warn?.(`[quoin] QUOIN_SHARE=${raw}: expected auto or off; nothing is shared automatically`);
-  return value === "auto";
+/** The QUOIN_SHARE knob (lib/core/knobs.ts: read, validated and warned about once, with the others). */
+export function autoShareOn(knobs: Pick<Knobs, "QUOIN_SHARE">): boolean {
+  return knobs.QUOIN_SHARE === "auto";
 }
 
 export type AutoShare =

@@ -68,7 +68,7 @@ describe("QUOIN_SHARE=auto at SessionEnd", () => {
         hook_event_name: "SessionEnd",
         reason: "other",
       },
-      { deadlineAt: Date.now() + 30_000 },
+      { deadlineAt: Date.now() + 30_000, share: "auto" },
     );
     const tookMs = Date.now() - started;
     expect(out.saved).toBe(true);

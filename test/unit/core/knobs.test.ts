@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KNOB_NAMES, knobDefault, readKnobs } from "../../../lib/core/knobs.ts";
 
@@ -67,9 +69,21 @@ describe("knobs", () => {
   );
 
   it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline and the compaction steering (README: Knobs)", () => {
-    expect(KNOB_NAMES).toHaveLength(21);
+    expect(KNOB_NAMES).toHaveLength(22);
+    expect(knobDefault("QUOIN_SHARE")).toBe("off");
     expect(knobDefault("QUOIN_STEER_COMPACTION")).toBe("1");
     expect(knobDefault("QUOIN_SESSIONEND_DEADLINE_MS")).toBe(1200);
     expect(knobDefault("QUOIN_TRASH_DAYS")).toBe(30);
+  });
+
+  it("README's Knobs table lists exactly the knobs declared here, in the same order", () => {
+    const readme = readFileSync(
+      path.join(import.meta.dirname, "..", "..", "..", "README.md"),
+      "utf8",
+    );
+    const section = readme.slice(readme.indexOf("\n## Knobs\n"));
+    const table = section.slice(0, section.indexOf("\n\n", section.indexOf("| variable |")));
+    const rows = [...table.matchAll(/^\| `(QUOIN_[A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual(KNOB_NAMES);
   });
 });

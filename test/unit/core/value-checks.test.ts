@@ -451,6 +451,7 @@ describe("readKnobs on the new checks", () => {
       QUOIN_ROTATE_HOURS: number;
       QUOIN_TRASH_DAYS: number;
       QUOIN_SESSIONEND_DEADLINE_MS: number;
+      QUOIN_SHARE: string;
       QUOIN_STEER_COMPACTION: "0" | "1";
       QUOIN_1M_DISPATCH: string | undefined;
     }>();
@@ -480,6 +481,7 @@ describe("readKnobs on the new checks", () => {
     QUOIN_ROTATE_HOURS: () => z.coerce.number().check(z.gte(0), z.lte(24 * 365)),
     QUOIN_TRASH_DAYS: days,
     QUOIN_SESSIONEND_DEADLINE_MS: () => z.coerce.number().check(z.int(), z.gte(0), z.lte(600_000)),
+    QUOIN_SHARE: () => z.string().check(z.toLowerCase(), z.regex(/^(?:auto|off)$/)),
     QUOIN_STEER_COMPACTION: () => z.enum(["0", "1"]),
     QUOIN_1M_DISPATCH: () => z.string().check(z.toLowerCase(), z.regex(DISPATCH_SETTING_PATTERN)),
   };
@@ -492,6 +494,9 @@ describe("readKnobs on the new checks", () => {
       "on",
       "ON",
       "sonnet,haiku",
+      "auto",
+      "AUTO",
+      "off",
       "3651",
       "8761",
       "1e7",

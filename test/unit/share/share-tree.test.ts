@@ -75,17 +75,19 @@ describe("share paths and origin headers", () => {
 });
 
 describe("QUOIN_SHARE", () => {
-  it("is on for auto only; another value says so in one line and shares nothing", async () => {
+  it("is on for auto only (any case); another value costs one line naming the knob and shares nothing", async () => {
     const { autoShareOn } = await import("../../../lib/share/share-auto.ts");
+    const { readKnobs } = await import("../../../lib/core/knobs.ts");
     const lines: string[] = [];
-    expect(autoShareOn({ QUOIN_SHARE: "auto" }, (l) => lines.push(l))).toBe(true);
-    expect(autoShareOn({ QUOIN_SHARE: " AUTO " }, (l) => lines.push(l))).toBe(true);
-    expect(autoShareOn({}, (l) => lines.push(l))).toBe(false);
-    expect(autoShareOn({ QUOIN_SHARE: "off" }, (l) => lines.push(l))).toBe(false);
+    const on = (env: Record<string, string>) => autoShareOn(readKnobs(env, (l) => lines.push(l)));
+    expect(on({ QUOIN_SHARE: "auto" })).toBe(true);
+    expect(on({ QUOIN_SHARE: " AUTO " })).toBe(true);
+    expect(on({})).toBe(false);
+    expect(on({ QUOIN_SHARE: "off" })).toBe(false);
     expect(lines).toEqual([]);
-    expect(autoShareOn({ QUOIN_SHARE: "yes" }, (l) => lines.push(l))).toBe(false);
+    expect(on({ QUOIN_SHARE: "yes" })).toBe(false);
     expect(lines).toEqual([
-      "[quoin] QUOIN_SHARE=yes: expected auto or off; nothing is shared automatically",
+      `[quoin] QUOIN_SHARE="yes" is not valid: expected 'auto' (every /checkpoint save is shared) or 'off'; using the default off`,
     ]);
   });
 });
