@@ -8,7 +8,7 @@ import { engineInvocation } from "../../lib/core/shell-quote.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import { EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
-import { adoptForRestore, sharedHint } from "./shared-hook.ts";
+import { adoptForRestore, sharedForPicker, sharedHint, sharedPickAlias } from "./shared-hook.ts";
 
 export const restoreCommand = defineCommand({
   name: "restore",
@@ -50,10 +50,16 @@ export const restoreCommand = defineCommand({
       return refused(session.reason);
     if (!session.ok)
       ctx.deps.warn(`[checkpoint] ${session.reason}; the current-session fast path is skipped`);
+    // A number past the local candidates picks the shared checkpoint the menu numbered so.
+    let sharedArg = values.shared;
+    if (sharedArg === undefined && pick !== undefined) {
+      sharedArg = sharedPickAlias(ctx, pick, session.ok ? session.id : "") ?? undefined;
+      if (sharedArg !== undefined) pick = undefined;
+    }
     const adopted =
-      values.shared === undefined
+      sharedArg === undefined
         ? null
-        : adoptForRestore(ctx, values.shared, session.ok ? session.id : null);
+        : adoptForRestore(ctx, sharedArg, session.ok ? session.id : null);
     if (adopted && !adopted.ok) return refused(adopted.reason, adopted.expected);
     const config = claudeConfigDir(ctx.deps.env, ctx.deps.home);
     const outcome = markRunningSessions(
@@ -79,23 +85,29 @@ export const restoreCommand = defineCommand({
       ctx.knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     );
     const hint = sharedHint(ctx, outcome.action);
+    const offered = sharedForPicker(ctx, outcome.action);
     if (ctx.json)
       printJson(
         ctx,
         // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2; it
         // goes in with the other fields so the 8 KB fit counts it
-        restoreJson(outcome, engineInvocation(ctx.deps), {
-          ok: outcome.action !== "invalid",
-          midAgentHandoff: handoff,
-          ...(hint ? { sharedHint: hint } : {}),
-          ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
-        }) as object,
+        restoreJson(
+          outcome,
+          engineInvocation(ctx.deps),
+          {
+            ok: outcome.action !== "invalid",
+            midAgentHandoff: handoff,
+            ...(hint ? { sharedHint: hint } : {}),
+            ...(adopted?.ok ? { adoptedShared: adopted.file } : {}),
+          },
+          offered,
+        ) as object,
       );
     else
       printLine(
         ctx,
         [
-          restoreText(outcome, engineInvocation(ctx.deps)),
+          restoreText(outcome, engineInvocation(ctx.deps), offered),
           ...(handoff ? [handoffLine(handoff)] : []),
           ...(hint ? [hint] : []),
         ].join("\n"),

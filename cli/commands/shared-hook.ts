@@ -1,5 +1,6 @@
 import { writeAtomic } from "../../lib/core/atomic-write.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
+import { localPickerCount } from "../../lib/restore/picker-count.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
 import { pruneShares, type PruneResult } from "../../lib/share/share-prune.ts";
@@ -84,16 +85,31 @@ export function adoptForRestore(
 }
 
 /**
- * What restore says about shared checkpoints: offered beside the picker's list (never picked by
- * it); with no local checkpoint, also whether the remote holds some that fetch would bring.
+ * `restore --pick N` past the local candidates: the shared checkpoint the picker numbered N
+ * (shared rows follow the local ones), as its `sN` alias; null when N is a local number.
+ */
+export function sharedPickAlias(ctx: CliContext, pick: number, sessionId: string): string | null {
+  const local = localPickerCount(ctx.deps, ctx.knobs, { paths: ctx.paths, sessionId });
+  if (pick <= local) return null;
+  const shared = sharedCheckpointsOf(ctx);
+  return pick - local <= shared.length ? `s${pick - local}` : null;
+}
+
+/** The shared checkpoints a picker (choose, synthesize) numbers after its local rows. */
+export function sharedForPicker(ctx: CliContext, action: string): SharedCheckpoint[] {
+  return action === "choose" || action === "synthesize" ? sharedCheckpointsOf(ctx) : [];
+}
+
+/**
+ * What restore says about shared checkpoints when it has nothing to pick (a picker numbers them in
+ * its list instead): the fetched ones, or whether the remote holds some that fetch would bring.
  */
 export function sharedHint(ctx: CliContext, action: string): string | null {
-  if (action !== "none" && action !== "choose") return null;
+  if (action !== "none") return null;
   const here = sharedCheckpointsOf(ctx);
   const engine = engineInvocation(ctx.deps);
   if (here.length > 0)
-    return `[checkpoint] ${action === "choose" ? "also " : ""}${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
-  if (action !== "none") return null;
+    return `[checkpoint] ${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
   const git = new ShareGit(ctx.deps, ctx.root);
   if (!git.isRepository()) return null;
   const remote = git.defaultRemote();

@@ -5,6 +5,50 @@ import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
 import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
 import { cut, restoreNext } from "./restore-guide.ts";
 
+/**
+ * A checkpoint another clone shared (fetched, not yet copied here), offered in the picker after
+ * the local candidates and numbered after them; never picked automatically.
+ */
+export interface OfferedShared {
+  /** `s1`, `s2`, ...: the alias `restore --shared sN` takes */
+  label: string;
+  name: string;
+  task: string | null;
+  branch: string | null;
+  savedAt: string | null;
+  /** who shared it, from which host and branch, and when */
+  from: string;
+}
+
+/** At most this many shared rows in a menu; `list` shows them all. */
+const SHARED_ROWS_CAP = 5;
+
+function sharedJson(c: OfferedShared, n: number) {
+  return {
+    n,
+    task: c.task,
+    branch: c.branch,
+    saved: c.savedAt,
+    source: "shared" as const,
+    shared: c.label,
+    from: c.from,
+    name: c.name,
+  };
+}
+
+function sharedRow(c: OfferedShared, n: number): string {
+  return `  ${String(n).padStart(2)}.   Task: ${c.task ?? "(none)"}  Branch: ${c.branch ?? "?"}  Saved: ${c.savedAt ?? "?"}  (shared ${c.label}: ${c.from})`;
+}
+
+/** Shared rows numbered after the whole local list (`--pick N` counts past the cap too). */
+function sharedLines(localCount: number, shared: readonly OfferedShared[]): string[] {
+  if (shared.length === 0) return [];
+  const lines = shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedRow(c, localCount + i + 1));
+  if (shared.length > SHARED_ROWS_CAP)
+    lines.push(`  ... and ${shared.length - SHARED_ROWS_CAP} more shared (list shows them).`);
+  return lines;
+}
+
 /** One picker row for JSON: what the skill needs to ask the user. */
 function candidateJson(c: ListedCandidate) {
   return {
@@ -128,19 +172,24 @@ function restoredJson(r: Restored) {
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(o: RestoreOutcome, engine: string, extra: object = {}): unknown {
+export function restoreJson(
+  o: RestoreOutcome,
+  engine: string,
+  extra: object = {},
+  shared: readonly OfferedShared[] = [],
+): unknown {
   // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
   // `extra`: the command's own fields (the mid-agent handoff), inside the same 8 KB.
   // `ok` (the envelope's, in `extra`) leads, as in every engine answer.
   const { ok, ...own } = extra as { ok?: boolean };
   const fields = {
     ...(ok === undefined ? {} : { ok }),
-    ...restoreFields(o),
+    ...restoreFields(o, shared),
     ...own,
     next: restoreNext(o),
   };
   const lines =
-    o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine));
+    o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine, shared));
   const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
   const { next, ...rest } = fields;
   return { ...rest, show: fitShow(lines, fields, file), next };
@@ -148,7 +197,9 @@ export function restoreJson(o: RestoreOutcome, engine: string, extra: object = {
 
 const plain = (text: string): BriefLine[] => text.split("\n").map((t) => ({ text: t }));
 
-function restoreFields(o: RestoreOutcome): object {
+function restoreFields(o: RestoreOutcome, shared: readonly OfferedShared[]): object {
+  const offered = (list: readonly ListedCandidate[]) =>
+    shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedJson(c, list.length + i + 1));
   switch (o.action) {
     case "restore":
       return restoredJson(o);
@@ -157,9 +208,9 @@ function restoreFields(o: RestoreOutcome): object {
         action: o.action,
         reason: o.reason,
         warnings: warningsOf(o),
-        candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
         more: o.more,
-        menu: chooseLines(o),
+        menu: chooseLines(o, shared),
       };
     case "synthesize":
       return {
@@ -168,9 +219,9 @@ function restoreFields(o: RestoreOutcome): object {
         path: o.path,
         warnings: o.warnings,
         sessionState: o.synthesis,
-        candidates: o.list.slice(0, PICKER_LIST_CAP).map(candidateJson),
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
         more: Math.max(0, o.list.length - PICKER_LIST_CAP),
-        menu: synthesizeLines(o),
+        menu: synthesizeLines(o, shared),
       };
     case "none":
       return { action: o.action, reason: o.reason, warnings: o.warnings };
@@ -182,7 +233,7 @@ function restoreFields(o: RestoreOutcome): object {
 type Choose = Extract<RestoreOutcome, { action: "choose" }>;
 type Synthesize = Extract<RestoreOutcome, { action: "synthesize" }>;
 
-function chooseLines(o: Choose): string[] {
+function chooseLines(o: Choose, shared: readonly OfferedShared[]): string[] {
   const head =
     o.reason === "multiple"
       ? "Multiple recent checkpoints found. Which session do you want to restore?"
@@ -190,30 +241,39 @@ function chooseLines(o: Choose): string[] {
   return [
     head,
     ...pickerLines(o.list),
+    ...sharedLines(o.list.length, shared),
     "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice.",
   ];
 }
 
-function synthesizeLines(o: Synthesize): string[] {
+function synthesizeLines(o: Synthesize, shared: readonly OfferedShared[]): string[] {
   return [
     "Synthesize from the session-state: rerun with --synthesize.",
-    ...(o.list.length
-      ? ["Or restore a checkpoint explicitly (rerun with --pick N):", ...pickerLines(o.list)]
+    ...(o.list.length || shared.length
+      ? [
+          "Or restore a checkpoint explicitly (rerun with --pick N):",
+          ...pickerLines(o.list),
+          ...sharedLines(o.list.length, shared),
+        ]
       : []),
   ];
 }
 
 /** Readable text for a person at a terminal; `engine` is how to run the engine as printed (engineInvocation). */
-export function restoreText(o: RestoreOutcome, engine: string): string {
+export function restoreText(
+  o: RestoreOutcome,
+  engine: string,
+  shared: readonly OfferedShared[] = [],
+): string {
   switch (o.action) {
     case "restore":
       return restoredLines(o, engine, false)
         .map((l) => l.text)
         .join("\n");
     case "choose":
-      return [...o.warnings, ...chooseLines(o)].join("\n");
+      return [...o.warnings, ...chooseLines(o, shared)].join("\n");
     case "synthesize":
-      return [...o.warnings, ...synthesizeLines(o)].join("\n");
+      return [...o.warnings, ...synthesizeLines(o, shared)].join("\n");
     case "none":
       return [...o.warnings, `[checkpoint] ${o.reason}.`].join("\n");
     case "invalid":

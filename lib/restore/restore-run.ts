@@ -59,7 +59,7 @@ export interface RestoreRequest {
   declineSynthesis?: boolean;
 }
 
-function pickerSettings(knobs: Knobs): PickerSettings {
+export function pickerSettings(knobs: Knobs): PickerSettings {
   return {
     sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
     staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,

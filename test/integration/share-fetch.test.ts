@@ -145,8 +145,8 @@ describe("another clone fetches, lists, shows and restores a shared checkpoint",
   });
 });
 
-describe("restore beside local checkpoints", () => {
-  it("with local checkpoints too, restore decides over the local ones only and mentions the shared one", () => {
+describe("restore's picker numbers shared checkpoints after the local ones", () => {
+  function cloneWithTwoLocal() {
     const { w } = sharedFromA();
     const c = w.clone("c");
     c.cli(COMMANDS, ["fetch"]);
@@ -162,12 +162,75 @@ describe("restore beside local checkpoints", () => {
         }),
       ),
     );
+    return { c, local };
+  }
+  const copied = (c: Clone) => `${c.root}/.workflow_artifacts/memory/checkpoints/${NAME}`;
+
+  it("the menu lists the local ones 1 and 2, then the shared one as 3 marked with its origin; nothing is copied", () => {
+    const { c } = cloneWithTwoLocal();
     const r = c.cli(COMMANDS, ["restore", "--session", SID_C, "--json"]).json;
-    const said = JSON.stringify(r);
-    expect(said).not.toContain(NAME);
-    expect(said).toContain(local[1]?.split("/").pop());
-    expect(r.sharedHint).toMatch(/1 shared checkpoint\(s\) from other clones are fetched here/);
-    // nothing was copied in: the shared one is only offered
+    expect(r.action).toBe("choose");
+    const rows = (r.menu as string[]).filter((l) => /^\s+\d+\./.test(l));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^\s+1\. .*Task: billing/);
+    expect(rows[1]).toMatch(/^\s+2\. .*Task: billing/);
+    expect(rows[2]).toMatch(
+      new RegExp(`^\\s+3\\. .*Task: payments .*\\(shared s1: dev-a@host-a, branch main, ${TODAY}T`),
+    );
+    expect(r.candidates.map((x: { n: number; source: string }) => [x.n, x.source])).toEqual([
+      [1, "disk-only"],
+      [2, "disk-only"],
+      [3, "shared"],
+    ]);
+    expect(r.show.join("\n")).toContain("(shared s1: dev-a@host-a");
+    expect(r.sharedHint).toBeUndefined();
+    expect(existsSync(copied(c))).toBe(false);
+    // the text form shows the same numbered row
+    expect(c.cli(COMMANDS, ["restore", "--session", SID_C]).stdout).toMatch(/ 3\. .*shared s1/);
+  });
+
+  it("--pick 1 restores a local one; --pick 3 copies the shared one here and restores it", () => {
+    const { c, local } = cloneWithTwoLocal();
+    const own = c.cli(COMMANDS, ["restore", "--session", SID_C, "--pick", "1", "--json"]).json;
+    expect(own.action).toBe("restore");
+    expect(own.adoptedShared).toBeUndefined();
+    expect(local.map((f) => f.split("/").pop())).toContain(own.file.split("/").pop());
+    expect(existsSync(copied(c))).toBe(false);
+    const picked = c.cli(COMMANDS, ["restore", "--session", SID_C, "--pick", "3", "--json"]).json;
+    expect(picked).toMatchObject({ ok: true, action: "restore", done: true });
+    expect(picked.adoptedShared).toBe(copied(c));
+    expect(picked.file).toBe(copied(c));
+    expect(readFileSync(copied(c), "utf8")).toContain('"user":"dev-a"');
+  });
+
+  it("a number past the shared ones is refused as before", () => {
+    const { c } = cloneWithTwoLocal();
+    const r = c.cli(COMMANDS, ["restore", "--session", SID_C, "--pick", "4", "--json"]);
+    expect(r.code).toBe(2);
+    expect(r.json.action).toBe("invalid");
+    expect(existsSync(copied(c))).toBe(false);
+  });
+});
+
+describe("restore beside one local checkpoint", () => {
+  it("one local checkpoint is restored by itself; the shared one is never picked automatically", () => {
+    const { w } = sharedFromA();
+    const c = w.clone("c");
+    c.cli(COMMANDS, ["fetch"]);
+    c.writeCheckpoint(
+      `${TODAY}T0800-billing.md`,
+      checkpointText({
+        root: c.root,
+        home: c.home,
+        sid: "dddddddd-1111-4222-8333-444444444440",
+        task: "billing",
+        savedAt: `${TODAY}T08:00:00Z`,
+      }),
+    );
+    const r = c.cli(COMMANDS, ["restore", "--session", SID_C, "--json"]).json;
+    expect(r.action).toBe("restore");
+    expect(r.file).toContain("T0800-billing.md");
+    expect(JSON.stringify(r)).not.toContain(NAME);
     expect(existsSync(`${c.root}/.workflow_artifacts/memory/checkpoints/${NAME}`)).toBe(false);
   });
 });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { localPickerCount } from "../../../lib/restore/picker-count.ts";
+import {
+  restoreJson,
+  restoreText,
+  type OfferedShared,
+} from "../../../lib/restore/restore-render.ts";
+import { runRestore } from "../../../lib/restore/restore-run.ts";
+import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+
+const ENGINE = 'node "/e/quoin-checkpoint.cjs"';
+const CUR = "cccc0000-0000-0000-0000-000000000001";
+
+const shared = (i: number): OfferedShared => ({
+  label: `s${i}`,
+  name: `2026-11-29T0${i}00-remote.md`,
+  task: "remote",
+  branch: "main",
+  savedAt: `2026-11-29T0${i}:00:00Z`,
+  from: `dev-b@laptop, branch main, 2026-11-29T0${i}:05Z`,
+});
+
+function twelveLocal(): MemoryFixture {
+  const f = new MemoryFixture();
+  for (let i = 0; i < 12; i += 1)
+    f.checkpoint(`2026-11-29T${String(10 + i).padStart(2, "0")}00-t${i}.md`, {
+      task: `t${i}`,
+      ageDays: 0.01 * (i + 1),
+    });
+  return f;
+}
+
+describe("the picker numbers shared checkpoints after every local candidate", () => {
+  it("12 local (10 shown, 2 older), then shared from 13 on, at most 5 rows, each marked with its origin", () => {
+    const f = twelveLocal();
+    const o = runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR });
+    expect(o.action).toBe("choose");
+    expect(localPickerCount(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR })).toBe(12);
+    const offered = [1, 2, 3, 4, 5, 6].map(shared);
+    const lines = restoreText(o, ENGINE, offered).split("\n");
+    const older = lines.findIndex((l) => l.includes("... and 2 older."));
+    expect(lines[older + 1]).toBe(
+      "  13.   Task: remote  Branch: main  Saved: 2026-11-29T01:00:00Z  (shared s1: dev-b@laptop, branch main, 2026-11-29T01:05Z)",
+    );
+    expect(lines[older + 5]).toMatch(/^ {2}17\. .*\(shared s5: /);
+    expect(lines[older + 6]).toBe("  ... and 1 more shared (list shows them).");
+    const json = restoreJson(o, ENGINE, {}, offered) as { candidates: { n: number }[] };
+    expect(json.candidates.map((c) => c.n)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17,
+    ]);
+  });
+
+  it("without shared checkpoints the menu is as before", () => {
+    const f = twelveLocal();
+    const o = runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR });
+    expect(restoreText(o, ENGINE, [])).toBe(restoreText(o, ENGINE));
+    expect(restoreText(o, ENGINE)).not.toContain("shared");
+  });
+});
