@@ -44,6 +44,7 @@ export const cleanupCommand = defineCommand({
         warnings,
         summary: line,
         sharedPruned: shared.pruned,
+        sharedSquashed: shared.squashed ?? null,
       });
     for (const w of warnings) ctx.deps.warn(w);
     if (dryRun)
@@ -55,6 +56,11 @@ export const cleanupCommand = defineCommand({
       printLine(
         ctx,
         `[quoin-checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
+      );
+    if (shared.squashed)
+      printLine(
+        ctx,
+        `[quoin-checkpoint] squashed the ${shared.squashed} commits of refs/quoin/checkpoints into one (the next share replaces the remote's)`,
       );
     return EXIT.done;
   },

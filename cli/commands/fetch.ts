@@ -31,7 +31,12 @@ export const fetchCommand = defineCommand({
       local !== null &&
       (fetched.commit === null ||
         git.run(["merge-base", "--is-ancestor", local, fetched.commit]).status !== 0);
-    const pushed = behind ? pushShares(git, remote.remote) : null;
+    const pushed = behind
+      ? pushShares(git, remote.remote, {
+          nowMs: ctx.deps.now().getTime(),
+          windowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+        })
+      : null;
     if (pushed && pushed.ok && pushed.merges > 0) fetchShares(git, remote.remote);
     const shared = listSharedCheckpoints(git, {
       fs: ctx.deps.fs,

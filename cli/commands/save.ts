@@ -134,6 +134,10 @@ export const saveCommand = defineCommand({
             root: ctx.root,
             launchCwd: ctx.cwd,
             push: true,
+            retention: {
+              nowMs: ctx.deps.now().getTime(),
+              windowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+            },
           })
         : null;
     return print(ctx, out, shared);

@@ -68,7 +68,10 @@ export const shareCommand = defineCommand({
       else printLine(ctx, `[checkpoint] shared ${recorded.path} on ${SHARE_REF} (not pushed)`);
       return EXIT.done;
     }
-    const pushed = pushShares(git, remote.remote);
+    const pushed = pushShares(git, remote.remote, {
+      nowMs: ctx.deps.now().getTime(),
+      windowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+    });
     if (!pushed.ok) return refuseShare(ctx, "share", pushed, { ...base, pushed: false });
     if (ctx.json)
       return answer(ctx, {

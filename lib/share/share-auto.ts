@@ -1,6 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { ShareGit } from "./share-git.ts";
+import type { Retention } from "./share-merge.ts";
 import { pickRemote, pushShares } from "./share-push.ts";
 import { recordShare, shareOrigin } from "./share-record.ts";
 
@@ -19,7 +20,14 @@ export type AutoShare =
 
 export function autoShare(
   deps: Deps,
-  opts: { file: string; root: string; launchCwd: string; push: boolean },
+  opts: {
+    file: string;
+    root: string;
+    launchCwd: string;
+    push: boolean;
+    /** for a merge with a squashed remote history */
+    retention?: Retention;
+  },
 ): AutoShare {
   try {
     const git = new ShareGit(deps, opts.root);
@@ -29,7 +37,7 @@ export function autoShare(
     if (!opts.push) return { ok: true, path: recorded.path, pushed: false, remote: null };
     const remote = pickRemote(git, undefined);
     if (!remote.ok) return { ok: false, reason: `recorded ${recorded.path}; ${remote.reason}` };
-    const pushed = pushShares(git, remote.remote);
+    const pushed = pushShares(git, remote.remote, opts.retention);
     return pushed.ok
       ? { ok: true, path: recorded.path, pushed: true, remote: pushed.remote }
       : { ok: false, reason: `recorded ${recorded.path}; ${pushed.reason}` };

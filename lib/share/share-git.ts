@@ -150,6 +150,16 @@ export class ShareGit {
     return r.status === 0 ? r.stdout.trim() || null : null;
   }
 
+  /** True when `ancestor` is `commit` or in its history. */
+  isAncestor(ancestor: string, commit: string): boolean {
+    return this.run(["merge-base", "--is-ancestor", ancestor, commit]).status === 0;
+  }
+
+  /** How many commits the history of `commit` holds. */
+  commitCount(commit: string): number {
+    return Number(this.out(["rev-list", "--count", commit])) || 0;
+  }
+
   remoteExists(name: string): boolean {
     return this.run(["remote", "get-url", name]).status === 0;
   }

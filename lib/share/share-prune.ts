@@ -1,48 +1,89 @@
+import { utcIso } from "../core/time-format.ts";
 import { namedWithinWindow } from "../save/cleanup-sweep.ts";
 import type { ShareGit } from "./share-git.ts";
-import { mergeShareTrees, prunedShareTree, remoteShareRef, SHARE_REF } from "./share-tree.ts";
+import {
+  commitPlan,
+  planMerge,
+  SHARE_HISTORY_MAX,
+  tombstonesOf,
+  withTombstoneFile,
+  type MergePlan,
+} from "./share-merge.ts";
+import { prunedShareTree, remoteShareRef, SHARE_REF } from "./share-tree.ts";
+import { TOMBSTONE_PATH, unionTombstones } from "./share-tombstones.ts";
 
 // Retention of the shared ref: cleanup drops the shares whose checkpoint name dates them outside
-// the checkpoint window, as a new commit on the local ref; the next share pushes it. What was
-// fetched from the remote is merged in first, so other clones' old shares go too, and the
-// three-way merge keeps the deletion when another clone's older history comes back.
+// the checkpoint window, as a new commit on the local ref that records each one as a tombstone;
+// the next share pushes it. What was fetched from the remote is merged in first, so other clones'
+// old shares go too. Then the ref's history is bounded: past SHARE_HISTORY_MAX commits it is
+// squashed into one root commit of the current tree, which the next push puts on the remote with
+// a lease on the value it replaces.
 
 export interface PruneResult {
   pruned: string[];
   commit: string | null;
+  /** the history length squashed into one root commit, or null */
+  squashed?: number | null;
 }
 
 /** The local ref with the fetched remote ref merged in (no network), or the local ref as it is. */
-function withFetched(
-  git: ShareGit,
-  remote: string | null,
-): { tip: string | null; parents: string[]; tree: Map<string, string> } {
+function withFetched(git: ShareGit, remote: string | null, nowMs: number, windowDays: number) {
   const local = git.resolve(SHARE_REF);
   const fetched = remote ? git.resolve(remoteShareRef(remote)) : null;
-  if (!fetched || fetched === local)
-    return { tip: local, parents: local ? [local] : [], tree: git.readTree(local) };
-  if (!local) return { tip: null, parents: [fetched], tree: git.readTree(fetched) };
-  const base = git.mergeBase(local, fetched);
-  if (base === fetched) return { tip: local, parents: [local], tree: git.readTree(local) };
-  const tree = mergeShareTrees(git.readTree(base), git.readTree(local), git.readTree(fetched));
-  return { tip: local, parents: base === local ? [fetched] : [local, fetched], tree };
+  const as = (c: string): MergePlan => ({ tree: git.readTree(c), parents: [c] });
+  if (!local) return { tip: null, plan: fetched ? as(fetched) : null };
+  if (!fetched || fetched === local || git.isAncestor(fetched, local))
+    return { tip: local, plan: as(local) };
+  return { tip: local, plan: planMerge(git, local, fetched, { nowMs, windowDays }) };
+}
+
+/** Past SHARE_HISTORY_MAX commits: one root commit of the same tree in place of `commit`. */
+function squashHistory(git: ShareGit, commit: string, max: number): number | null {
+  const length = git.commitCount(commit);
+  if (length <= max) return null;
+  const tree = git.run(["rev-parse", `${commit}^{tree}`]).stdout.trim();
+  const root = git.commitTree(
+    tree,
+    [],
+    `quoin share: history squashed (${length} commits; the current tree kept)\n`,
+  );
+  return git.updateRef(SHARE_REF, root, commit) ? length : null;
 }
 
 export function pruneShares(
   git: ShareGit,
-  opts: { nowMs: number; windowDays: number; remote: string | null; dryRun: boolean },
+  opts: { nowMs: number; windowDays: number; remote: string | null; dryRun: boolean; max?: number },
 ): PruneResult {
   if (!git.isRepository()) return { pruned: [], commit: null };
-  const { tip, parents, tree } = withFetched(git, opts.remote);
-  const kept = prunedShareTree(tree, (name) =>
+  const { tip, plan } = withFetched(git, opts.remote, opts.nowMs, opts.windowDays);
+  if (!plan) return { pruned: [], commit: null };
+  const kept = prunedShareTree(plan.tree, (name) =>
     namedWithinWindow(name, opts.nowMs, opts.windowDays),
   );
-  const pruned = [...tree.keys()].filter((p) => !kept.has(p)).sort();
-  if (pruned.length === 0 || opts.dryRun) return { pruned, commit: null };
-  const commit = git.commitTree(
-    git.writeTree(kept),
-    parents,
-    `quoin share: prune ${pruned.length} checkpoint(s) older than ${opts.windowDays} days\n`,
-  );
-  return git.updateRef(SHARE_REF, commit, tip) ? { pruned, commit } : { pruned: [], commit: null };
+  const pruned = [...plan.tree.keys()].filter((p) => p !== TOMBSTONE_PATH && !kept.has(p)).sort();
+  if (opts.dryRun) return { pruned, commit: null };
+  let commit = tip;
+  if (pruned.length > 0) {
+    const at = utcIso(new Date(opts.nowMs));
+    const tombstones = unionTombstones(
+      [
+        tombstonesOf(git, plan.tree),
+        pruned.map((p) => ({ prunedAt: at, blob: plan.tree.get(p) as string, path: p })),
+      ],
+      opts.nowMs,
+    );
+    commit = commitPlan(
+      git,
+      { tree: withTombstoneFile(git, kept, tombstones), parents: plan.parents },
+      tip,
+      `quoin share: prune ${pruned.length} checkpoint(s) older than ${opts.windowDays} days\n`,
+    );
+    if (!commit) return { pruned: [], commit: null };
+  }
+  const squashed = commit ? squashHistory(git, commit, opts.max ?? SHARE_HISTORY_MAX) : null;
+  return {
+    pruned,
+    commit: squashed ? git.resolve(SHARE_REF) : pruned.length > 0 ? commit : null,
+    squashed,
+  };
 }

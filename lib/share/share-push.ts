@@ -1,5 +1,6 @@
 import { firstLine, type ShareGit } from "./share-git.ts";
-import { mergeShareTrees, remoteShareRef, SHARE_REF } from "./share-tree.ts";
+import { commitPlan, planMerge, type Retention } from "./share-merge.ts";
+import { remoteShareRef, SHARE_REF } from "./share-tree.ts";
 
 // Pushing the shared ref, and the fetch-merge-retry when another clone pushed first.
 
@@ -52,37 +53,56 @@ function rejectedAsBehind(stderr: string): boolean {
   return /non-fast-forward|fetch first|rejected|stale info|failed to update ref/i.test(stderr);
 }
 
-/** The merge of the local ref with what the remote holds, as a two-parent commit on the local ref. */
-function mergeRemote(git: ShareGit, local: string, theirs: string): boolean {
-  const base = git.mergeBase(local, theirs);
-  if (base === theirs) return true; // already contains theirs: the push was rejected for another reason
-  const merged = mergeShareTrees(git.readTree(base), git.readTree(local), git.readTree(theirs));
-  const commit = git.commitTree(
-    git.writeTree(merged),
-    [local, theirs],
-    "quoin share: merge with the remote's shares\n",
-  );
-  return git.updateRef(SHARE_REF, commit, local);
+/**
+ * The remote's ref as last fetched, merged into the local ref when the local history does not
+ * hold it yet (three-way, or base-less after a squash); the value the next push leases on.
+ */
+function integrateFetched(
+  git: ShareGit,
+  remote: string,
+  local: string,
+  retention: Retention | undefined,
+): { known: string | null; local: string | null; merged: boolean } {
+  const known = git.resolve(remoteShareRef(remote));
+  if (!known || known === local || git.isAncestor(known, local))
+    return { known, local, merged: false };
+  const plan = planMerge(git, local, known, retention);
+  const next = commitPlan(git, plan, local, "quoin share: merge with the remote's shares\n");
+  return { known, local: next, merged: next !== null && next !== local };
 }
 
 /**
- * Push the local ref; rejected because another clone pushed first: fetch theirs, merge three-way,
- * push again, at most PUSH_TRIES pushes.
+ * Push the local ref with a lease on the remote's value it replaces (what was last fetched, which
+ * the local ref holds, merged in): a squashed history replaces the remote's, and a remote that
+ * moved meanwhile refuses. Refused: fetch theirs, merge, push again, at most PUSH_TRIES pushes.
  */
-export function pushShares(git: ShareGit, remote: string): PushOutcome {
+export function pushShares(git: ShareGit, remote: string, retention?: Retention): PushOutcome {
   let merges = 0;
   let last = "";
   for (let attempt = 1; attempt <= PUSH_TRIES; attempt += 1) {
-    const local = git.resolve(SHARE_REF);
-    if (!local)
+    const tip = git.resolve(SHARE_REF);
+    if (!tip)
       return { ok: false, reason: "nothing shared here yet", expected: "share [N|file] first" };
-    const r = git.run(["push", "--quiet", remote, `${SHARE_REF}:${SHARE_REF}`], { network: true });
-    if (r.status === 0) return { ok: true, remote, commit: local, merges };
+    const { known, local, merged } = integrateFetched(git, remote, tip, retention);
+    if (merged) merges += 1;
+    if (!local) {
+      last = `${SHARE_REF} moved during the merge`;
+      continue;
+    }
+    if (local === known) return { ok: true, remote, commit: local, merges };
+    const lease = `--force-with-lease=${SHARE_REF}:${known ?? ""}`;
+    const r = git.run(["push", "--quiet", lease, remote, `${SHARE_REF}:${SHARE_REF}`], {
+      network: true,
+    });
+    if (r.status === 0) {
+      // What the remote now holds, so the next push leases on it without a fetch.
+      git.updateRef(remoteShareRef(remote), local, known);
+      return { ok: true, remote, commit: local, merges };
+    }
     last = firstLine(r.stderr) || (r.status === null ? "timed out" : `exit ${r.status}`);
     if (r.status === null || !rejectedAsBehind(r.stderr)) break;
     const fetched = fetchShares(git, remote);
     if (!fetched.ok) return fetched;
-    if (fetched.commit && mergeRemote(git, local, fetched.commit)) merges += 1;
   }
   return {
     ok: false,

@@ -49,7 +49,8 @@ export function listSharedCheckpoints(
   for (const ref of refs) {
     const remote = (REMOTE_REF.exec(ref) as RegExpExecArray)[1] as string;
     for (const [p, blob] of git.readTree(git.resolve(ref))) {
-      if (seen.has(p)) continue;
+      // the tombstone file (root level) is not a checkpoint
+      if (seen.has(p) || !p.includes("/")) continue;
       seen.add(p);
       const { origin, text } = splitOriginHeader(git.readBlob(blob));
       const parsed = parseCheckpoint(text);

@@ -33,7 +33,7 @@ const onRemote = (w: ReturnType<typeof shareWorld>) =>
   w
     .bareGit("ls-tree", "-r", "--name-only", "refs/quoin/checkpoints")
     .split("\n")
-    .filter(Boolean)
+    .filter((p) => p !== "" && p !== ".pruned")
     .sort();
 
 describe("retention of the shared ref", () => {
@@ -51,10 +51,15 @@ describe("retention of the shared ref", () => {
     expect(pruned.sharedPruned).toEqual([`payments/${SID_A}/${OLD}`]);
     // a new commit on top, nothing rewritten
     expect(a.git("rev-parse", "refs/quoin/checkpoints^")).toBe(before);
-    expect(a.git("ls-tree", "-r", "--name-only", "refs/quoin/checkpoints")).toBe("");
-    // meanwhile b shares and pushes: the remote still holds the old share beside b's
+    // only the tombstone of the pruned share is left
+    expect(a.git("ls-tree", "-r", "--name-only", "refs/quoin/checkpoints")).toBe(".pruned");
+    expect(a.git("cat-file", "blob", "refs/quoin/checkpoints:.pruned")).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:]+Z [0-9a-f]{40} payments/${SID_A}/${OLD}$`),
+    );
+    // meanwhile b shares and pushes: its first share has no history in common with the remote's,
+    // and that base-less merge drops the shares past the window too
     shareFile(b, SID_B, NEW_B, "billing");
-    expect(onRemote(w)).toEqual([`billing/${SID_B}/${NEW_B}`, `payments/${SID_A}/${OLD}`].sort());
+    expect(onRemote(w)).toEqual([`billing/${SID_B}/${NEW_B}`]);
     // a's next share is rejected, merges three-way, and the prune stands
     const next = shareFile(a, SID_A, NEW_A, "payments");
     expect(next.merges).toBe(1);
