@@ -15,8 +15,9 @@ import {
 // removal on either side stays removed). A squashed history has no common base with another
 // clone's older one; then the merge is a union less what the tombstones name and less what the
 // retention window has passed (prunes are by the checkpoint name's age, so every clone drops the
-// same). Its parents are both sides while their histories together stay within
-// SHARE_HISTORY_MAX (two clones' first shares); else only the shorter one, so a squash stands.
+// same). Its parents are both sides while the histories stay within SHARE_HISTORY_MAX (base-less:
+// together, as two clones' first shares); else only the shorter one, so a squash stands and an
+// older clone's long history does not come back through a later merge (the tree is what counts).
 
 /**
  * Every share adds a commit (and a merge when another clone pushed first), and a fetch brings the
@@ -78,8 +79,10 @@ export function planMerge(
     for (const p of [...merged.keys()])
       if (p !== TOMBSTONE_PATH && agedOut(p, retention)) merged.delete(p);
   const tree = withTombstoneFile(git, withoutTombstoned(merged, tombstones), tombstones);
-  const [a, b] = base ? [0, 0] : [git.commitCount(ours), git.commitCount(theirs)];
-  const parents = base || a + b <= SHARE_HISTORY_MAX ? [ours, theirs] : [a <= b ? ours : theirs];
+  const a = git.commitCount(ours);
+  const b = git.commitCount(theirs);
+  const both = Math.max(a, b) <= SHARE_HISTORY_MAX && (base !== null || a + b <= SHARE_HISTORY_MAX);
+  const parents = both ? [ours, theirs] : [a <= b ? ours : theirs];
   return { tree, parents };
 }
 
