@@ -1,4 +1,5 @@
 import type { Deps } from "../core/deps.ts";
+import { gitOutput } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import type { CommitRef } from "../store/checkpoint-format.ts";
 import type {
@@ -31,6 +32,7 @@ export interface GitCheckOptions {
 
 type Input = Pick<TranscriptDigest, "commits" | "changedAfterCommit" | "firstRequest">;
 
+/** The writer's git calls: each one's timeout is the time left before the deadline (gitOutput's). */
 class BoundedGit {
   skipped = false;
   constructor(
@@ -39,24 +41,26 @@ class BoundedGit {
     private readonly opts: GitCheckOptions,
   ) {}
 
+  /** This call's limit: the fixed one, cut to what is left; null when too little is left. */
+  private limit(): number | null {
+    if (this.opts.deadlineAt === undefined) return GIT_CALL_TIMEOUT_MS;
+    const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
+    return left < MIN_CALL_MS ? null : Math.floor(Math.min(GIT_CALL_TIMEOUT_MS, left));
+  }
+
   run(args: string[], input?: string): string | null {
-    if (this.skipped) return null;
-    let timeoutMs = GIT_CALL_TIMEOUT_MS;
-    if (this.opts.deadlineAt !== undefined) {
-      const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
-      if (left < MIN_CALL_MS) {
-        this.skipped = true;
-        return null;
-      }
-      timeoutMs = Math.floor(Math.min(timeoutMs, left));
+    const timeoutMs = this.skipped ? null : this.limit();
+    if (timeoutMs === null) {
+      this.skipped = true;
+      return null;
     }
-    const res = this.deps.run("git", ["-C", this.root, ...args], {
+    return gitOutput(this.deps, this.root, args, {
       timeoutMs,
       ...(input !== undefined ? { input } : {}),
+      onTimeout: () => {
+        this.skipped = true;
+      },
     });
-    // A null status is a kill: the call ran out of time.
-    if (res.status === null) this.skipped = true;
-    return res.status === 0 ? res.stdout : null;
   }
 }
 
