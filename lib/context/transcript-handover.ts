@@ -140,8 +140,9 @@ export function commitCall(command: string): CommitCall | null {
 /** `[branch hash] subject` lines (`[main (root-commit) 1a2b3c4] x`, `[detached HEAD 1a2b3c4] x`). */
 const COMMIT_LINE = /^\[(.+?) ([0-9a-f]{7,40})\] (.+)$/gm;
 
-/** A fast-forward `git merge`: `Updating <from>..<to>` then `Fast-forward`. */
-const FAST_FORWARD = /^Updating ([0-9a-f]{7,40})\.\.([0-9a-f]{7,40})\nFast-forward$/gm;
+/** A fast-forward `git merge`: `Updating <from>..<to>` then `Fast-forward` (not `--squash`: HEAD stays). */
+const FAST_FORWARD =
+  /^Updating ([0-9a-f]{7,40})\.\.([0-9a-f]{7,40})\nFast-forward$(?!\nSquash commit -- not updating HEAD)/gm;
 /** A merge commit that git made without printing its hash. */
 const MERGE_MADE = /^Merge made by the '[^'\n]+' strategy\.$/gm;
 

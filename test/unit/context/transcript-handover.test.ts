@@ -80,6 +80,10 @@ describe("merges that print no [branch hash] line", () => {
       [],
     );
     expect(commitsInResult("Already up to date.", at, false)).toEqual([]);
+    // `git merge --squash` prints the fast-forward it did not make
+    const squash =
+      "Updating c38db96..814a627\nFast-forward\nSquash commit -- not updating HEAD\n a | 1 +";
+    expect(commitsInResult(squash, at, false)).toEqual([]);
   });
 
   it("two merge commits stay two entries; a fast-forward to a listed commit adds nothing", () => {
