@@ -33,6 +33,8 @@ export interface CommandDef<O extends OptionDefs> {
   options: O;
   /** exit 0 whatever happens (EXIT's note: dispatch and pidfile run through a `!` injection) */
   alwaysExitZero?: boolean;
+  /** its texts name `/checkpoint` and the plugin's command on purpose (doctor): printed as written */
+  namesCommandsItself?: boolean;
   run: (ctx: CliContext, values: OptionValues<O>, positionals: string[]) => number;
 }
 
@@ -43,6 +45,7 @@ export interface Command {
   usage: string;
   positionals: boolean;
   alwaysExitZero: boolean;
+  namesCommandsItself: boolean;
   parseOptions: NonNullable<ParseArgsConfig["options"]>;
   run: (ctx: CliContext, raw: Readonly<Record<string, unknown>>, positionals: string[]) => number;
 }
@@ -93,6 +96,7 @@ export function defineCommand<const O extends OptionDefs>(def: CommandDef<O>): C
     usage,
     positionals: def.args !== undefined,
     alwaysExitZero: def.alwaysExitZero === true,
+    namesCommandsItself: def.namesCommandsItself === true,
     parseOptions: Object.fromEntries(entries.map(([key, o]) => [key, _parseOption(o)])),
     run(ctx, raw, positionals) {
       const values = Object.fromEntries(

@@ -1,4 +1,9 @@
 import { parseArgs } from "node:util";
+import {
+  checkpointCommand,
+  SETTINGS_COMMAND,
+  withCommand,
+} from "../lib/core/checkpoint-command.ts";
 import type { Deps } from "../lib/core/deps.ts";
 import { buildContext, UsageError } from "./cli-context.ts";
 import type { Command } from "./command.ts";
@@ -25,7 +30,7 @@ function helpText(commands: readonly Command[]): string {
 /** Parse argv, run one command, and turn every outcome into an exit code by EXIT (answer.ts). */
 export function runCli(
   argv: readonly string[],
-  deps: Deps,
+  world: Deps,
   io: CliIo,
   commands: readonly Command[],
 ): number {
@@ -35,16 +40,21 @@ export function runCli(
     return name ? EXIT.done : EXIT.usage;
   }
   const command = commands.find((c) => c.name === name);
+  // Every text the engine prints says `/checkpoint`; run from the plugin it names the plugin's
+  // command instead (checkpointCommand decides, for the hooks too).
+  const slash = command?.namesCommandsItself ? SETTINGS_COMMAND : checkpointCommand(world);
+  const say = (text: string) => withCommand(text, slash);
+  const deps: Deps = { ...world, warn: (line) => world.warn(say(line)) };
   // Under --json every outcome is exactly one object on stdout, refusals included.
   const wantsJson = rest.includes("--json");
   let printed = false;
   const stdout = (text: string) => {
     printed = true;
-    io.stdout(text);
+    io.stdout(say(text));
   };
   const refuse = (r: Refusal, code: number): number => {
-    io.stderr(`quoin-checkpoint: ${r.reason}\n`);
-    if (wantsJson && !printed) io.stdout(`${JSON.stringify(refusalJson(r))}\n`);
+    io.stderr(say(`quoin-checkpoint: ${r.reason}\n`));
+    if (wantsJson && !printed) io.stdout(say(`${JSON.stringify(refusalJson(r))}\n`));
     return command?.alwaysExitZero ? EXIT.done : code;
   };
   try {

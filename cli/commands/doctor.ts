@@ -8,6 +8,7 @@ export const doctorCommand = defineCommand({
   summary:
     "check node, the installed files, settings entries, hook start-up time, and the window of recent sessions",
   options: {},
+  namesCommandsItself: true,
   run(ctx) {
     const checks = runDoctorChecks(
       { ...ctx.deps, cwd: ctx.cwd },

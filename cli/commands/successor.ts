@@ -1,3 +1,4 @@
+import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
@@ -45,7 +46,7 @@ export const successorCommand = defineCommand({
     const argv = [
       "claude",
       "-p",
-      successorPrompt(newest.path, content, checked),
+      successorPrompt(newest.path, content, checked, checkpointCommand(ctx.deps)),
       ...(mode ? ["--permission-mode", mode] : []),
     ];
     const command = shellCommand(argv);

@@ -163,7 +163,8 @@ function withSubagentCommits(
     }
     const sub = digestEntries(entries.reverse(), opts);
     for (const c of sub.commits)
-      if (!commits.some((x) => x.hash === c.hash)) commits.push({ ...c, subagent: true });
+      if (!c.hash || !commits.some((x) => x.hash === c.hash))
+        commits.push({ ...c, subagent: true });
   }
   return commits.sort((a, b) =>
     (a.at ?? "") < (b.at ?? "") ? -1 : (a.at ?? "") > (b.at ?? "") ? 1 : 0,

@@ -19,6 +19,11 @@ export interface SessionCommit {
   at: string | null;
   /** made by a subagent (a sidechain line or a subagents/ transcript) */
   subagent: boolean;
+  /**
+   * a `git merge` that printed no `[branch hash]` line: `fast-forward` (hash: the HEAD it moved to,
+   * from `Updating a..b`) or `commit` (hash "": git named none; the save finds it in git)
+   */
+  merge?: "fast-forward" | "commit";
 }
 
 const LAST_WORDS_MAX = 5;
@@ -135,18 +140,37 @@ export function commitCall(command: string): CommitCall | null {
 /** `[branch hash] subject` lines (`[main (root-commit) 1a2b3c4] x`, `[detached HEAD 1a2b3c4] x`). */
 const COMMIT_LINE = /^\[(.+?) ([0-9a-f]{7,40})\] (.+)$/gm;
 
-/** The commits a committing call's result reports, in order. */
+/** A fast-forward `git merge`: `Updating <from>..<to>` then `Fast-forward` (not `--squash`: HEAD stays). */
+const FAST_FORWARD =
+  /^Updating ([0-9a-f]{7,40})\.\.([0-9a-f]{7,40})\nFast-forward$(?!\nSquash commit -- not updating HEAD)/gm;
+/** A merge commit that git made without printing its hash. */
+const MERGE_MADE = /^Merge made by the '[^'\n]+' strategy\.$/gm;
+
+/** The commits a committing call's result reports, in order (merges too: see SessionCommit.merge). */
 export function commitsInResult(
   text: string,
   at: string | null,
   subagent: boolean,
 ): SessionCommit[] {
-  const out: SessionCommit[] = [];
-  for (const m of text.replace(/\r/g, "").matchAll(COMMIT_LINE)) {
+  const found: Array<{ index: number; commit: SessionCommit }> = [];
+  const clean = text.replace(/\r/g, "");
+  for (const m of clean.matchAll(COMMIT_LINE)) {
     const branch = m[1]!.replace(/\s*\(root-commit\)$/, "");
-    out.push({ hash: m[2]!, subject: m[3]!.trim(), branch, at, subagent });
+    found.push({
+      index: m.index,
+      commit: { hash: m[2]!, subject: m[3]!.trim(), branch, at, subagent },
+    });
   }
-  return out;
+  for (const m of clean.matchAll(FAST_FORWARD)) {
+    const subject = `fast-forward merge (from ${m[1]!})`;
+    const commit = { hash: m[2]!, subject, branch: "", at, subagent };
+    found.push({ index: m.index, commit: { ...commit, merge: "fast-forward" } });
+  }
+  for (const m of clean.matchAll(MERGE_MADE)) {
+    const commit = { hash: "", subject: "merge commit", branch: "", at, subagent };
+    found.push({ index: m.index, commit: { ...commit, merge: "commit" } });
+  }
+  return found.sort((a, b) => a.index - b.index).map((f) => f.commit);
 }
 
 /** Adds one call's commits to the session's list: an amend replaces the commit it amended. */
@@ -160,7 +184,10 @@ export function addCommits(
     if (i >= 0) list.splice(i, 1);
   }
   for (const c of found) {
-    const same = list.findIndex((x) => x.hash === c.hash);
+    // a merge commit git named no hash for is one entry per merge; a fast-forward to a commit
+    // the session already lists adds nothing
+    const same = c.hash ? list.findIndex((x) => x.hash === c.hash) : -1;
+    if (same >= 0 && c.merge === "fast-forward") continue;
     if (same >= 0) list.splice(same, 1);
     list.push(c);
   }

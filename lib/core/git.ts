@@ -90,14 +90,27 @@ export function readHeadCheap(fs: FsApi, root: string): string | null {
   }
 }
 
-/** `git -C root ...args`: its stdout on exit 0, else null (a timeout too). */
+export interface GitCall {
+  timeoutMs?: number;
+  /** written to git's stdin (`cat-file --batch-check`) */
+  input?: string;
+  /** told when git gave no exit status: killed at its timeout (or not started) */
+  onTimeout?: () => void;
+}
+
+/** `git -C root ...args`: its stdout on exit 0, else null (a timeout too). A number is the timeout. */
 export function gitOutput(
   deps: Deps,
   root: string,
   args: string[],
-  timeoutMs = 5000,
+  call: number | GitCall = 5000,
 ): string | null {
-  const res = deps.run("git", ["-C", root, ...args], { timeoutMs });
+  const c = typeof call === "number" ? { timeoutMs: call } : call;
+  const res = deps.run("git", ["-C", root, ...args], {
+    timeoutMs: c.timeoutMs ?? 5000,
+    ...(c.input !== undefined ? { input: c.input } : {}),
+  });
+  if (res.status === null) c.onTimeout?.();
   return res.status === 0 ? res.stdout : null;
 }
 

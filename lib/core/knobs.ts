@@ -130,3 +130,14 @@ export function readKnobs(
   }
   return out as Knobs;
 }
+
+/** One knob, silently: for a library step the entry point did not hand it to (readKnobs warned there). */
+export function readKnob<K extends KnobName>(
+  env: Readonly<Record<string, string | undefined>>,
+  name: K,
+): Knobs[K] {
+  const spec = KNOB_SPECS[name];
+  const raw = env[name]?.trim();
+  const parsed = raw ? spec.parse(raw) : undefined;
+  return (parsed ?? spec.fallback) as Knobs[K];
+}

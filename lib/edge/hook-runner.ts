@@ -7,6 +7,7 @@ import {
 } from "../hooks/hook-io.ts";
 import { appendHookLog } from "../hooks/hook-log.ts";
 import { answerForInstall } from "../hooks/checkpoint-command.ts";
+import { checkpointCommand } from "../core/checkpoint-command.ts";
 import { readStdin } from "./stdin.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { writeStdout } from "./std-write.ts";
@@ -145,7 +146,7 @@ export function runValidatedHook<
       ctx.logCwd = cwd;
       const answer = handle(parsed.value, ctx);
       if (!answer) return null;
-      return "plainText" in answer ? answer : answerForInstall(answer, deps.env);
+      return "plainText" in answer ? answer : answerForInstall(answer, checkpointCommand(deps));
     },
     deps,
     opts,

@@ -1,13 +1,10 @@
-import { isPluginRun, PLUGIN_COMMAND, withCommand } from "../core/checkpoint-command.ts";
+import { SETTINGS_COMMAND, withCommand } from "../core/checkpoint-command.ts";
 import type { HookAnswer } from "./hook-io.ts";
 
-/** A hook's answer with every bare `/checkpoint` named as the plugin's command, when run from it. */
-export function answerForInstall(
-  answer: HookAnswer,
-  env: Readonly<Record<string, string | undefined>>,
-): HookAnswer {
-  if (!isPluginRun(env)) return answer;
-  const fix = (t: string) => withCommand(t, PLUGIN_COMMAND);
+/** A hook's answer with every bare `/checkpoint` named as `command` (checkpointCommand: its install's). */
+export function answerForInstall(answer: HookAnswer, command: string): HookAnswer {
+  if (command === SETTINGS_COMMAND) return answer;
+  const fix = (t: string) => withCommand(t, command);
   if ("decision" in answer) return { ...answer, reason: fix(answer.reason) };
   const out = answer.hookSpecificOutput;
   return {

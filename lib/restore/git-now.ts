@@ -1,5 +1,5 @@
 import type { Deps } from "../core/deps.ts";
-import { gitOutput as git, parseLogEntries, type LogEntry } from "../core/git.ts";
+import { gitOutput as git, parseLogEntries, readHeadCheap, type LogEntry } from "../core/git.ts";
 
 // The few git reads a restore brief adds to lib/core/git.ts's: HEAD now, the subjects reachable
 // from HEAD (to find a rebased commit by its subject), and the commits since the save, counted.
@@ -9,8 +9,13 @@ const SUBJECT_WINDOW = 2000;
 /** Commits since the save are counted up to this; more reads as "1000+". */
 export const SINCE_COUNT_CAP = 1000;
 
-/** The full sha HEAD points at now; null without a repository or a commit. */
+/**
+ * The full sha HEAD points at now; null without a repository or a commit. Read from .git as the
+ * save's `## Head` was (readHeadCheap, no process); git itself only when the files do not say.
+ */
 export function headNow(deps: Deps, root: string): string | null {
+  const cheap = readHeadCheap(deps.fs, root);
+  if (cheap) return cheap;
   const out = git(deps, root, ["rev-parse", "HEAD"])?.trim();
   return out && /^[0-9a-f]{40}$/i.test(out) ? out.toLowerCase() : null;
 }

@@ -1,6 +1,7 @@
 import type { CheckpointFile, MemoryListing } from "./memory-listing.ts";
 import * as path from "node:path";
 import { MIN_CHECKPOINT_BYTES } from "./memory-listing.ts";
+import { withCommand } from "../core/checkpoint-command.ts";
 
 /** Claude Code's --permission-mode values a person may choose for the successor. */
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
@@ -44,12 +45,20 @@ const SUCCESSOR_INSTRUCTIONS = [
   "with /checkpoint (it gets a new file; never overwrite this one).",
 ].join("\n");
 
-/** The prompt handed to `claude -p`: the instructions, what the engine already checked, and the checkpoint inline. */
-export function successorPrompt(file: string, content: string, checked: readonly string[]): string {
+/**
+ * The prompt handed to `claude -p`: the instructions, what the engine already checked, and the
+ * checkpoint inline. `command`: the checkpoint command of this install (checkpointCommand).
+ */
+export function successorPrompt(
+  file: string,
+  content: string,
+  checked: readonly string[],
+  command: string,
+): string {
   const engine = checked.length
     ? `\nChecked by quoin-checkpoint just now:\n${checked.map((l) => `- ${l}`).join("\n")}\n`
     : "";
-  return `${SUCCESSOR_INSTRUCTIONS}\n${engine}\n--- ${file} ---\n${content.trimEnd()}\n`;
+  return `${withCommand(SUCCESSOR_INSTRUCTIONS, command)}\n${engine}\n--- ${file} ---\n${content.trimEnd()}\n`;
 }
 
 /** POSIX shell quoting: one single-quoted word; a ' becomes '\''. */

@@ -1,5 +1,6 @@
 import type { Deps } from "../core/deps.ts";
 import { readBranchCheap } from "../core/git.ts";
+import { readKnob } from "../core/knobs.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { locateSessionState, type LocatedSessionState } from "../store/session-state-locate.ts";
@@ -26,7 +27,7 @@ export interface CheckpointIdentity {
   taskWarning?: string;
   /** the branch from .git/HEAD (no git process); "unknown" when unreadable */
   branch: string;
-  /** the session-state file: by `Session UUID:` anchor, else the newest (save step 1.1) */
+  /** the session-state file: by `Session UUID:` anchor, else the newest within QUOIN_SESSION_FALLBACK_WINDOW (save step 1.1) */
   sessionState: LocatedSessionState;
   /** the session's first typed request, from the digest */
   firstRequest: string | undefined;
@@ -43,7 +44,11 @@ export function checkpointIdentity(
   paths: MemoryPaths,
   input: IdentityInput,
 ): CheckpointIdentity {
-  const sessionState = locateSessionState(deps.fs, paths.sessions, input.sessionId);
+  // DESIGN: without a UUID anchor, the newest session-state file within the fallback window.
+  const sessionState = locateSessionState(deps.fs, paths.sessions, input.sessionId, {
+    nowMs: deps.now().getTime(),
+    windowDays: readKnob(deps.env, "QUOIN_SESSION_FALLBACK_WINDOW"),
+  });
   // NOTE: .git/HEAD read instead of `git rev-parse --abbrev-ref HEAD`: the same answer without a process.
   const branch = readBranchCheap(deps.fs, paths.root);
   const firstRequest = firstRequestOf(input.digest);

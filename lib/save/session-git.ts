@@ -1,5 +1,7 @@
 import type { Deps } from "../core/deps.ts";
+import { gitOutput } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
+import type { SessionCommit } from "../context/transcript-handover.ts";
 import type { CommitRef } from "../store/checkpoint-format.ts";
 import type {
   CheckedCommit,
@@ -31,6 +33,7 @@ export interface GitCheckOptions {
 
 type Input = Pick<TranscriptDigest, "commits" | "changedAfterCommit" | "firstRequest">;
 
+/** The writer's git calls: each one's timeout is the time left before the deadline (gitOutput's). */
 class BoundedGit {
   skipped = false;
   constructor(
@@ -39,24 +42,26 @@ class BoundedGit {
     private readonly opts: GitCheckOptions,
   ) {}
 
+  /** This call's limit: the fixed one, cut to what is left; null when too little is left. */
+  private limit(): number | null {
+    if (this.opts.deadlineAt === undefined) return GIT_CALL_TIMEOUT_MS;
+    const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
+    return left < MIN_CALL_MS ? null : Math.floor(Math.min(GIT_CALL_TIMEOUT_MS, left));
+  }
+
   run(args: string[], input?: string): string | null {
-    if (this.skipped) return null;
-    let timeoutMs = GIT_CALL_TIMEOUT_MS;
-    if (this.opts.deadlineAt !== undefined) {
-      const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
-      if (left < MIN_CALL_MS) {
-        this.skipped = true;
-        return null;
-      }
-      timeoutMs = Math.floor(Math.min(timeoutMs, left));
+    const timeoutMs = this.skipped ? null : this.limit();
+    if (timeoutMs === null) {
+      this.skipped = true;
+      return null;
     }
-    const res = this.deps.run("git", ["-C", this.root, ...args], {
+    return gitOutput(this.deps, this.root, args, {
       timeoutMs,
       ...(input !== undefined ? { input } : {}),
+      onTimeout: () => {
+        this.skipped = true;
+      },
     });
-    // A null status is a kill: the call ran out of time.
-    if (res.status === null) this.skipped = true;
-    return res.status === 0 ? res.stdout : null;
   }
 }
 
@@ -73,18 +78,28 @@ function kindOf(xy: string): UncommittedKind {
   return "modified";
 }
 
+/** A commit to check: a merge keeps its kind and time, to be found in git when it has no hash. */
+type Candidate = CheckedCommit & { merge?: SessionCommit["merge"]; at?: string | null };
+
 /** The transcript's commits, then the model's `completed` (merged by hash), all unchecked. */
-function candidates(digest: Input | null, completed: readonly CommitRef[]): CheckedCommit[] {
-  const list: CheckedCommit[] = (digest?.commits ?? []).map((c) => ({
+function candidates(digest: Input | null, completed: readonly CommitRef[]): Candidate[] {
+  const list: Candidate[] = (digest?.commits ?? []).map((c) => ({
     hash: c.hash,
     subject: c.subject,
     state: "unchecked",
     ...(c.subagent ? { subagent: true } : {}),
+    ...(c.merge ? { merge: c.merge, at: c.at } : {}),
   }));
   for (const c of completed)
-    if (!list.some((x) => x.hash.startsWith(c.hash) || c.hash.startsWith(x.hash)))
+    if (!list.some((x) => x.hash && (x.hash.startsWith(c.hash) || c.hash.startsWith(x.hash))))
       list.push({ hash: c.hash, subject: c.subject, state: "unchecked" });
   return list;
+}
+
+/** The entry as the checkpoint lists it: without the merge's bookkeeping. */
+function listed(c: Candidate): CheckedCommit {
+  const { merge: _merge, at: _at, ...rest } = c;
+  return rest;
 }
 
 /** `git cat-file --batch-check` of every hash: one call answers them all. */
@@ -106,6 +121,10 @@ interface WindowCommit {
   full: string;
   short: string;
   subject: string;
+  /** a merge commit (two parents or more) */
+  merge: boolean;
+  /** committer time, epoch ms */
+  at: number;
 }
 
 function windowCommits(g: BoundedGit, since: string | null | undefined): WindowCommit[] | null {
@@ -114,7 +133,7 @@ function windowCommits(g: BoundedGit, since: string | null | undefined): WindowC
     "log",
     `-n${WINDOW_MAX}`,
     `--since=${since}`,
-    "--format=%H%x09%h%x09%s",
+    "--format=%H%x09%h%x09%P%x09%cI%x09%s",
     "HEAD",
   ]);
   if (out === null) return null;
@@ -122,10 +141,34 @@ function windowCommits(g: BoundedGit, since: string | null | undefined): WindowC
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => {
-      const [full = "", short = "", ...rest] = l.split("\t");
-      return { full, short, subject: rest.join("\t") };
+      const [full = "", short = "", parents = "", at = "", ...rest] = l.split("\t");
+      const merge = parents.trim().split(/\s+/).length > 1;
+      return { full, short, subject: rest.join("\t"), merge, at: Date.parse(at) };
     });
 }
+
+/** git's committer time has whole seconds, and a clock may lag the transcript's a little. */
+const MERGE_TIME_SLACK_MS = 5000;
+
+/**
+ * A merge commit git printed no hash for: the oldest merge commit reachable from HEAD since the
+ * first request, committed at or after the merge call, that no other entry claims.
+ */
+function mergeCommitOf(
+  c: Candidate,
+  window: readonly WindowCommit[] | null,
+  claimed: Set<string>,
+): CheckedCommit | null {
+  const after = c.at ? Date.parse(c.at) - MERGE_TIME_SLACK_MS : Number.NaN;
+  const found = [...(window ?? [])]
+    .reverse()
+    .find((w) => w.merge && !claimed.has(w.full) && !(w.at < after));
+  if (!found) return null;
+  claimed.add(found.full);
+  return { hash: found.short, subject: found.subject, state: "present", ...pickSubagent(c) };
+}
+
+const pickSubagent = (c: CheckedCommit) => (c.subagent ? { subagent: true } : {});
 
 function uncommittedOf(g: BoundedGit, changed: readonly string[]): UncommittedFile[] | null {
   const paths = changed.filter((p) => !p.startsWith("/")).slice(0, 50);
@@ -142,6 +185,47 @@ function uncommittedOf(g: BoundedGit, changed: readonly string[]): UncommittedFi
     dirty.set(p, kindOf(line.slice(0, 2)));
   }
   return paths.filter((p) => dirty.has(p)).map((p) => ({ path: p, kind: dirty.get(p)! }));
+}
+
+/** One listed commit against git: present, rebased (same subject in the window, new hash) or missing. */
+function checkOne(
+  c: Candidate,
+  present: Set<string> | null,
+  window: readonly WindowCommit[] | null,
+  claimed: Set<string>,
+): CheckedCommit {
+  const entry = listed(c);
+  if (present === null) return entry;
+  const inWindow = window?.find((w) => w.full.startsWith(c.hash));
+  if (inWindow) {
+    claimed.add(inWindow.full);
+    return { ...entry, state: "present" };
+  }
+  // Not reachable from HEAD in the window: a same-subject commit there is its rebased copy
+  // (the old object may linger in this clone after a rebase).
+  const moved = window?.find((w) => w.subject === c.subject && !claimed.has(w.full));
+  if (present.has(c.hash) && !moved) return { ...entry, state: "present" };
+  if (moved) {
+    claimed.add(moved.full);
+    return { ...entry, hash: moved.short, oldHash: c.hash, state: "rebased" };
+  }
+  return { ...entry, state: "missing" };
+}
+
+/** Every entry checked, in order; the merges git named no hash for last, from what is left. */
+function checkEach(
+  commits: readonly Candidate[],
+  present: Set<string> | null,
+  window: readonly WindowCommit[] | null,
+  claimed: Set<string>,
+): CheckedCommit[] {
+  const hashed = commits.map((c) => (c.hash ? checkOne(c, present, window, claimed) : null));
+  return commits.flatMap((c, i) => {
+    const done = hashed[i];
+    if (done) return [done];
+    const found = present === null ? null : mergeCommitOf(c, window, claimed);
+    return found ? [found] : [];
+  });
 }
 
 /**
@@ -162,9 +246,10 @@ export function checkHandover(
   const unchecked = changed
     .filter((p) => !p.startsWith("/"))
     .map((p) => ({ path: p, kind: "unchecked" as const }));
+  // A merge commit without a hash is listed once git names it; with no git it is left out.
   if (!opts.git)
     return {
-      commits,
+      commits: commits.filter((c) => c.hash).map(listed),
       otherCommits: null,
       uncommitted: unchecked,
       gitNote: commits.length ? "commits not checked against git (this save runs no git)" : null,
@@ -172,27 +257,11 @@ export function checkHandover(
   const g = new BoundedGit(deps, root, opts);
   const present = presentHashes(
     g,
-    commits.map((c) => c.hash),
+    commits.filter((c) => c.hash).map((c) => c.hash),
   );
   const window = windowCommits(g, digest?.firstRequest?.at);
   const claimed = new Set<string>();
-  const checked = commits.map((c): CheckedCommit => {
-    if (present === null) return c;
-    const inWindow = window?.find((w) => w.full.startsWith(c.hash));
-    if (inWindow) {
-      claimed.add(inWindow.full);
-      return { ...c, state: "present" };
-    }
-    // Not reachable from HEAD in the window: a same-subject commit there is its rebased copy
-    // (the old object may linger in this clone after a rebase).
-    const moved = window?.find((w) => w.subject === c.subject && !claimed.has(w.full));
-    if (present.has(c.hash) && !moved) return { ...c, state: "present" };
-    if (moved) {
-      claimed.add(moved.full);
-      return { ...c, hash: moved.short, oldHash: c.hash, state: "rebased" };
-    }
-    return { ...c, state: "missing" };
-  });
+  const checked = checkEach(commits, present, window, claimed);
   const uncommitted = uncommittedOf(g, changed);
   const others = window ? window.filter((w) => !claimed.has(w.full)).length : null;
   return {

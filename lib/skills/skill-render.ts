@@ -1,5 +1,6 @@
 import matter from "gray-matter";
 import * as z from "zod/mini";
+import { skillCommand } from "../core/checkpoint-command.ts";
 import { ENGINE_BUNDLE } from "../core/engine-name.ts";
 import { MODEL_TIERS } from "../core/model-tiers.ts";
 import { describeZodError } from "../core/zod-error.ts";
@@ -79,7 +80,14 @@ export function renderSkill(
   if (!fm.success)
     return { ok: false, reason: `${source}: frontmatter: ${describeZodError(fm.error)}` };
   const engine = ENGINE_COMMAND[target];
-  const values = { ENGINE: engine, SKILL: fm.data.name, TIER: fm.data.model, SID: SESSION_FLAG };
+  // COMMAND: what the user types to reach this skill (a plugin's skill by its plugin-qualified name)
+  const values = {
+    ENGINE: engine,
+    SKILL: fm.data.name,
+    TIER: fm.data.model,
+    SID: SESSION_FLAG,
+    COMMAND: skillCommand(target, fm.data.name),
+  };
   const body = fill(fill(parsed.content, { PREAMBLE: preamble.trim() }), values);
   const leftover = /\{\{[A-Z]+\}\}/.exec(body);
   if (leftover) return { ok: false, reason: `${source}: unknown placeholder ${leftover[0]}` };

@@ -2,6 +2,7 @@ import type { FsApi } from "../core/deps.ts";
 import { mentionsSessionUuid } from "./session-state.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { listByMtime } from "../core/dir-listing.ts";
+import { DAY_MS } from "../core/time-format.ts";
 
 export interface LocatedSessionState {
   file: string | null;
@@ -13,19 +14,41 @@ export interface LocatedSessionState {
 const isSessionStateName = (name: string) =>
   name.endsWith(".md") && /^\d{4}-\d{2}-\d{2}-.+\.md$/.test(name);
 
-/** Save step 1.1: the session-state file by `Session UUID:` anchor, else by mtime, with the seed's warnings. */
+/** The mtime fallback's bound: only a file changed within the last `windowDays` (QUOIN_SESSION_FALLBACK_WINDOW). */
+export interface FallbackWindow {
+  nowMs: number;
+  windowDays: number;
+}
+
+/**
+ * Save step 1.1: the session-state file by `Session UUID:` anchor, else the newest one within the
+ * fallback window (by mtime), with the seed's warnings.
+ */
 export function locateSessionState(
   fs: FsApi,
   sessionsDir: string,
   sid: string | null | undefined,
+  window?: FallbackWindow,
 ): LocatedSessionState {
   const files = listByMtime(fs, sessionsDir, isSessionStateName);
-  const newest = files[0]?.path ?? null;
+  const inWindow = window
+    ? files.filter((f) => window.nowMs - f.mtimeMs < window.windowDays * DAY_MS)
+    : files;
+  const newest = inWindow[0]?.path ?? null;
+  const outside =
+    window && files.length > 0 && !newest
+      ? [
+          `[checkpoint] WARNING: no session-state file changed within QUOIN_SESSION_FALLBACK_WINDOW (${window.windowDays} days); none used`,
+        ]
+      : [];
   if (!isUsableSessionId(sid)) {
     return {
       file: newest,
       resolution: newest ? "mtime-fallback" : null,
-      messages: ["[checkpoint] WARNING: session UUID unavailable; using mtime fallback"],
+      messages: [
+        "[checkpoint] WARNING: session UUID unavailable; using mtime fallback",
+        ...outside,
+      ],
     };
   }
   const matches = files.filter((f) => {
@@ -58,6 +81,6 @@ export function locateSessionState(
       ? [
           `[checkpoint] WARNING: no session-state file contains Session UUID '${sid}'; falling back to mtime ordering`,
         ]
-      : [],
+      : outside,
   };
 }

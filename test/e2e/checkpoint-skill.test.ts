@@ -190,7 +190,7 @@ describe("e2e: the plugin folder", { timeout: 90_000 }, () => {
         `node "${path.join(ROOT, "plugin")}/quoin-checkpoint.cjs"`,
       );
       const text = seen.map((b) => requestText(b)).join("\n");
-      expect(text).toContain("# /cleanup");
+      expect(text).toContain("# /quoin-checkpoint:cleanup");
       expect(text).toMatch(/line 2 config\|cache\|probe\):\n\ndispatch\nprobe\n/);
       expect(
         existsSync(path.join(env.project, ".workflow_artifacts", "memory", "recent-sessions.md")),

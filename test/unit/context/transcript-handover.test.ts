@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   commandKey,
   commitCall,
+  addCommits,
   commitsInResult,
   lastWordsOf,
   outputShowsFailure,
 } from "../../../lib/context/transcript-handover.ts";
+import { checkHandover } from "../../../lib/save/session-git.ts";
+import { fakeDeps } from "../../helpers/memfs-deps.ts";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
 import { replyLine, userLine } from "../../helpers/session-transcript.ts";
 
@@ -48,6 +51,62 @@ describe("committing calls", () => {
     expect(commitsInResult(text, null, false).map((c) => [c.branch, c.hash, c.subject])).toEqual([
       ["main", "1a2b3c4", "first"],
       ["detached HEAD", "9f8e7d6", "second"],
+    ]);
+  });
+});
+
+describe("merges that print no [branch hash] line", () => {
+  // git 2.39's own output for `git merge feat` (fast-forward) and `git merge --no-edit feat2`
+  const FF = "Updating c38db96..814a627\nFast-forward\n a | 1 +\n 1 file changed, 1 insertion(+)";
+  const ORT = "Merge made by the 'ort' strategy.\n b | 1 +\n 1 file changed, 1 insertion(+)";
+
+  it("a fast-forward is the HEAD it moved to; a merge commit is one entry git is asked to name", () => {
+    const at = "2026-11-29T21:00:00.000Z";
+    expect(commitsInResult(FF, at, false)).toEqual([
+      {
+        hash: "814a627",
+        subject: "fast-forward merge (from c38db96)",
+        branch: "",
+        at,
+        subagent: false,
+        merge: "fast-forward",
+      },
+    ]);
+    expect(commitsInResult(`[main 1a2b3c4] fix\n${ORT}`, at, false)).toMatchObject([
+      { hash: "1a2b3c4", subject: "fix" },
+      { hash: "", subject: "merge commit", merge: "commit" },
+    ]);
+    expect(commitsInResult("Updating c38db96..814a627\nerror: local changes", at, false)).toEqual(
+      [],
+    );
+    expect(commitsInResult("Already up to date.", at, false)).toEqual([]);
+    // `git merge --squash` prints the fast-forward it did not make
+    const squash =
+      "Updating c38db96..814a627\nFast-forward\nSquash commit -- not updating HEAD\n a | 1 +";
+    expect(commitsInResult(squash, at, false)).toEqual([]);
+  });
+
+  it("two merge commits stay two entries; a fast-forward to a listed commit adds nothing", () => {
+    const list = commitsInResult("[feat 814a627] add a", null, false);
+    addCommits(list, commitsInResult(FF, null, false), false);
+    expect(list.map((c) => c.subject)).toEqual(["add a"]);
+    addCommits(list, commitsInResult(ORT, null, false), false);
+    addCommits(list, commitsInResult(ORT, null, false), false);
+    expect(list.map((c) => c.merge ?? c.hash)).toEqual(["814a627", "commit", "commit"]);
+  });
+
+  it("a save that runs no git lists the fast-forward unchecked and leaves out the merge git never named", () => {
+    const commits = [...commitsInResult(FF, null, false), ...commitsInResult(ORT, null, false)];
+    const h = checkHandover(
+      fakeDeps(),
+      "/r",
+      { commits, changedAfterCommit: [], firstRequest: null },
+      [{ hash: "9f8e7d6", subject: "from the model" }],
+      { git: false },
+    );
+    expect(h.commits).toEqual([
+      { hash: "814a627", subject: "fast-forward merge (from c38db96)", state: "unchecked" },
+      { hash: "9f8e7d6", subject: "from the model", state: "unchecked" },
     ]);
   });
 });

@@ -158,8 +158,8 @@ describe("the /checkpoint collision (2.1.332's /rewind alias)", () => {
         additionalContext: `Run /checkpoint --restore; the file is ${CKPTS}/2026-11-29T2000-x.md ('/checkpoint')`,
       },
     };
-    expect(answerForInstall(answer, {})).toBe(answer);
-    expect(answerForInstall(answer, { CLAUDE_PLUGIN_ROOT: "/p" })).toEqual({
+    expect(answerForInstall(answer, "/checkpoint")).toBe(answer);
+    expect(answerForInstall(answer, "/quoin-checkpoint:checkpoint")).toEqual({
       systemMessage: "[quoin] waiting: /quoin-checkpoint:checkpoint --restore resumes it",
       hookSpecificOutput: {
         hookEventName: "SessionStart",
@@ -169,7 +169,7 @@ describe("the /checkpoint collision (2.1.332's /rewind alias)", () => {
     expect(
       answerForInstall(
         { decision: "block", reason: "run /checkpoint." },
-        { CLAUDE_PLUGIN_ROOT: "/p" },
+        "/quoin-checkpoint:checkpoint",
       ),
     ).toEqual({
       decision: "block",

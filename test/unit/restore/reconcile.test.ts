@@ -185,6 +185,23 @@ describe("reconcile: the three states of a listed commit (issue 19)", () => {
     );
   });
 
+  it("reads HEAD now from .git as the save did, without a git process; git rev-parse only when .git does not say", () => {
+    const f = new MemoryFixture();
+    f.write(`${ROOT}/lib/a.ts`, "x");
+    f.write(`${ROOT}/.git/HEAD`, "ref: refs/heads/main\n");
+    f.write(`${ROOT}/.git/refs/heads/main`, `${HEAD}\n`);
+    // git would say HEAD moved: the answer comes from .git, so the file is flagged
+    git(f, "", "b".repeat(40));
+    const sections = `## Head\n${HEAD}\n\n## Uncommitted\n- lib/a.ts (modified)\n`;
+    const drift = reconcile(f.deps(), ROOT, handoverCheckpoint(f, sections)).gitDrift;
+    expect(drift.join("\n")).toContain("clean now with no commit since");
+    expect(f.runs.filter((r) => r.args[2] === "rev-parse")).toEqual([]);
+    // an unborn branch in .git: git is asked
+    f.fs.rmSync(`${ROOT}/.git/refs/heads/main`);
+    reconcile(f.deps(), ROOT, handoverCheckpoint(f, sections));
+    expect(f.runs.filter((r) => r.args[2] === "rev-parse")).toHaveLength(1);
+  });
+
   it("does not flag a clean uncommitted file when HEAD moved since the save (it was committed)", () => {
     const f = new MemoryFixture();
     f.write(`${ROOT}/lib/a.ts`, "x");

@@ -18,15 +18,25 @@ describe("successor", () => {
   });
 
   it("puts the reconciliation instructions first and the checkpoint inline", () => {
-    const p = successorPrompt("/x/cp.md", "## Active task\nalpha\n", [
-      "Dropped as noise (not in git): 2222222",
-    ]);
+    const p = successorPrompt(
+      "/x/cp.md",
+      "## Active task\nalpha\n",
+      ["Dropped as noise (not in git): 2222222"],
+      "/checkpoint",
+    );
     expect(p).toMatch(/^Resume the work of a predecessor/);
     expect(p).toContain("commit hash is in git log");
     expect(p).toContain("re-derive the true state from git status, git diff");
     expect(p).toContain("Reset any rotation budget to zero");
     expect(p).toContain("- Dropped as noise (not in git): 2222222");
     expect(p).toContain("--- /x/cp.md ---\n## Active task\nalpha\n");
+    expect(p).toContain("write your own checkpoint\nwith /checkpoint (it gets a new file");
+  });
+
+  it("tells a successor of the plugin install to save with /quoin-checkpoint:checkpoint", () => {
+    const p = successorPrompt("/x/cp.md", "alpha\n", [], "/quoin-checkpoint:checkpoint");
+    expect(p).toContain("with /quoin-checkpoint:checkpoint (it gets a new file");
+    expect(p).not.toMatch(/ \/checkpoint\b/);
   });
 
   const words = ["plain", "two words", "it's", '$HOME `x` "q" \\ !', "line1\nline2", "", "'"];

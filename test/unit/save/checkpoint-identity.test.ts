@@ -150,4 +150,29 @@ describe("checkpoint identity: one session, one task, whichever writer runs", ()
       taskWarning: expect.stringContaining("reduced to 'lexer'"),
     });
   });
+
+  it("without an anchor, only a session-state file within QUOIN_SESSION_FALLBACK_WINDOW; the anchor ignores it", () => {
+    const w = world();
+    w.write(OURS, "# Session\n\nno anchor here\n", 9 * DAY);
+    w.write(THEIRS, "# Session\n\nno anchor either\n", 8 * DAY);
+    const id = checkpointIdentity(w.deps, w.paths, { sessionId: SID });
+    expect(id).toMatchObject({ task: "feat-x", taskSource: "branch" });
+    expect(id.sessionState).toEqual({
+      file: null,
+      resolution: null,
+      messages: [
+        "[checkpoint] WARNING: no session-state file changed within QUOIN_SESSION_FALLBACK_WINDOW (7 days); none used",
+      ],
+    });
+    const wide = { ...w.deps, env: { QUOIN_SESSION_FALLBACK_WINDOW: "8.5" } };
+    expect(checkpointIdentity(wide, w.paths, { sessionId: SID }).sessionState).toMatchObject({
+      file: THEIRS,
+      resolution: "mtime-fallback",
+    });
+    w.write(OURS, `# Session\n\n- Session UUID: ${SID}\n`, 30 * DAY);
+    expect(checkpointIdentity(w.deps, w.paths, { sessionId: SID })).toMatchObject({
+      task: "alpha-task",
+      sessionState: { file: OURS, resolution: "uuid-anchor" },
+    });
+  });
 });

@@ -136,6 +136,36 @@ describe("this session's commits, checked against git", () => {
     expect(p.sections.filter((s) => s.title === "Completed this session")).toHaveLength(1);
   });
 
+  it("lists a fast-forward merge as the HEAD it moved to and a merge commit by the hash git gives it", () => {
+    const repo = tempRepo();
+    repo.git("checkout", "-q", "-b", "feat");
+    const a = commit(repo, "a.ts", "add a");
+    repo.git("checkout", "-q", "main");
+    const ff = repo.git("merge", "feat");
+    repo.git("checkout", "-q", "-b", "feat2");
+    commit(repo, "b.ts", "add b");
+    repo.git("checkout", "-q", "main");
+    const c = commit(repo, "c.ts", "add c");
+    const made = repo.git("merge", "--no-edit", "feat2");
+    const merge = repo.git("rev-parse", "--short", "HEAD");
+    expect(ff).toMatch(/^Updating [0-9a-f]+\.\.[0-9a-f]+\nFast-forward/);
+    expect(made).toMatch(/^Merge made by the '\w+' strategy\./);
+    const lines = [
+      ...start,
+      bashLines(SID, at(1), "git merge feat", ff),
+      bashLines(SID, at(2), "git commit -m 'add c'", c.out),
+      bashLines(SID, at(3), "git merge --no-edit feat2", made),
+    ];
+    const p = save(repo, lines);
+    expect(p.checkedCommits).toEqual([
+      { hash: a.hash, subject: expect.stringMatching(/^fast-forward merge/), state: "present" },
+      { hash: c.hash, subject: "add c", state: "present" },
+      { hash: merge, subject: "Merge branch 'feat2'", state: "present" },
+    ]);
+    // the merged branch's own commits are other commits of the window, not this session's
+    expect(p.otherCommits).toBe(1);
+  });
+
   it("says when a commit is not in this clone", () => {
     const repo = tempRepo();
     const p = save(repo, [

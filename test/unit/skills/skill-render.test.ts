@@ -10,6 +10,7 @@ import {
   validateRendered,
 } from "../../../lib/skills/skill-render.ts";
 import { renderAllSkills } from "../../../scripts/gen-skills.ts";
+import { PLUGIN_COMMAND, withCommand } from "../../../lib/core/checkpoint-command.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 const PREAMBLE = readFileSync(path.join(ROOT, "skills/_preamble/model-dispatch.md"), "utf8");
@@ -71,6 +72,16 @@ describe.each(["settings", "plugin"] as const)("rendered skills (%s target)", (t
       "defer",
     ]);
     expect(tools("cleanup")).toEqual(["dispatch", "pidfile", "cleanup"]);
+  });
+
+  // 2.1.332's /rewind has the alias /checkpoint: a plugin's skill is typed by its plugin name.
+  it("names the command the user types for this install, and never a bare /checkpoint in the plugin", () => {
+    const prefix = target === "plugin" ? "/quoin-checkpoint:" : "/";
+    for (const s of skills) {
+      expect(s.text).toContain(`\n# ${prefix}${s.name}\n`);
+      if (target === "plugin")
+        expect(withCommand(s.text, PLUGIN_COMMAND), `${s.name}: a bare /checkpoint`).toBe(s.text);
+    }
   });
 });
 
