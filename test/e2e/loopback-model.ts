@@ -77,9 +77,13 @@ export function requestText(body: MessagesBody | undefined): string {
   return out.join("\n");
 }
 
-/** The text of the newest user turn: the last message's blocks (tool results included). */
+/**
+ * The text of the newest user turn: the last user message's blocks (tool results included).
+ * 2.1.332 may put a `role: "system"` message after it (the model's name, tokens left, "The user
+ * hasn't heard from you in a while"); 2.1.197 ends every request with the user turn.
+ */
 export function lastUserText(body: MessagesBody): string {
-  const last = body.messages?.[body.messages.length - 1];
+  const last = (body.messages ?? []).filter((m) => m.role === "user").at(-1);
   return last ? requestText({ messages: [last] }) : "";
 }
 
