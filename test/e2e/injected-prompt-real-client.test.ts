@@ -122,7 +122,8 @@ describe("a turn the real client injects, at the block tier", () => {
     expect(fs.existsSync(path.join(memory(), `pending-restore-${sid}.txt`))).toBe(false);
 
     const transcript = fs.readFileSync(transcriptOf(sid), "utf8");
-    // 2.1.332 marks the injected line; 2.1.197 writes only the prompt (the digest reads the tag)
+    // 2.1.332 marks the injected line; 2.1.197 writes it with promptSource "sdk", as the typed
+    // prompt, so there the digest leaves it out by its <task-notification> opening
     if (E2E_CLIENT === "newest")
       expect(transcript).toMatch(/"promptSource":"system"[^\n]*"turnOrigin":"task_notification"/);
     const digest = readTranscriptDigest(fs as unknown as FsApi, transcriptOf(sid), {
