@@ -6,6 +6,7 @@ import {
   MAKE_WINDOW_KNOWN,
 } from "../context/context-window.ts";
 import type { Utilization } from "../context/context-utilization.ts";
+import { isTaskNotification } from "../store/pending-prompts.ts";
 
 // Commands that must always get through: they are how a user gets out of a full context.
 const EXEMPT_COMMANDS = [
@@ -24,8 +25,15 @@ const EXEMPT_COMMANDS = [
  */
 const INJECTED_SOURCES = new Set(["loop_wakeup", "schedule_wakeup", "system", "poll_event"]);
 
-export function isInjectedPrompt(source: string | undefined): boolean {
-  return source !== undefined && INJECTED_SOURCES.has(source);
+/**
+ * A turn the client injected: by `source`, or, since no shipped client sends `source`, a
+ * background task's `<task-notification>` turn, which both 2.1.197 and 2.1.332 pass to this hook
+ * as its `prompt` (test/e2e/injected-prompt-real-client.test.ts). Holding it would hide from the
+ * model that its task ended. NOTE: a /loop wakeup without `source` cannot be told from a typed
+ * prompt (docs/claude-code-versions.md).
+ */
+export function isInjectedPrompt(source: string | undefined, prompt: string): boolean {
+  return (source !== undefined && INJECTED_SOURCES.has(source)) || isTaskNotification(prompt);
 }
 
 /** `/compact`, `/clear`, `/help` and `/checkpoint` pass untouched; `/checkpoint --purge` does not. */

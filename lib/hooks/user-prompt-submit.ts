@@ -228,9 +228,9 @@ export function handleUserPromptSubmit(
     reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
     gap = recordPrompt(deps, paths, sid, now);
   }
-  // A turn the client injected (a /loop wakeup, a scheduled task) is not the person's: it is
-  // never held at the block tier and gets no advisory, as an exempt command.
-  if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source)) {
+  // A turn the client injected (a /loop wakeup, a scheduled task, a task notification) is not the
+  // person's: it is never held at the block tier and gets no advisory, as an exempt command.
+  if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source, input.prompt)) {
     if (paths && sid) persistIdleGap(deps, paths, sid, now, gap);
     return reentry ? contextAnswer(EVENT, reentry) : null;
   }

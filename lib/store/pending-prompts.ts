@@ -10,7 +10,8 @@ export interface BlockedPrompt {
 
 const HEADER = /^=== BLOCKED PROMPT \[([^\]]*)\](.*)===\s*$/;
 
-function isTaskNotification(prompt: string): boolean {
+/** The turn Claude Code injects when a background task ends (both 2.1.197 and 2.1.332). */
+export function isTaskNotification(prompt: string): boolean {
   return prompt.trimStart().startsWith("<task-notification>");
 }
 

@@ -12,7 +12,7 @@ import {
 } from "./loopback-model.ts";
 import { PROMPT_REENTRY_HEAD, REENTRY_FOLLOWS } from "../../lib/hooks/reentry-at-prompt.ts";
 
-// Issue 23, points 5 and 6, under the real client (the pinned 2.1.197): a `/compact <focus>`
+// Issue 23, points 5 and 6, under the real client (2.1.197 and 2.1.332): a `/compact <focus>`
 // sends the summariser a request that carries the user's focus first, then PreCompact's steering
 // text naming the checkpoint it wrote and the exact changed paths. The summary is not yet in the
 // transcript at SessionStart(compact); the first prompt after the compaction carries only the
@@ -32,9 +32,23 @@ const DROPPED = "src/dropped-file.ts";
 const isCompactionRequest = (body: MessagesBody | undefined) =>
   requestText(body).includes("<summary> block");
 
+// 2.1.332 may end a request with a role "system" message, and after a compaction its user turn
+// also holds the PreCompact hook's output (which lists the earlier requests): the script reads
+// the last user message and matches a prompt by a text block that is exactly that prompt.
+const lastUser = (body: MessagesBody) =>
+  (body.messages ?? []).filter((m) => m.role === "user").at(-1)?.content;
+
 function lastIsToolResult(body: MessagesBody): boolean {
-  const c = body.messages?.at(-1)?.content;
+  const c = lastUser(body);
   return Array.isArray(c) && c.some((b) => (b as { type?: string }).type === "tool_result");
+}
+
+function typed(body: MessagesBody, prompt: string): boolean {
+  const c = lastUser(body);
+  if (typeof c === "string") return c.trim() === prompt;
+  return (
+    Array.isArray(c) && c.some((b) => (b as { text?: unknown }).text?.toString().trim() === prompt)
+  );
 }
 
 beforeAll(async () => {
@@ -65,14 +79,13 @@ beforeAll(async () => {
     if (isCompactionRequest(body))
       return { kind: "text", text: `<summary>We wrote ${KEPT} and more.</summary>` };
     if (lastIsToolResult(body)) return { kind: "text", text: "written" };
-    const last = requestText({ messages: body.messages?.slice(-1) });
-    if (last.includes("second step"))
+    if (typed(body, "second step"))
       return {
         kind: "tool_use",
         name: "Write",
         input: { file_path: path.join(project, KEPT), content: "export const kept = 1;\n" },
       };
-    if (last.includes("third step"))
+    if (typed(body, "third step"))
       return {
         kind: "tool_use",
         name: "Write",

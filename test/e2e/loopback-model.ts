@@ -77,9 +77,13 @@ export function requestText(body: MessagesBody | undefined): string {
   return out.join("\n");
 }
 
-/** The text of the newest user turn: the last message's blocks (tool results included). */
+/**
+ * The text of the newest user turn: the last user message's blocks (tool results included).
+ * 2.1.332 may put a `role: "system"` message after it (the model's name, tokens left, "The user
+ * hasn't heard from you in a while"); 2.1.197's requests in these tests end with the user turn.
+ */
 export function lastUserText(body: MessagesBody): string {
-  const last = body.messages?.[body.messages.length - 1];
+  const last = (body.messages ?? []).filter((m) => m.role === "user").at(-1);
   return last ? requestText({ messages: [last] }) : "";
 }
 
@@ -266,7 +270,7 @@ export const E2E_CLIENTS = {
 } as const;
 export type E2eClient = keyof typeof E2E_CLIENTS;
 
-/** QUOIN_E2E_CLIENT=newest (vitest.config.ts's e2e-newest project) picks 2.1.332; else 2.1.197. */
+/** QUOIN_E2E_CLIENT=newest (vitest.config.ts's claude-2.1.332 project) picks 2.1.332; else 2.1.197. */
 export const E2E_CLIENT: E2eClient =
   process.env["QUOIN_E2E_CLIENT"] === "newest" ? "newest" : "oldest";
 

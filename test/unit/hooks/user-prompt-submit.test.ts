@@ -205,15 +205,13 @@ describe("userpromptsubmit block tier", () => {
     const deps = world(BLOCK);
     run(deps, prompt("first"));
     deps.setNow("2026-11-29T12:01:00Z");
-    const answer = run(deps, prompt("<task-notification>agent done</task-notification>")) as {
-      reason: string;
-    };
+    const answer = run(deps, prompt("second")) as { reason: string };
     expect(answer.reason).toContain("(saved earlier)");
     expect(listFiles(deps, `${MEM}/checkpoints`)).toHaveLength(1);
     const entries = parseBlockedPrompts(readText(deps, `${MEM}/pending-prompt-${SID}.txt`));
     expect(entries.map((e) => [e.text, e.nonReplayable])).toEqual([
       ["first", false],
-      ["<task-notification>agent done</task-notification>", true],
+      ["second", false],
     ]);
   });
 
@@ -282,6 +280,28 @@ describe("userpromptsubmit block tier", () => {
       expect(run(world(ADVISORY), prompt("check the deploy again", { source }))).toBeNull();
     },
   );
+
+  it("passes a background task's <task-notification> turn (no source, as both clients send it) untouched", () => {
+    // the prompt's shape as 2.1.197 and 2.1.332 sent it (test/e2e/injected-prompt-real-client.test.ts)
+    const notification = [
+      "<task-notification>",
+      "<task-id>bc6yvrjb4</task-id>",
+      "<tool-use-id>toolu_01</tool-use-id>",
+      "<output-file>/tmp/claude-0/proj/tasks/bc6yvrjb4.output</output-file>",
+      "<status>completed</status>",
+      '<summary>Background command "build" completed (exit code 0)</summary>',
+      "</task-notification>",
+    ].join("\n");
+    const deps = world(BLOCK);
+    expect(run(deps, prompt(notification))).toBeNull();
+    expect(deps.fs.existsSync(`${MEM}/pending-prompt-${SID}.txt`)).toBe(false);
+    expect(deps.fs.existsSync(`${MEM}/pending-restore-${SID}.txt`)).toBe(false);
+    expect(run(world(ADVISORY), prompt(notification))).toBeNull();
+    // the tag must open the prompt: a typed prompt that mentions it is the person's
+    expect(run(world(BLOCK), prompt("why did <task-notification> fire?"))).toMatchObject({
+      decision: "block",
+    });
+  });
 
   it("the prompt payload 2.1.332 really sent (no source), given a machine source, passes the block tier untouched", () => {
     const real = JSON.parse(
