@@ -4,6 +4,7 @@ import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs
 import * as path from "node:path";
 import { renderAllSkills, writeSkills } from "./gen-skills.ts";
 import { buildPluginFiles, marketplaceText, writeFolder } from "./build-plugin.ts";
+import { lazyPromptColdPlugin } from "./lazy-prompt-cold-plugin.ts";
 import {
   ANY_ASCII_BUNDLE,
   ENGINE_BUNDLE,
@@ -83,9 +84,41 @@ const hot: BuildOptions = {
   plugins: [plainBuiltin("node:path")],
 };
 
+const lazyPromptCold = lazyPromptColdPlugin(root);
+
+async function bundleText(opts: BuildOptions): Promise<string> {
+  const out = await build({ ...opts, write: false, outfile: "/unused.cjs" });
+  return out.outputFiles[0]!.text;
+}
+
+/**
+ * The prompt hook runs before every prompt: its file is a small loader (cli/cached-hook-entry.ts)
+ * with the bundle and its cold part as strings, compiled with V8's code cache
+ * (lib/edge/code-cache.ts). One file still, as every hook.
+ */
+async function buildCachedHook(entry: string, cold: string, outfile: string): Promise<void> {
+  const main = await bundleText({
+    ...hot,
+    entryPoints: [entry],
+    plugins: [...(hot.plugins ?? []), lazyPromptCold],
+  });
+  const coldText = await bundleText({ ...hot, entryPoints: [cold] });
+  await build({
+    ...hot,
+    entryPoints: [path.join(root, "cli", "cached-hook-entry.ts")],
+    outfile,
+    banner: {
+      js: `var __quoinMain=${JSON.stringify(main)},__quoinColdSource=${JSON.stringify(coldText)};\n${metaBanner}`,
+    },
+  });
+}
+
 for (const entry of hookEntries) {
-  const outfile = path.join(outDir, hookBundleFile(path.basename(entry, ".ts") as HookBundle));
-  await build({ ...hot, entryPoints: [entry], outfile });
+  const bundle = path.basename(entry, ".ts") as HookBundle;
+  const outfile = path.join(outDir, hookBundleFile(bundle));
+  if (bundle === "userpromptsubmit")
+    await buildCachedHook(entry, path.join(root, "lib", "hooks", "prompt-cold.ts"), outfile);
+  else await build({ ...hot, entryPoints: [entry], outfile });
   outputs.push(outfile);
 }
 

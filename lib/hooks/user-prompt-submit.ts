@@ -7,7 +7,6 @@ import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./ho
 import { isUsableSessionId } from "../core/ids.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
-import { appendBlockedPrompt } from "../store/pending-prompts.ts";
 import { projectMemory } from "../store/project-root.ts";
 import {
   advisoryLine,
@@ -20,22 +19,18 @@ import {
   rotationDue,
   rotationText,
   utilizationTier,
-  type BlockFiles,
   type RotationState,
 } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
-import {
-  FORCED_SAVE_STATUS,
-  writeSkeletonCheckpoint,
-  type SkeletonRequest,
-} from "../save/skeleton-save.ts";
+import type { SkeletonRequest } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
-import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
-import { reentryAtPrompt } from "./reentry-at-prompt.ts";
+// The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
+// when reached (prompt-cold.ts; scripts/build.ts).
+import { holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
@@ -158,55 +153,6 @@ export type ForcedSave = (
 
 export interface PromptHookOptions {
   forcedSave?: ForcedSave;
-}
-
-/**
- * The block tier: a held prompt is saved for replay (a prompt that goes through was delivered and
- * is never offered again), then the forced save (step C2), before any answer is printed.
- */
-function holdPrompt(
-  deps: Deps,
-  paths: MemoryPaths,
-  sid: string,
-  input: UserPromptSubmitInput,
-  now: Date,
-  held: boolean,
-  opts: PromptHookOptions,
-): BlockFiles {
-  let pendingPrompt: string | null = null;
-  if (held) {
-    pendingPrompt = sentinelPath(paths.memory, "pending-prompt", sid);
-    const next = appendBlockedPrompt(
-      readTextOrNull(deps.fs, pendingPrompt),
-      input.prompt,
-      utcIso(now),
-    );
-    writeAtomic(deps.fs, pendingPrompt, next, { mode: 0o600, pid: deps.pid });
-  }
-
-  // Step C2: a skeleton checkpoint and pending-restore, unless that sentinel already names a
-  // checkpoint that is there (settleOwnPendingRestore: a dangling one goes to trash/).
-  const { held: sentinelHeld } = settleOwnPendingRestore(deps, paths, sid, now);
-  if (sentinelHeld)
-    return { pendingPrompt, checkpoint: sentinelHeld.checkpoint, sentinelExisted: true };
-  const req: SkeletonRequest = {
-    paths,
-    sessionId: sid,
-    launchCwd: input.cwd ?? deps.cwd,
-    status: FORCED_SAVE_STATUS,
-    shape: "voluntary",
-    writeSentinel: true,
-  };
-  const withDigest =
-    opts.forcedSave?.({ ...req, transcriptPath: input.transcript_path ?? null }) ?? null;
-  if (withDigest)
-    return { pendingPrompt, checkpoint: withDigest.checkpoint, sentinelExisted: false };
-  // The digest could not be written: the skeleton still holds the place, and says what it lacks.
-  const notes = opts.forcedSave
-    ? ["transcript digest not written (the engine's snapshot failed); see the transcript"]
-    : undefined;
-  const saved = writeSkeletonCheckpoint(deps, { ...req, notes });
-  return { pendingPrompt, checkpoint: saved.checkpoint, sentinelExisted: false };
 }
 
 /** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { codeCacheDir, codeCachePrefix } from "../core/code-cache-name.ts";
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
@@ -332,6 +333,23 @@ function bundleMoves(deps: Deps, layout: InstallLayout): string[] {
   return names.filter((n) => ours.includes(n)).map((n) => path.join(layout.bundleDir, n));
 }
 
+/** The prompt hook's V8 code caches for this install's hook file (lib/core/code-cache-name.ts). */
+function codeCaches(deps: Deps, layout: InstallLayout): string[] {
+  const dir = codeCacheDir({ HOME: deps.home, ...deps.env });
+  if (!dir || !deps.fs.existsSync(dir)) return [];
+  let hook = path.join(layout.bundleDir, hookBundleFile("userpromptsubmit"));
+  try {
+    hook = deps.fs.realpathSync(hook) as string; // node names the main module by its real path
+  } catch {
+    // already gone: the name as installed
+  }
+  const prefix = codeCachePrefix(hook);
+  return (deps.fs.readdirSync(dir) as string[])
+    .filter((n) => n.startsWith(prefix) && n.endsWith(".v8cache"))
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
 /** A settings.json that only existed for quoin goes away again (to backups/: nothing is deleted). */
 function onlyQuoinsSettings(after: string, state: InstallState | null): boolean {
   if (!state?.settingsCreated) return false;
@@ -367,6 +385,8 @@ function planUninstall(deps: Deps, layout: InstallLayout): Planned {
     (readTextOrNull(deps.fs, path.join(dir, "SKILL.md")) ?? "").includes(GENERATED_SKILL_MARKER),
   );
   for (const from of [...skills, ...bundleMoves(deps, layout)]) steps.push({ kind: "move", from });
+  for (const from of codeCaches(deps, layout))
+    steps.push({ kind: "move", from, why: "the prompt hook's code cache" });
   const notes = steps.length === 0 ? [said("nothing of quoin's is installed here")] : [];
   return { ok: true, plan: { action: "uninstall", layout, steps, notes } };
 }

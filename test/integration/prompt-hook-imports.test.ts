@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { lazyPromptColdPlugin } from "../../scripts/lazy-prompt-cold-plugin.ts";
 
 // The prompt hook runs before every prompt: the transcript digest (a 32 MiB read) must never be on
 // its import graph. esbuild's metafile lists every source the bundle pulls in.
@@ -22,6 +23,30 @@ describe("the UserPromptSubmit hook's imports", () => {
     const inputs = Object.keys(out.metafile.inputs);
     expect(inputs.some((f) => f.endsWith("lib/context/transcript-tail.ts"))).toBe(true);
     expect(inputs.filter((f) => f.includes("transcript-digest"))).toEqual([]);
+  });
+
+  it("compile the block tier and the re-entry after a compaction only when reached (prompt-cold.ts)", async () => {
+    const out = await build({
+      entryPoints: [path.join(ROOT, "hooks", "userpromptsubmit.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+      outdir: "/tmp/unused",
+      plugins: [lazyPromptColdPlugin(ROOT)],
+    });
+    const inputs = Object.keys(out.metafile.inputs);
+    expect(inputs.some((f) => f.endsWith("lib/edge/lazy-prompt-cold.ts"))).toBe(true);
+    for (const cold of [
+      "lib/hooks/prompt-cold.ts",
+      "lib/save/skeleton-save.ts",
+      "lib/store/checkpoint-format.ts",
+      "lib/hooks/compact-reentry.ts",
+      "lib/hooks/reentry-at-prompt.ts",
+    ])
+      expect(inputs.filter((f) => f.endsWith(cold))).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type InstallOutcome,
 } from "../../../lib/install/installer.ts";
 import { memDeps, snapshot } from "../../helpers/mem-install-deps.ts";
+import { codeCachePrefix } from "../../../lib/core/code-cache-name.ts";
 
 const DIST = "/repo/dist";
 const SKILL = (name: string) =>
@@ -197,6 +198,25 @@ describe("installer, user scope", () => {
     ).toEqual([]);
     expect(vol.existsSync("/home/u/.claude/settings.json")).toBe(false);
     expect(Object.keys(after).some((f) => f.endsWith("/settings.json"))).toBe(true);
+  });
+
+  it("uninstall takes this install's prompt-hook code caches (every node's) and leaves another install's", () => {
+    const { deps, vol } = memDeps(BUILT);
+    must(runInstall(deps, opts()));
+    const cache = "/home/u/.cache/quoin-checkpoint";
+    const ours = codeCachePrefix("/home/u/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs");
+    const theirs = codeCachePrefix(
+      "/home/u/proj/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs",
+    );
+    vol.mkdirSync(cache, { recursive: true });
+    for (const name of [
+      `${ours}v20.20.2-x64.v8cache`,
+      `${ours}v24.22.3-x64.v8cache`,
+      `${theirs}v24.22.3-x64.v8cache`,
+    ])
+      vol.writeFileSync(`${cache}/${name}`, "cache");
+    must(runInstall(deps, opts({ uninstall: true })));
+    expect(vol.readdirSync(cache)).toEqual([`${theirs}v24.22.3-x64.v8cache`]);
   });
 
   it("keeps the user's keys and hooks, wraps their status line, and uninstall restores the original bytes", () => {

@@ -1,0 +1,102 @@
+import * as path from "node:path";
+import { codeCacheDir, codeCacheFile } from "../core/code-cache-name.ts";
+
+// The prompt hook runs before every prompt, and most of what it costs above a bare `node -e 0` is
+// V8 compiling its functions the first time each runs (npm run bench; README "Performance").
+// Node's own compile cache (module.enableCompileCache, 22.1+) stores only what was compiled before
+// the module ran, which is almost nothing of a bundle. So the hook's file holds the bundle as a
+// string, compiled here with V8's code cache made AFTER a run (createCachedData then holds every
+// function that run compiled), kept outside any repository in the user's cache folder. A missing,
+// stale (another node, another build) or unreadable cache only costs the compile, once; V8 itself
+// refuses a cache that does not match the source and this V8. Only the CommonJS bundle runs this.
+
+export interface CachedRun {
+  /** the bundle's source: a CommonJS body */
+  source: string;
+  /** rarely needed code, compiled on first use (lib/edge/lazy-prompt-cold.ts) */
+  cold?: string;
+  /** the hook file: stack traces, __filename, the cache's key */
+  filename: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const WRAP_HEAD = "(function (exports, require, module, __filename, __dirname, __quoinCold) {";
+const WRAP_TAIL = "\n})";
+
+type Body = (
+  exports: unknown,
+  require: NodeRequire,
+  module: { exports: unknown },
+  filename: string,
+  dirname: string,
+  cold: (() => unknown) | undefined,
+) => void;
+
+function compile(
+  vm: typeof import("node:vm"),
+  source: string,
+  filename: string,
+  cachedData?: Buffer,
+): import("node:vm").Script {
+  return new vm.Script(`${WRAP_HEAD}${source}${WRAP_TAIL}`, { filename, cachedData });
+}
+
+function readCache(fs: typeof import("node:fs"), file: string | null): Buffer | undefined {
+  if (!file) return undefined;
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written at exit, so the cache holds what this run compiled; atomic, owner-only. */
+function writeCacheAtExit(
+  fs: typeof import("node:fs"),
+  file: string,
+  script: import("node:vm").Script,
+): void {
+  process.once("exit", () => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(tmp, file);
+    } catch {
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // nothing more to do: the next run compiles again
+      }
+    }
+  });
+}
+
+/** Compile (with the code cache when it fits) and run the bundle; the cold part on first use. */
+export function runCached(run: CachedRun): void {
+  const require_ = require;
+  const fs = require_("node:fs") as typeof import("node:fs");
+  const vm = require_("node:vm") as typeof import("node:vm");
+  const dir = codeCacheDir(run.env);
+  const file = dir ? codeCacheFile(dir, run.filename, process.version, process.arch) : null;
+  const cached = readCache(fs, file);
+  let script: import("node:vm").Script;
+  try {
+    script = compile(vm, run.source, run.filename, cached);
+  } catch {
+    script = compile(vm, run.source, run.filename); // a cache V8 could not even read
+  }
+  if (file && (!cached || script.cachedDataRejected)) writeCacheAtExit(fs, file, script);
+  const coldSource = run.cold;
+  const cold = coldSource
+    ? () => {
+        const mod = { exports: {} as unknown };
+        const body = compile(vm, coldSource, `${run.filename}#cold`).runInThisContext() as Body;
+        body(mod.exports, require_, mod, run.filename, path.dirname(run.filename), undefined);
+        return mod.exports;
+      }
+    : undefined;
+  const mod = { exports: {} as unknown };
+  const body = script.runInThisContext() as Body;
+  body(mod.exports, require_, mod, run.filename, path.dirname(run.filename), cold);
+}
