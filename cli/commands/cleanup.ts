@@ -4,6 +4,7 @@ import { printLine } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
+import { historyOutlookText } from "../../lib/share/share-prune.ts";
 import { pruneSharedOf } from "./shared-hook.ts";
 
 export const cleanupCommand = defineCommand({
@@ -45,6 +46,7 @@ export const cleanupCommand = defineCommand({
         summary: line,
         sharedPruned: shared.pruned,
         sharedSquashed: shared.squashed ?? null,
+        sharedHistory: shared.history ?? null,
       });
     for (const w of warnings) ctx.deps.warn(w);
     if (dryRun)
@@ -57,6 +59,7 @@ export const cleanupCommand = defineCommand({
         ctx,
         `[quoin-checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
       );
+    if (shared.history) printLine(ctx, `[quoin-checkpoint] ${historyOutlookText(shared.history)}`);
     if (shared.squashed)
       printLine(
         ctx,

@@ -1,15 +1,9 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
-import {
-  digestEntries,
-  firstRequestOf,
-  ofSession,
-  parseLine,
-  shrinkEntry,
-  type Line,
-  type TranscriptDigest,
-} from "./transcript-digest.ts";
+import { digestEntries, firstRequestOf, type TranscriptDigest } from "./transcript-digest.ts";
+import { ofSession, parseLine, type Line } from "./transcript-digest-line.ts";
+import { shrinkEntry } from "./transcript-digest-shrink.ts";
 
 /** Real sessions keep edits 1.5 MB and more before the end: read this much back by default. */
 const DIGEST_BUDGET_BYTES = 32 * 1024 * 1024;

@@ -155,9 +155,9 @@ export class ShareGit {
     return this.run(["merge-base", "--is-ancestor", ancestor, commit]).status === 0;
   }
 
-  /** How many commits the history of `commit` holds. */
-  commitCount(commit: string): number {
-    return Number(this.out(["rev-list", "--count", commit])) || 0;
+  /** How many commits the history of `commit` holds (of all the commits named, together). */
+  commitCount(commit: string, ...more: string[]): number {
+    return Number(this.out(["rev-list", "--count", commit, ...more])) || 0;
   }
 
   remoteExists(name: string): boolean {

@@ -24,6 +24,17 @@ export interface PruneResult {
   commit: string | null;
   /** the history length squashed into one root commit, or null */
   squashed?: number | null;
+  /** a dry run's answer to "would it squash": the history now, with the prune commit, the bound */
+  history?: HistoryOutlook | null;
+}
+
+export interface HistoryOutlook {
+  /** commits in the local ref's history now */
+  commits: number;
+  /** the history a real run would check against the bound (the prune commit and what it merges in) */
+  afterPrune: number;
+  max: number;
+  squash: boolean;
 }
 
 /** The local ref with the fetched remote ref merged in (no network), or the local ref as it is. */
@@ -50,6 +61,32 @@ function squashHistory(git: ShareGit, commit: string, max: number): number | nul
   return git.updateRef(SHARE_REF, root, commit) ? length : null;
 }
 
+/**
+ * What squashHistory would see after a real run: the prune commit (when there is one) on top of
+ * the plan's parents, else the local ref as it is; null when no real run would leave a ref.
+ */
+function historyOutlook(
+  git: ShareGit,
+  tip: string | null,
+  parents: readonly string[],
+  pruning: boolean,
+  max: number,
+): HistoryOutlook | null {
+  if (!pruning && !tip) return null;
+  const commits = tip ? git.commitCount(tip) : 0;
+  const [first, ...more] = parents;
+  const afterPrune = pruning && first ? git.commitCount(first, ...more) + 1 : commits;
+  return { commits, afterPrune, max, squash: afterPrune > max };
+}
+
+/** The dry run's one line on the squash, e.g. "would squash ...: 57 commits, over the bound of 50". */
+export function historyOutlookText(h: HistoryOutlook): string {
+  const count = `${h.commits} commit(s)${h.afterPrune === h.commits ? "" : ` (${h.afterPrune} with the prune)`}`;
+  return h.squash
+    ? `would squash the history of ${SHARE_REF} into one root commit: ${count}, over the bound of ${h.max}`
+    : `would not squash the history of ${SHARE_REF}: ${count}, within the bound of ${h.max}`;
+}
+
 export function pruneShares(
   git: ShareGit,
   opts: { nowMs: number; windowDays: number; remote: string | null; dryRun: boolean; max?: number },
@@ -61,7 +98,13 @@ export function pruneShares(
     namedWithinWindow(name, opts.nowMs, opts.windowDays),
   );
   const pruned = [...plan.tree.keys()].filter((p) => p !== TOMBSTONE_PATH && !kept.has(p)).sort();
-  if (opts.dryRun) return { pruned, commit: null };
+  const max = opts.max ?? SHARE_HISTORY_MAX;
+  if (opts.dryRun)
+    return {
+      pruned,
+      commit: null,
+      history: historyOutlook(git, tip, plan.parents, pruned.length > 0, max),
+    };
   let commit = tip;
   if (pruned.length > 0) {
     const at = utcIso(new Date(opts.nowMs));
@@ -80,7 +123,7 @@ export function pruneShares(
     );
     if (!commit) return { pruned: [], commit: null };
   }
-  const squashed = commit ? squashHistory(git, commit, opts.max ?? SHARE_HISTORY_MAX) : null;
+  const squashed = commit ? squashHistory(git, commit, max) : null;
   return {
     pruned,
     commit: squashed ? git.resolve(SHARE_REF) : pruned.length > 0 ? commit : null,

@@ -89,6 +89,32 @@ describe("the shared ref's history is bounded", () => {
     expect(a.git("status", "--porcelain")).toBe("");
   });
 
+  it("cleanup --dry-run says it would squash, with the history's length now, with the prune commit, and the bound; nothing moves", () => {
+    const { a } = longHistory();
+    const tip = a.git("rev-parse", REF);
+    const now = Number(a.git("rev-list", "--count", REF));
+    expect(now).toBeGreaterThan(SHARE_HISTORY_MAX);
+    const dry = a.cli(COMMANDS, ["cleanup", "--session", SID.a, "--dry-run", "--json"]).json;
+    // OLD is pruned first: the real run squashes the history with its prune commit on top
+    expect(dry.sharedHistory).toEqual({
+      commits: now,
+      afterPrune: now + 1,
+      max: SHARE_HISTORY_MAX,
+      squash: true,
+    });
+    expect(dry.sharedSquashed).toBeNull();
+    const text = a.cli(COMMANDS, ["cleanup", "--session", SID.a, "--dry-run"]).stdout;
+    const lines = text.split("\n").filter((l) => l.includes("squash"));
+    expect(lines).toEqual([
+      `[quoin-checkpoint] would squash the history of ${REF} into one root commit: ${now} commit(s) (${now + 1} with the prune), over the bound of ${SHARE_HISTORY_MAX}`,
+    ]);
+    expect(a.git("rev-parse", REF)).toBe(tip);
+    // and the real run squashes the length the dry run named
+    const real = a.cli(COMMANDS, ["cleanup", "--session", SID.a, "--json"]).json;
+    expect(real.sharedSquashed).toBe(now + 1);
+    expect(real.sharedHistory).toBeNull();
+  });
+
   it("a clone with a pre-squash history shares again after the squash: its share lands, the pruned one stays gone", () => {
     const { w, a, b, c, old, billing } = longHistory();
     a.cli(COMMANDS, ["cleanup", "--session", SID.a, "--json"]);

@@ -1,13 +1,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  cutText,
-  digestLines,
-  looksLikeFile,
-  projectPath,
-  typedText,
-} from "../../../lib/context/transcript-digest.ts";
+import { digestLines } from "../../../lib/context/transcript-digest.ts";
+import { looksLikeFile, projectPath } from "../../../lib/context/transcript-digest-files.ts";
+import { cutText } from "../../../lib/context/transcript-digest-line.ts";
+import { typedText } from "../../../lib/context/transcript-digest-requests.ts";
 import {
   coverageByPaths,
   coverageByText,
