@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../lib/core/deps.ts";
 import { projectMemory } from "../../lib/store/project-root.ts";
-import { FIXTURES } from "../helpers/run-bundle.ts";
+import { FIXTURES, isPromptCodeCache } from "../helpers/run-bundle.ts";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { FUZZ_SEED, runs } from "./fuzz-seed.ts";
 import {
@@ -155,7 +155,7 @@ describe("hook bundles as processes, generated payloads", () => {
       `${sb.config}/quoin-checkpoint/`,
     ];
     const stray = changedFiles(before, snapshotTree(sb.base)).filter(
-      (f) => !allowed.some((a) => f.startsWith(a)),
+      (f) => !allowed.some((a) => f.startsWith(a)) && !isPromptCodeCache(f, sb.home),
     );
 
     const byHook = HOOKS.map(

@@ -17,6 +17,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { ensureBuilt } from "../helpers/save-repo.ts";
+import { isPromptCodeCache } from "../helpers/run-bundle.ts";
 import { usageLine } from "./fuzz-world.ts";
 import { changedFiles, runProc, snapshotTree } from "./proc-pool.ts";
 import { bundleFile, ENGINE_FILE } from "./tables.ts";
@@ -91,7 +92,7 @@ function strays(before: Map<string, string>): string[] {
   const base = path.dirname(p.repo.home);
   const allowed = [`${p.repo.root}/.workflow_artifacts/`, `${p.repo.home}/.claude/`];
   return changedFiles(before, snapshotTree(base)).filter(
-    (f) => !allowed.some((a) => f.startsWith(a)),
+    (f) => !allowed.some((a) => f.startsWith(a)) && !isPromptCodeCache(f, p.repo.home),
   );
 }
 

@@ -27,3 +27,17 @@ export function runBundle(
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
+
+/**
+ * The one file a hook may write under $HOME outside the Claude config folder: the prompt hook's
+ * V8 code cache (lib/edge/code-cache.ts, lib/core/code-cache-name.ts).
+ */
+export function isPromptCodeCache(file: string, home: string): boolean {
+  const prefix = `${home}/.cache/quoin-checkpoint/`;
+  return (
+    file.startsWith(prefix) &&
+    /^userpromptsubmit-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+\.v8cache$/.test(
+      file.slice(prefix.length),
+    )
+  );
+}

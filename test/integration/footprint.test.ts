@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectHash } from "../../lib/core/project-hash.ts";
 import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 import { ensureBuilt, REPO_ROOT, tempRepo } from "../helpers/save-repo.ts";
 import { transcriptWithTokens } from "../helpers/transcripts.ts";
+import { isPromptCodeCache } from "../helpers/run-bundle.ts";
 
 // Issue 10's footprint, end to end: a user install into a temp $HOME, then the hooks as the
 // installed settings.json runs them (sh -c) and the installed engine, in a fresh git repository.
@@ -110,6 +111,15 @@ describe("footprint in a fresh repository", () => {
       readFileSync(path.join(repo.root, ".workflow_artifacts", "memory", ".gitignore"), "utf8"),
     ).toBe("*\n");
     expect(repo.git("status", "--porcelain")).toBe("");
-    expect(readdirSync(repo.home)).toEqual([".claude"]);
+    // $HOME gains the Claude config folder and the prompt hook's code cache, nothing else.
+    expect(readdirSync(repo.home).sort()).toEqual([".cache", ".claude"]);
+    const caches = readdirSync(path.join(repo.home, ".cache"), {
+      recursive: true,
+      encoding: "utf8",
+    })
+      .map((f) => path.join(repo.home, ".cache", f))
+      .filter((f) => !statSync(f).isDirectory());
+    expect(caches.length).toBeGreaterThan(0);
+    expect(caches.filter((f) => !isPromptCodeCache(f, repo.home))).toEqual([]);
   });
 });
