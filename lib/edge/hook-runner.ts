@@ -107,7 +107,10 @@ export async function runHook(
   }
   clearTimeout(deadline);
   if (out) writeStdout(out);
-  process.exitCode = 0;
+  // NOTE: exit now rather than let the loop drain: every write above was synchronous, and node's
+  // teardown of an ended loop (isolate, heap, worker threads) costs about 2 ms of CPU and 0.3 ms
+  // of wall on every prompt (perf stat, Node 24). The 'exit' listeners still run (the code cache).
+  process.exit(0);
 }
 
 function isFolder(deps: Deps, p: string): boolean {

@@ -14,9 +14,13 @@ function exists(fs: FsApi, p: string): boolean {
   return fs.existsSync(p);
 }
 
-/** $HOME, its ancestors and `/` are never a project (both arguments already resolved). */
+/**
+ * $HOME, its ancestors and `/` are never a project (both arguments already resolved). NOTE: a
+ * resolved folder is a root (`/`, `C:\\`) exactly when it is its own parent; path.parse builds
+ * five fields to say the same, on every ancestor of every prompt.
+ */
 function isEligible(dir: string, homeDir: string): boolean {
-  return dir !== homeDir && dir !== path.parse(dir).root && !isStrictlyBelow(homeDir, dir);
+  return dir !== homeDir && path.dirname(dir) !== dir && !isStrictlyBelow(homeDir, dir);
 }
 
 function ancestors(start: string): string[] {
