@@ -4,10 +4,12 @@ import { runCached } from "../lib/edge/code-cache.ts";
 // two strings the build puts before it.
 declare const __quoinMain: string;
 declare const __quoinColdSource: string;
+declare const __quoinMainHash: string;
 
 runCached({
   source: __quoinMain,
   cold: __quoinColdSource,
   filename: __filename,
+  build: __quoinMainHash,
   env: process.env,
 });

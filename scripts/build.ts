@@ -1,4 +1,5 @@
 import { build, type BuildOptions, type Plugin } from "esbuild";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -108,7 +109,7 @@ async function buildCachedHook(entry: string, cold: string, outfile: string): Pr
     entryPoints: [path.join(root, "cli", "cached-hook-entry.ts")],
     outfile,
     banner: {
-      js: `var __quoinMain=${JSON.stringify(main)},__quoinColdSource=${JSON.stringify(coldText)};\n${metaBanner}`,
+      js: `var __quoinMain=${JSON.stringify(main)},__quoinColdSource=${JSON.stringify(coldText)},__quoinMainHash=${JSON.stringify(createHash("sha256").update(main).digest("hex").slice(0, 12))};\n${metaBanner}`,
     },
   });
 }

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 
 // Where the prompt hook keeps V8's code cache (lib/edge/code-cache.ts), and what uninstall takes
-// away: `${XDG_CACHE_HOME:-$HOME/.cache}/quoin-checkpoint/<hook>-<folder hash>-<node>-<arch>.v8cache`.
+// away: `${XDG_CACHE_HOME:-$HOME/.cache}/quoin-checkpoint/<hook>-<folder hash>-<node>-<arch>-<build>.v8cache`.
 
 /** 32-bit FNV-1a of a string, hex: the install's folder in the cache file's name. */
 function fnv1a(text: string): string {
@@ -34,7 +34,17 @@ export function codeCachePrefix(hookFile: string): string {
   return `${dot > 0 ? base.slice(0, dot) : base}-${fnv1a(cut > 0 ? hookFile.slice(0, cut) : "/")}-`;
 }
 
-/** One file per install folder, hook and node (two nodes in turn would each refuse the other's). */
-export function codeCacheFile(dir: string, hookFile: string, node: string, arch: string): string {
-  return `${dir}${path.sep}${codeCachePrefix(hookFile)}${node}-${arch}.v8cache`;
+/**
+ * One file per install folder, hook, node (two nodes in turn would each refuse the other's) and
+ * build. NOTE: `build` is the bundle's content hash, made by the build: V8 checks a cache against
+ * its source by length only, so an upgrade of the same length must not find the old one.
+ */
+export function codeCacheFile(
+  dir: string,
+  hookFile: string,
+  node: string,
+  arch: string,
+  build: string,
+): string {
+  return `${dir}${path.sep}${codeCachePrefix(hookFile)}${node}-${arch}-${build}.v8cache`;
 }

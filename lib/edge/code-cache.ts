@@ -17,6 +17,8 @@ export interface CachedRun {
   cold?: string;
   /** the hook file: stack traces, __filename, the cache's key */
   filename: string;
+  /** the source's content hash (scripts/build.ts): part of the cache's name */
+  build: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -50,6 +52,16 @@ function readCache(fs: typeof import("node:fs"), file: string | null): Buffer | 
   }
 }
 
+/** The caches of earlier builds of this hook for this node: an upgrade leaves one file, not two. */
+function dropOtherBuilds(fs: typeof import("node:fs"), file: string): void {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const stem = base.slice(0, base.lastIndexOf("-") + 1);
+  for (const name of fs.readdirSync(dir))
+    if (name !== base && name.startsWith(stem) && name.endsWith(".v8cache"))
+      fs.rmSync(path.join(dir, name), { force: true });
+}
+
 /** Written at exit, so the cache holds what this run compiled; atomic, owner-only. */
 function writeCacheAtExit(
   fs: typeof import("node:fs"),
@@ -62,6 +74,7 @@ function writeCacheAtExit(
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(tmp, file);
+      dropOtherBuilds(fs, file);
     } catch {
       try {
         fs.rmSync(tmp, { force: true });
@@ -78,7 +91,9 @@ export function runCached(run: CachedRun): void {
   const fs = require_("node:fs") as typeof import("node:fs");
   const vm = require_("node:vm") as typeof import("node:vm");
   const dir = codeCacheDir(run.env);
-  const file = dir ? codeCacheFile(dir, run.filename, process.version, process.arch) : null;
+  const file = dir
+    ? codeCacheFile(dir, run.filename, process.version, process.arch, run.build)
+    : null;
   const cached = readCache(fs, file);
   let script: import("node:vm").Script;
   try {

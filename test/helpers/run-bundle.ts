@@ -36,7 +36,7 @@ export function isPromptCodeCache(file: string, home: string): boolean {
   const prefix = `${home}/.cache/quoin-checkpoint/`;
   return (
     file.startsWith(prefix) &&
-    /^userpromptsubmit-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+\.v8cache$/.test(
+    /^userpromptsubmit-[0-9a-f]{8}-v\d+\.\d+\.\d+-[a-z0-9]+-[0-9a-f]{12}\.v8cache$/.test(
       file.slice(prefix.length),
     )
   );

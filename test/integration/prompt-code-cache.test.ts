@@ -62,7 +62,9 @@ describe("the prompt hook's code cache", () => {
     const files = cacheFiles();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(
-      new RegExp(`^userpromptsubmit-[0-9a-f]{8}-${process.version}-${process.arch}\\.v8cache$`),
+      new RegExp(
+        `^userpromptsubmit-[0-9a-f]{8}-${process.version}-${process.arch}-[0-9a-f]{12}\\.v8cache$`,
+      ),
     );
     expect(fs.statSync(path.join(cacheDir(), files[0]!)).mode & 0o777).toBe(0o600);
     expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
@@ -87,6 +89,30 @@ describe("the prompt hook's code cache", () => {
     expect(r).toMatchObject({ status: 0, stdout: first.stdout });
     expect(fs.readFileSync(file, "utf8")).not.toBe("not a V8 code cache");
     expect(fs.readdirSync(cacheDir()).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("an upgrade of the same length does not run the old build's cached code, and its cache goes", () => {
+    const before = cacheFiles();
+    expect(before).toHaveLength(1);
+    const text = fs.readFileSync(hook, "utf8");
+    const hash = /__quoinMainHash="([0-9a-f]{12})"/.exec(text)?.[1];
+    expect(hash).toBeDefined();
+    // One letter of the advisory changed: same length (V8 checks a cache's source by length only).
+    const upgraded = text
+      .replace("Suggest to the user:", "Suggest to the useR:")
+      .replace(`__quoinMainHash="${hash}"`, `__quoinMainHash="${"0".repeat(12)}"`);
+    expect(upgraded.length).toBe(text.length);
+    fs.writeFileSync(hook, upgraded);
+    try {
+      const r = run();
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(
+        "Suggest to the useR:",
+      );
+      expect(cacheFiles()).toEqual([before[0]!.replace(hash!, "0".repeat(12))]);
+    } finally {
+      fs.writeFileSync(hook, text);
+    }
   });
 
   it("an unwritable cache folder costs the cache only", () => {
