@@ -337,7 +337,18 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
       `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
+  const cut = cutSummary(body);
+  if (cut)
+    warnings.push(
+      `[checkpoint] cut to fit the 6 KB cap: ${cut} (each field kept its first lines; a shorter document keeps them all)`,
+    );
   return { checkpoint, bytes, task };
+}
+
+/** What the fit cut from the model's fields, from the checkpoint's own "+N more ..." lines. */
+function cutSummary(body: string): string | null {
+  const cuts = [...body.matchAll(/^\+(\d+) more (.+?) \(cut to fit 6 KB\)$/gm)];
+  return cuts.length ? cuts.map((m) => `${m[1]} ${m[2]}`).join(", ") : null;
 }
 
 /** The question between the two full modes (save step 1.5 C), with the --mode each answer means. */

@@ -120,25 +120,51 @@ function withModelLines(d: CheckpointData, f: ModelField, lines: string[]): Chec
 }
 
 /**
- * The model's fields cut, last line first, in MODEL_CUT_ORDER until `fits`; each cut field ends
- * with its count ("+3 more decisions (cut to fit 6 KB)"). The floor is outside these fields.
+ * One step of the fit on field `f`: a long last line is halved, else the last line goes (counted).
+ * Returns null when the field has no line left to cut.
+ */
+function cutOnce(
+  x: CheckpointData,
+  f: ModelField,
+  cuts: Partial<Record<ModelField, number>>,
+): CheckpointData | null {
+  const lines = modelLines(x, f);
+  const last = lines.at(-1);
+  if (last === undefined) return null;
+  if (last.length > LONG_LINE)
+    return withModelLines(x, f, [
+      ...lines.slice(0, -1),
+      `${last.slice(0, Math.floor(last.length / 2))}...`,
+    ]);
+  cuts[f] = (cuts[f] ?? 0) + 1;
+  return { ...withModelLines(x, f, lines.slice(0, -1)), cuts: { ...cuts } };
+}
+
+/**
+ * The model's fields cut until `fits`; each cut field ends with its count ("+3 more decisions
+ * (cut to fit 6 KB)"). First in rounds, one line from the end of each field that has more than
+ * one, in MODEL_CUT_ORDER: every field keeps its first line (the first decision, the first open
+ * question) while a long list gives up its tail. Only then are whole fields emptied, in the same
+ * order. The floor is outside these fields.
  */
 function fitModelFields(d: CheckpointData, fits: (x: CheckpointData) => boolean): CheckpointData {
   let x = d;
   const cuts: Partial<Record<ModelField, number>> = {};
+  for (let trimmed = true; trimmed && !fits(x); ) {
+    trimmed = false;
+    for (const f of MODEL_CUT_ORDER) {
+      if (fits(x)) break;
+      const lines = modelLines(x, f);
+      if (lines.length < 2 && !(lines.length === 1 && lines[0]!.length > LONG_LINE)) continue;
+      const next = cutOnce(x, f, cuts);
+      if (next) [x, trimmed] = [next, true];
+    }
+  }
   for (const f of MODEL_CUT_ORDER) {
-    let lines = modelLines(x, f);
-    while (lines.length && !fits(x)) {
-      const last = lines.at(-1)!;
-      if (last.length > LONG_LINE) {
-        // A long line is shortened (halved) before it is dropped.
-        lines = [...lines.slice(0, -1), `${last.slice(0, Math.floor(last.length / 2))}...`];
-        x = withModelLines(x, f, lines);
-        continue;
-      }
-      lines = lines.slice(0, -1);
-      cuts[f] = (cuts[f] ?? 0) + 1;
-      x = { ...withModelLines(x, f, lines), cuts: { ...cuts } };
+    while (!fits(x)) {
+      const next = cutOnce(x, f, cuts);
+      if (!next) break;
+      x = next;
     }
     if (fits(x)) break;
   }

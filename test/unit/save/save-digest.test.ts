@@ -75,3 +75,30 @@ describe("save: every checkpoint carries the transcript digest", () => {
     expect(p.digest.todos).toHaveLength(2);
   });
 });
+
+describe("save: a document cut to fit the 6 KB cap says so", () => {
+  it("warns with what was cut, and a document that fits gets no such line", () => {
+    const w = memWorld({
+      [TRANSCRIPT]: `${workSessionLines(ROOT).join("\n")}\n`,
+      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/feat/csv\n",
+    });
+    const long = ok(
+      runSave(
+        w.deps,
+        request(w, {
+          mode: "restore",
+          inProgress: "T-2 wiring",
+          done: Array.from({ length: 12 }, (_, i) => `T-${i} ${"d".repeat(350)}`),
+          decisions: Array.from({ length: 6 }, (_, i) => `decision ${i} ${"c".repeat(200)}`),
+        }),
+      ),
+    );
+    expect(long.warnings.filter((l) => l.includes("cut to fit the 6 KB cap"))).toEqual([
+      expect.stringMatching(
+        /^\[checkpoint\] cut to fit the 6 KB cap: \d+ done items, \d+ decisions \(/,
+      ),
+    ]);
+    const short = ok(runSave(w.deps, request(w, { mode: "restore", done: ["T-1 exporter"] })));
+    expect(short.warnings.some((l) => l.includes("cut to fit"))).toBe(false);
+  });
+});

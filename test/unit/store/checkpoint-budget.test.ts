@@ -120,6 +120,34 @@ describe("the checkpoint budget", () => {
     expect(sectionBody(sections, "In progress")).toContain("x".repeat(100));
   });
 
+  it("an over-long document gives up the tails of its lists before any field's first line", () => {
+    // What the real-model play of /checkpoint --share wrote (2,951 characters): six next-up items
+    // pushed out every decision and open question when fields were emptied one after another.
+    const items = (label: string, n: number, len: number) =>
+      Array.from({ length: n }, (_, i) => `- ${label} ${i} ${"w".repeat(len)}`).join("\n");
+    const d = {
+      ...base,
+      modelDocument: true,
+      done: many(3, (i) => `done ${i} ${"d".repeat(350)}`),
+      inProgress: `in progress ${"p".repeat(300)}`,
+      nextUp: many(8, (i) => ({ item: `next ${i} ${"n".repeat(250)}`, prerequisitesMet: true })),
+      openQuestions: items("question", 2, 60),
+      decisions: items("decision", 3, 60),
+    };
+    const text = renderCheckpoint(d, asciiBody);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_HARD_CAP_BYTES);
+    assertFloor(text);
+    const sections = parseSections(text);
+    expect(sectionBody(sections, "Decisions made")).toContain("- decision 0 ");
+    expect(sectionBody(sections, "Open questions")).toContain("- question 0 ");
+    expect(sectionBody(sections, "Done this session")).toContain("done 0 ");
+    expect(sectionBody(sections, "Next up")).toContain("next 0 ");
+    expect(sectionBody(sections, "Next up")).toMatch(
+      /\+\d+ more next-up items \(cut to fit 6 KB\)/,
+    );
+    expect(sectionBody(sections, "In progress")).toContain("p".repeat(300));
+  });
+
   it("an automatic checkpoint keeps the floor within the 4 KB soft cap", () => {
     const text = renderSkeletonCheckpoint(base);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
