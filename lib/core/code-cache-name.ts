@@ -15,7 +15,8 @@ function fnv1a(text: string): string {
 
 /** `${XDG_CACHE_HOME:-$HOME/.cache}/quoin-checkpoint`, or null without either (absolute only). */
 export function codeCacheDir(env: Readonly<Record<string, string | undefined>>): string | null {
-  // NOTE: joined by hand: the first path.join of a process costs about 0.3 ms (npm run bench).
+  // NOTE: joined by hand, and the names below cut by hand: this runs at the prompt hook's start,
+  // before anything else of the bundle, and path's normalising functions are kept off that path.
   const under = (dir: string | undefined, rest: string): string | null =>
     dir && path.isAbsolute(dir) ? `${dir.endsWith(path.sep) ? dir : dir + path.sep}${rest}` : null;
   const xdg = env["XDG_CACHE_HOME"];
@@ -23,10 +24,7 @@ export function codeCacheDir(env: Readonly<Record<string, string | undefined>>):
   return under(env["HOME"], `.cache${path.sep}quoin-checkpoint`);
 }
 
-/**
- * What every cache file of one hook file starts with, whatever node made it. NOTE: string cuts,
- * not path.basename/dirname: this runs before every prompt, and the name is all that is needed.
- */
+/** What every cache file of one hook file starts with, whatever node or build made it. */
 export function codeCachePrefix(hookFile: string): string {
   const cut = Math.max(hookFile.lastIndexOf("/"), hookFile.lastIndexOf("\\"));
   const base = hookFile.slice(cut + 1);
@@ -35,16 +33,11 @@ export function codeCachePrefix(hookFile: string): string {
 }
 
 /**
- * One file per install folder, hook, node (two nodes in turn would each refuse the other's) and
- * build. NOTE: `build` is the bundle's content hash, made by the build: V8 checks a cache against
- * its source by length only, so an upgrade of the same length must not find the old one.
+ * The cache files of one hook file on one node (two nodes in turn would each refuse the other's);
+ * the file is `<stem><build>.v8cache`. NOTE: `build` is the bundle's content hash, made by the
+ * build: V8 checks a cache against its source by length only, so an upgrade of the same length
+ * must not find the old one.
  */
-export function codeCacheFile(
-  dir: string,
-  hookFile: string,
-  node: string,
-  arch: string,
-  build: string,
-): string {
-  return `${dir}${path.sep}${codeCachePrefix(hookFile)}${node}-${arch}-${build}.v8cache`;
+export function codeCacheStem(dir: string, hookFile: string, node: string, arch: string): string {
+  return `${dir}${path.sep}${codeCachePrefix(hookFile)}${node}-${arch}-`;
 }

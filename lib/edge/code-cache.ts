@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { codeCacheDir, codeCacheFile } from "../core/code-cache-name.ts";
+import { codeCacheDir, codeCacheStem } from "../core/code-cache-name.ts";
 
 // The prompt hook runs before every prompt, and most of what it costs above a bare `node -e 0` is
 // V8 compiling its functions the first time each runs (npm run bench; README "Performance").
@@ -7,8 +7,9 @@ import { codeCacheDir, codeCacheFile } from "../core/code-cache-name.ts";
 // the module ran, which is almost nothing of a bundle. So the hook's file holds the bundle as a
 // string, compiled here with V8's code cache made AFTER a run (createCachedData then holds every
 // function that run compiled), kept outside any repository in the user's cache folder. A missing,
-// stale (another node, another build) or unreadable cache only costs the compile, once; V8 itself
-// refuses a cache that does not match the source and this V8. Only the CommonJS bundle runs this.
+// stale or unreadable cache only costs the compile, once: V8 refuses a cache of another V8 or other
+// flags, and the file's name carries the node and the build (V8 checks the source by length only).
+// Only the CommonJS bundle runs this.
 
 export interface CachedRun {
   /** the bundle's source: a CommonJS body */
@@ -52,19 +53,19 @@ function readCache(fs: typeof import("node:fs"), file: string | null): Buffer | 
   }
 }
 
-/** The caches of earlier builds of this hook for this node: an upgrade leaves one file, not two. */
-function dropOtherBuilds(fs: typeof import("node:fs"), file: string): void {
+/** The caches of earlier builds of this hook for this node (`stem`): an upgrade leaves one file. */
+function dropOtherBuilds(fs: typeof import("node:fs"), file: string, stem: string): void {
   const dir = path.dirname(file);
-  const base = path.basename(file);
-  const stem = base.slice(0, base.lastIndexOf("-") + 1);
+  const start = path.basename(stem);
   for (const name of fs.readdirSync(dir))
-    if (name !== base && name.startsWith(stem) && name.endsWith(".v8cache"))
+    if (name !== path.basename(file) && name.startsWith(start) && name.endsWith(".v8cache"))
       fs.rmSync(path.join(dir, name), { force: true });
 }
 
 /** Written at exit, so the cache holds what this run compiled; atomic, owner-only. */
 function writeCacheAtExit(
   fs: typeof import("node:fs"),
+  stem: string,
   file: string,
   script: import("node:vm").Script,
 ): void {
@@ -74,7 +75,7 @@ function writeCacheAtExit(
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(tmp, file);
-      dropOtherBuilds(fs, file);
+      dropOtherBuilds(fs, file, stem);
     } catch {
       try {
         fs.rmSync(tmp, { force: true });
@@ -85,15 +86,25 @@ function writeCacheAtExit(
   });
 }
 
+/** Run a compiled CommonJS body as the hook file's module; what it exports. */
+function runBody(
+  script: import("node:vm").Script,
+  filename: string,
+  cold?: () => unknown,
+): unknown {
+  const mod = { exports: {} as unknown };
+  const body = script.runInThisContext() as Body;
+  body(mod.exports, require, mod, filename, path.dirname(filename), cold);
+  return mod.exports;
+}
+
 /** Compile (with the code cache when it fits) and run the bundle; the cold part on first use. */
 export function runCached(run: CachedRun): void {
-  const require_ = require;
-  const fs = require_("node:fs") as typeof import("node:fs");
-  const vm = require_("node:vm") as typeof import("node:vm");
+  const fs = require("node:fs") as typeof import("node:fs");
+  const vm = require("node:vm") as typeof import("node:vm");
   const dir = codeCacheDir(run.env);
-  const file = dir
-    ? codeCacheFile(dir, run.filename, process.version, process.arch, run.build)
-    : null;
+  const stem = dir ? codeCacheStem(dir, run.filename, process.version, process.arch) : null;
+  const file = stem ? `${stem}${run.build}.v8cache` : null;
   const cached = readCache(fs, file);
   let script: import("node:vm").Script;
   try {
@@ -101,17 +112,11 @@ export function runCached(run: CachedRun): void {
   } catch {
     script = compile(vm, run.source, run.filename); // a cache V8 could not even read
   }
-  if (file && (!cached || script.cachedDataRejected)) writeCacheAtExit(fs, file, script);
+  if (stem && file && (!cached || script.cachedDataRejected))
+    writeCacheAtExit(fs, stem, file, script);
   const coldSource = run.cold;
   const cold = coldSource
-    ? () => {
-        const mod = { exports: {} as unknown };
-        const body = compile(vm, coldSource, `${run.filename}#cold`).runInThisContext() as Body;
-        body(mod.exports, require_, mod, run.filename, path.dirname(run.filename), undefined);
-        return mod.exports;
-      }
+    ? () => runBody(compile(vm, coldSource, `${run.filename}#cold`), run.filename)
     : undefined;
-  const mod = { exports: {} as unknown };
-  const body = script.runInThisContext() as Body;
-  body(mod.exports, require_, mod, run.filename, path.dirname(run.filename), cold);
+  runBody(script, run.filename, cold);
 }

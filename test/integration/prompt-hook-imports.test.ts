@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import * as path from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { lazyPromptColdPlugin } from "../../scripts/lazy-prompt-cold-plugin.ts";
 
@@ -10,34 +10,13 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 describe("the UserPromptSubmit hook's imports", () => {
   it("do not include the transcript digest", async () => {
-    const out = await build({
-      entryPoints: [path.join(ROOT, "hooks", "userpromptsubmit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      outdir: "/tmp/unused",
-    });
-    const inputs = Object.keys(out.metafile.inputs);
+    const inputs = await bundleInputs("hooks/userpromptsubmit.ts");
     expect(inputs.some((f) => f.endsWith("lib/context/transcript-tail.ts"))).toBe(true);
     expect(inputs.filter((f) => f.includes("transcript-digest"))).toEqual([]);
   });
 
   it("compile the block tier and the re-entry after a compaction only when reached (prompt-cold.ts)", async () => {
-    const out = await build({
-      entryPoints: [path.join(ROOT, "hooks", "userpromptsubmit.ts")],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      outdir: "/tmp/unused",
-      plugins: [lazyPromptColdPlugin(ROOT)],
-    });
-    const inputs = Object.keys(out.metafile.inputs);
+    const inputs = await bundleInputs("hooks/userpromptsubmit.ts", [lazyPromptColdPlugin(ROOT)]);
     expect(inputs.some((f) => f.endsWith("lib/edge/lazy-prompt-cold.ts"))).toBe(true);
     for (const cold of [
       "lib/hooks/prompt-cold.ts",
@@ -52,7 +31,7 @@ describe("the UserPromptSubmit hook's imports", () => {
 
 // Merely loading zod/mini costs a hook 3-4 ms (3-4 % of a bare `node -e 0`): no hook bundle and not
 // the status line may pull it in (lib/core/value-checks.ts). The engine keeps it: the check can fail.
-async function bundleInputs(entry: string): Promise<string[]> {
+async function bundleInputs(entry: string, plugins: Plugin[] = []): Promise<string[]> {
   const out = await build({
     entryPoints: [path.join(ROOT, entry)],
     bundle: true,
@@ -62,6 +41,7 @@ async function bundleInputs(entry: string): Promise<string[]> {
     metafile: true,
     logLevel: "silent",
     outdir: "/tmp/unused",
+    plugins,
   });
   return Object.keys(out.metafile.inputs);
 }
