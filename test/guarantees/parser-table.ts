@@ -213,7 +213,8 @@ function checkHostileCheckpoint(d: CheckpointData): void {
     // (longest first: a lone surrogate branch is a substring of a plan file's surrogate pairs)
     const exact = [d.branch, d.planFile]
       .filter((v): v is string => typeof v === "string")
-      .map(exactLine);
+      // a branch's trailing blanks are not kept (git allows none in a ref name)
+      .flatMap((v) => [exactLine(v), exactLine(v.trimEnd())]);
     const free = exact
       .sort((x, y) => y.length - x.length)
       .reduce((t, v) => t.split(v).join(""), text);
