@@ -25,7 +25,7 @@ export function installMain(
   argv: string[],
   opts: InstallMainOptions,
 ): { code: number; values?: Record<string, unknown> } {
-  let values;
+  let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
       args: argv,

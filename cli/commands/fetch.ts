@@ -37,7 +37,7 @@ export const fetchCommand = defineCommand({
           windowDays: ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
         })
       : null;
-    if (pushed && pushed.ok && pushed.merges > 0) fetchShares(git, remote.remote);
+    if (pushed?.ok && pushed.merges > 0) fetchShares(git, remote.remote);
     const shared = listSharedCheckpoints(git, {
       fs: ctx.deps.fs,
       checkpoints: ctx.paths.checkpoints,

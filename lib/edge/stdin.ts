@@ -46,12 +46,22 @@ export function readStdin(cap: number): Promise<string | null> {
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           // EAGAIN: a non-blocking stdin with nothing yet; try again shortly.
-          if (code === "EAGAIN") return void setTimeout(next, 2);
-          return resolve(code === "EOF" ? Buffer.concat(chunks).toString("utf8") : null);
+          if (code === "EAGAIN") {
+            setTimeout(next, 2);
+            return;
+          }
+          resolve(code === "EOF" ? Buffer.concat(chunks).toString("utf8") : null);
+          return;
         }
-        if (n === 0) return resolve(Buffer.concat(chunks).toString("utf8"));
+        if (n === 0) {
+          resolve(Buffer.concat(chunks).toString("utf8"));
+          return;
+        }
         size += n;
-        if (size > cap) return resolve(null);
+        if (size > cap) {
+          resolve(null);
+          return;
+        }
         chunks.push(buf.subarray(0, n));
       }
     };

@@ -86,7 +86,7 @@ function repeatedKey(text: string, root: JsonObjectNode): string | null {
   return null;
 }
 
-function valueOf(text: string, node: JsonNode): unknown {
+function nodeValue(text: string, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end));
 }
 
@@ -121,7 +121,7 @@ function withOurHooks(
 }
 
 function ownedIndexes(text: string, arr: JsonArrayNode): number[] {
-  return arr.items.flatMap((item, i) => (isOwnedGroup(valueOf(text, item)) ? [i] : []));
+  return arr.items.flatMap((item, i) => (isOwnedGroup(nodeValue(text, item)) ? [i] : []));
 }
 
 /** One edit step: re-locate after every change so offsets are always fresh. */
@@ -210,7 +210,10 @@ export function mergeInstall(
       const owned = ownedIndexes(current, found.arr);
       const first = owned[0];
       if (first === undefined) return appendItem(current, found.arr, group);
-      const have = valueOf(current, found.arr.items[first] as JsonNode) as Record<string, unknown>;
+      const have = nodeValue(current, found.arr.items[first] as JsonNode) as Record<
+        string,
+        unknown
+      >;
       const want = withOurHooks(have, group) as Record<string, unknown>;
       if (owned.length === 1 && isDeepStrictEqual(have, want)) return null;
       // Refresh the first of ours in place (a handler the user added to it stays), and take ours
@@ -218,7 +221,7 @@ export function mergeInstall(
       let out = current;
       for (const i of [...owned.slice(1)].reverse()) {
         const item = found.arr.items[i] as JsonNode;
-        const rest = withOurHooks(valueOf(current, item) as Record<string, unknown>, null);
+        const rest = withOurHooks(nodeValue(current, item) as Record<string, unknown>, null);
         out = rest ? replaceValue(out, item, rest) : removeItem(out, found.arr, i);
       }
       const again = parseRoot(out, file);
@@ -242,7 +245,7 @@ export function mergeInstall(
       if (sl.value.kind !== "object")
         return { reason: `${file}: "statusLine" is not an object; nothing was changed` };
       const cmd = propertyOf(sl.value, "command");
-      const theirs = cmd ? valueOf(current, cmd.value) : undefined;
+      const theirs = cmd ? nodeValue(current, cmd.value) : undefined;
       if (typeof theirs !== "string")
         return { reason: `${file}: "statusLine.command" is not a string; nothing was changed` };
       if (OWNED_STATUSLINE.test(theirs)) {
@@ -303,7 +306,7 @@ export function mergeUninstall(
           if (last === undefined) continue;
           // A group where the user added a handler beside ours: only ours comes out.
           const rest = withOurHooks(
-            valueOf(current, ev.value.items[last] as JsonNode) as Record<string, unknown>,
+            nodeValue(current, ev.value.items[last] as JsonNode) as Record<string, unknown>,
             null,
           );
           if (rest) return replaceValue(current, ev.value.items[last] as JsonNode, rest);
@@ -317,7 +320,7 @@ export function mergeUninstall(
       }
       const sl = propertyOf(root, "statusLine");
       const cmd = sl?.value.kind === "object" ? propertyOf(sl.value, "command") : undefined;
-      const value = cmd ? valueOf(current, cmd.value) : undefined;
+      const value = cmd ? nodeValue(current, cmd.value) : undefined;
       if (typeof value === "string" && OWNED_STATUSLINE.test(value)) {
         const theirs = unwrapStatusLine(value);
         return theirs === undefined
@@ -343,11 +346,10 @@ export function ownedHookCommands(text: string): Record<string, string[]> | { re
   for (const ev of hooks.value.props) {
     if (ev.value.kind !== "array") continue;
     for (const item of ev.value.items) {
-      const v = valueOf(text, item);
-      if (isOwnedGroup(v))
-        (out[ev.key] ??= []).push(
-          ...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command),
-        );
+      const v = nodeValue(text, item);
+      if (!isOwnedGroup(v)) continue;
+      out[ev.key] ??= [];
+      out[ev.key]!.push(...(v as HookGroup).hooks.filter(isOwnedHook).map((h) => h.command));
     }
   }
   return out;
@@ -362,10 +364,11 @@ export function ownedHookMatchers(text: string): Record<string, Array<string | u
   for (const ev of hooks.value.props) {
     if (ev.value.kind !== "array") continue;
     for (const item of ev.value.items) {
-      const v = valueOf(text, item);
+      const v = nodeValue(text, item);
       if (!isOwnedGroup(v)) continue;
       const m = (v as { matcher?: unknown }).matcher;
-      (out[ev.key] ??= []).push(typeof m === "string" ? m : undefined);
+      out[ev.key] ??= [];
+      out[ev.key]!.push(typeof m === "string" ? m : undefined);
     }
   }
   return out;

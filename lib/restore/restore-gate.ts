@@ -1,5 +1,5 @@
 import { reduceTaskName } from "../core/ids.ts";
-import { type Candidate } from "./restore-candidates.ts";
+import type { Candidate } from "./restore-candidates.ts";
 import type { MemoryListing, SessionStateFile } from "./memory-listing.ts";
 import { taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
@@ -51,8 +51,10 @@ export function gateFor(
   // A list of 1,000 candidates names a few dozen tasks: each is reduced once.
   const reducedOf = new Map<string, string>();
   const reduce = (t: string): string => {
-    let r = reducedOf.get(t);
-    if (r === undefined) reducedOf.set(t, (r = reduceTaskName(t)));
+    const known = reducedOf.get(t);
+    if (known !== undefined) return known;
+    const r = reduceTaskName(t);
+    reducedOf.set(t, r);
     return r;
   };
   return (c) => {

@@ -1,5 +1,5 @@
 import type { ResumeSession } from "./resume-session.ts";
-import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
+import type { RestoreOutcome, Restored } from "./restore-run.ts";
 
 // The per-case wording of restore, in the engine's answer rather than in the skill: `next` says
 // what the model does with this answer (ask, run, read, restate), so the SKILL.md stays small.

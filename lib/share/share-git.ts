@@ -99,8 +99,10 @@ export class ShareGit {
   writeTree(tree: ShareTree): string {
     const folders = new Map<string, Map<string, { type: "blob" | "tree"; id: string }>>();
     const folder = (dir: string) => {
-      let f = folders.get(dir);
-      if (!f) folders.set(dir, (f = new Map()));
+      const known = folders.get(dir);
+      if (known) return known;
+      const f = new Map<string, { type: "blob" | "tree"; id: string }>();
+      folders.set(dir, f);
       return f;
     };
     folder("");

@@ -5,7 +5,7 @@ export function precompactStatus(trigger: string): string {
 
 /** Any precompact checkpoint's status line (auto, manual or an unknown trigger). */
 export function isPrecompactStatus(status: string | undefined): boolean {
-  return status !== undefined && status.startsWith("checkpoint save (precompact, ");
+  return status?.startsWith("checkpoint save (precompact, ") === true;
 }
 
 export function isManualPrecompactStatus(status: string | undefined): boolean {
@@ -20,10 +20,10 @@ export function sessionEndStatus(reason: string): string {
 }
 
 export function isSessionEndStatus(status: string | undefined): boolean {
-  return status !== undefined && status.startsWith(SESSION_END_PREFIX) && status.endsWith(")");
+  return status?.startsWith(SESSION_END_PREFIX) === true && status.endsWith(")");
 }
 
 /** A checkpoint the model wrote through /checkpoint (restore or load-as-reference mode), not a hook's snapshot. */
 export function isCuratedStatus(status: string | undefined): boolean {
-  return status !== undefined && status.startsWith("checkpoint save (voluntary");
+  return status?.startsWith("checkpoint save (voluntary") === true;
 }

@@ -122,9 +122,7 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
       if (!(age >= 0 && age < PIDFILE_TTL_MS)) continue;
       if (!deps.isProcessAlive(data.pid)) continue;
       out.push({ ...data, file });
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return out.sort((a, b) => compareNames(a.file, b.file));
 }

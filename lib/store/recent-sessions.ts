@@ -4,7 +4,6 @@ import { writeAtomic } from "../core/atomic-write.ts";
 import { ensureDir } from "../core/memory-dir.ts";
 import { readRange, withOpenFile } from "../core/file-range.ts";
 import { utcIso } from "../core/time-format.ts";
-import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 
 export const RECENT_TAIL_BYTES = 32 * 1024;
 /** Past this size the file is rewritten with its newest RECENT_TAIL_BYTES (whole lines). */

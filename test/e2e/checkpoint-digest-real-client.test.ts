@@ -5,7 +5,6 @@ import { DIST } from "../helpers/run-bundle.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
 import {
-  lastUserText,
   requestText,
   runClaude,
   startLoopbackModel,

@@ -28,7 +28,7 @@ describe("e2e: SessionStart records the session's Claude Code process", { timeou
       }
       return { kind: "text", text: "ok" };
     });
-    let run;
+    let run: Awaited<ReturnType<typeof runClaude>>;
     try {
       run = await runClaude({
         home: env.home,

@@ -127,7 +127,9 @@ describe("the digest of a transcript the real client wrote", () => {
       // 2.1.332: the first request names the task tools as deferred and sends no schema for them;
       // the request after ToolSearch's result carries both (docs/claude-code-versions.md).
       expect(toolNames(bodies[0]!)).not.toContain("TaskCreate");
-      expect(requestText(bodies[0]!)).toMatch(/deferred tools[^]*\nTaskCreate\n[^]*\nTaskUpdate\n/);
+      expect(requestText(bodies[0]!)).toMatch(
+        /deferred tools[\s\S]*\nTaskCreate\n[\s\S]*\nTaskUpdate\n/,
+      );
       expect(toolNames(bodies[1]!)).toEqual(expect.arrayContaining(["TaskCreate", "TaskUpdate"]));
     } else {
       expect(toolNames(bodies[0]!)).toEqual(expect.arrayContaining(["TaskCreate", "TaskUpdate"]));

@@ -49,9 +49,8 @@ describe(`SIGKILL at random points, ${KILLS} times`, () => {
     for (const kind of KILLED) {
       const calibration = [0, 1, 2].map((n) => kind.job(p, sessionIdFor(900 + n), 0));
       if (kind.name.startsWith("prompt"))
-        calibration.forEach((j, n) =>
-          sent.set(sessionIdFor(900 + n), [JSON.parse(String(j.input)).prompt]),
-        );
+        for (const [n, j] of calibration.entries())
+          sent.set(sessionIdFor(900 + n), [JSON.parse(String(j.input)).prompt]);
       const timings = await runPool(calibration, 3);
       runMs.set(kind, Math.max(20, median(timings.map((t) => t.ms))));
     }

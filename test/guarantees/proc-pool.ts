@@ -131,7 +131,7 @@ export function snapshotTree(dir: string): Map<string, string> {
     }
     for (const name of names) {
       const full = path.join(d, name);
-      let st;
+      let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(full);
       } catch {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
-import * as os from "node:os";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
+import { tempDir } from "./temp-dirs.ts";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const ENGINE = path.join(REPO_ROOT, "dist", ENGINE_BUNDLE);
@@ -28,7 +28,7 @@ export interface TempRepo {
 
 /** A real git repository with one commit, under a scratch $HOME (so nothing touches the real ~/.claude). */
 export function tempRepo(opts: { outsideHome?: boolean } = {}): TempRepo {
-  const base = mkdtempSync(path.join(os.tmpdir(), "quoin-save-"));
+  const base = tempDir("quoin-save-");
   const home = path.join(base, "home");
   const root = opts.outsideHome ? path.join(base, "repo") : path.join(home, "proj");
   mkdirSync(home, { recursive: true });

@@ -154,7 +154,7 @@ describe("readTranscriptTail", () => {
     fs.writeFileSync(
       file,
       Buffer.concat([
-        Buffer.from(base.join("\n") + "\n"),
+        Buffer.from(`${base.join("\n")}\n`),
         Buffer.from([0, 255, 254, 10, 123, 34, 117, 115, 97, 103, 101, 34, 10]),
         Buffer.from("{not json\n"),
       ]),

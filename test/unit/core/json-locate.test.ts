@@ -12,7 +12,7 @@ function sliceParses(text: string, node: JsonNode, expected: unknown, where = "(
     ).toEqual(Object.keys(record));
     for (const p of node.props) {
       expect(
-        JSON.parse(text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,") + "]"),
+        JSON.parse(`${text.slice(p.start, p.end).replace(/^("(?:[^"\\]|\\.)*")\s*:/, "[$1,")}]`),
         `${where}.${p.key}`,
       ).toEqual([p.key, record[p.key]]);
       sliceParses(text, p.value, record[p.key], `${where}.${p.key}`);
@@ -21,7 +21,8 @@ function sliceParses(text: string, node: JsonNode, expected: unknown, where = "(
   if (node.kind === "array") {
     const list = expected as unknown[];
     expect(node.items, `${where} length`).toHaveLength(list.length);
-    node.items.forEach((item, n) => sliceParses(text, item, list[n], `${where}[${n}]`));
+    for (const [n, item] of node.items.entries())
+      sliceParses(text, item, list[n], `${where}[${n}]`);
   }
 }
 

@@ -182,7 +182,7 @@ describe("renderSkill refuses", () => {
   it.each([
     [
       "one fewer (an injected `!` command would abort the skill)",
-      (t: string) => t.replace(/^  - "Bash\(node .* dispatch \*\)"\n/m, ""),
+      (t: string) => t.replace(/^ {2}- "Bash\(node .* dispatch \*\)"\n/m, ""),
     ],
     [
       "one more than the body runs",
