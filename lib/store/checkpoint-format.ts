@@ -353,8 +353,9 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
 }
 
 /**
- * The skeleton of step C2, the panic tier and precompact: cheap fields, and the digest when the
- * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
+ * The skeleton of step C2 (the block tier's forced save), the panic tier and precompact: cheap
+ * fields, and the digest when the writer read one (`Last user intent` then holds the newest
+ * request, so a picker row can show it).
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
   const intent: Section[] = d.intent

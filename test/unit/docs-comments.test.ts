@@ -4,13 +4,15 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // A comment gives its reason itself: "issue 19" means nothing to a reader without the tracker,
-// and DESIGN.md (the plan) is not in this repository; docs/ holds what the code does, and
-// docs/glossary.md the seed's words (Tier 1, clause B, CASE C...) a comment may use.
+// and DESIGN.md (the plan) and CLAUDE-CODE.md (notes on the client) are not in this repository;
+// docs/ holds what the code does, and docs/glossary.md the seed's words (Tier 1, clause B,
+// CASE C...) a comment may use.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["lib", "cli", "hooks", "scripts"];
 const FORBIDDEN: readonly { name: string; re: RegExp }[] = [
   { name: "an issue number", re: /\bissue\s*#?\d+/i },
   { name: "DESIGN.md", re: /\bDESIGN(\.md)?\b/ },
+  { name: "CLAUDE-CODE.md", re: /\bCLAUDE-CODE\.md\b/ },
 ];
 
 /** Every comment of a TypeScript text, with its line (1-based). */
