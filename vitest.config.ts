@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // Two projects: every test on Claude Code 2.1.197 (the oldest supported client), and the whole
 // end-to-end suite again on 2.1.332 (the newest; QUOIN_E2E_CLIENT picks the binary in
 // test/e2e/loopback-model.ts). newest-client.test.ts runs on 2.1.332 only: it checks what only
-// that client sends (SessionStart `fork`, the resume fields). README "Claude Code versions".
+// that client sends (SessionStart `fork`, the resume fields). docs/claude-code-versions.md.
 export default defineConfig({
   test: {
     testTimeout: 20_000,

@@ -1,7 +1,7 @@
 import type { CliContext } from "./cli-context.ts";
 
 /**
- * The engine's exit codes, the one table (the README's "Exit codes" prints it):
+ * The engine's exit codes, the one table (docs/commands.md, "Exit codes", prints it):
  * 0 done, or an answer is needed (`needs`, `needsMode`, restore's `choose`); 1 refused; 2 bad usage.
  * `dispatch` and `pidfile` always exit 0: the skill runs them through a `!` injection, where a
  * non-zero exit aborts the skill.

@@ -4,8 +4,8 @@ import * as path from "node:path";
 import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 
-// Issue 9 (QUOIN_BENCH_ONLY=checkpoints): precompact and save read the transcript digest (backwards within 32 MiB plus a bounded
-// head read), so their cost must stay flat from a 1 MB to a 1 GB transcript.
+// QUOIN_BENCH_ONLY=checkpoints: precompact and save read the transcript digest (backwards within
+// 32 MiB plus a bounded head read), so their cost must stay flat from a 1 MB to a 1 GB transcript.
 
 /** The session that ends the bench transcripts (spotter-short), so the digest finds its lines. */
 const SID = "55604662-cf2a-4331-851a-ec234028f8ca";

@@ -81,7 +81,8 @@ function makeProject(work: string): {
  * `restore --json` over 1,000 checkpoints and 200 sentinels: in a fresh session (Tier 3 full
  * enumeration), with the head cache (memory/checkpoint-heads.json, written by the warm-up runs) and
  * without it (deleted before each run: the first restore after an upgrade, which writes it), and in
- * the session whose sentinel passes Tier 1 (a completed restore each run).
+ * the session whose own sentinel passes Tier 1 (the picker's first look; a completed restore each
+ * run).
  */
 export function benchRestore(ctx: BenchContext): void {
   const { project, fastSid, fastSentinel, fastTarget } = makeProject(ctx.work);

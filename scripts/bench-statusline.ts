@@ -5,7 +5,7 @@ import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 const SID = "bench-statusline-0000-000000000001";
 
 /**
- * The status line, per draw: Claude Code's documented stdin (CLAUDE-CODE.md section 6) with
+ * The status line, per draw: Claude Code's documented status-line stdin with
  * current_usage set, as on every draw after the first reply. The session's window is already
  * recorded (the steady state: a draw reads the record and writes nothing).
  */

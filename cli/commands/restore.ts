@@ -40,7 +40,8 @@ export const restoreCommand = defineCommand({
       pick = Number(rawPick);
     }
     const session = ctx.session();
-    // "" and "unknown" are what a harness passes when it has no id: Tier 1 is skipped, as the seed says.
+    // "" and "unknown" are what a harness passes when it has no id: Tier 1 (this session's own
+    // pending-restore sentinel) is skipped, as the seed says.
     if (
       !session.ok &&
       ctx.sessionFlag !== undefined &&

@@ -72,7 +72,8 @@ export function adoptForRestore(
   const found = findShared(sharedCheckpointsOf(ctx), arg);
   if (!found.ok) return found;
   const file = adoptShared(ctx.deps, new ShareGit(ctx.deps, ctx.root), ctx.paths, found.shared);
-  // This session's own sentinel only: Tier 1 restores it; no other machine's sentinel is read or written.
+  // This session's own sentinel only: Tier 1 (the picker's first look, at this session's own
+  // pending-restore) restores it; no other machine's sentinel is read or written.
   writeAtomic(
     ctx.deps.fs,
     sentinelPath(ctx.paths.memory, "pending-restore", sessionId),

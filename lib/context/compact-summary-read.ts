@@ -1,7 +1,8 @@
 import type { FsApi } from "../core/deps.ts";
 import { scanLinesBackwards, withOpenFile } from "../core/file-range.ts";
 
-// Issue 23, point 6: the summary Claude Code wrote at the newest compaction. The transcript holds
+// The summary Claude Code wrote at the newest compaction (the re-entry note carries only what it
+// dropped of the checkpoint). The transcript holds
 // `{"type":"system","subtype":"compact_boundary",...}` followed by a `user` line with
 // `isCompactSummary: true` whose message is the summary. SessionStart(compact) fires right after
 // it, so the pair is at the end: read backwards, stop at the newest boundary, never the whole file.

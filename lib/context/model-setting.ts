@@ -4,10 +4,11 @@ import { readHead } from "../core/file-range.ts";
 import { settingNamesModel, type SettingWindow } from "./context-window.ts";
 
 // What Claude Code exposes to a hook about the session's model (verified with the real client,
-// README "Context window"): the hook inherits the client's environment (ANTHROPIC_MODEL,
-// CLAUDE_CODE_DISABLE_1M_CONTEXT), and settings.json `model` keeps its `[1m]` (the transcript's
-// message.model never has it). The client's precedence: ANTHROPIC_MODEL, then local, project and
-// user settings; the first that sets a model is the one in effect, the rest are not read.
+// docs/hooks.md, "The context window"): the hook inherits the client's environment
+// (ANTHROPIC_MODEL, CLAUDE_CODE_DISABLE_1M_CONTEXT), and settings.json `model` keeps its `[1m]`
+// (the transcript's message.model never has it). The client's precedence: ANTHROPIC_MODEL, then
+// local, project and user settings; the first that sets a model is the one in effect, the rest are
+// not read.
 
 /** settings.json files are small; a bigger one is not parsed here (a hook must stay cheap). */
 const MAX_SETTINGS_BYTES = 64 * 1024;

@@ -8,10 +8,10 @@ import { contextTokens, readTranscriptTail } from "./transcript-tail.ts";
 import { utcIso } from "../core/time-format.ts";
 import { isRecord } from "../core/value-checks.ts";
 
-// The status-line command (CLAUDE-CODE.md section 6). It runs on every draw, so it is its own
-// small bundle and checks its stdin by hand (no schema library to load). It records the window
-// Claude Code reports for the session outside any repository (registry kind "window"), so a draw
-// never writes into a project, and prints a gauge with tokens and the limit.
+// The status-line command (Claude Code's documented status-line stdin). It runs on every draw, so
+// it is its own small bundle and checks its stdin by hand (no schema library to load). It records
+// the window Claude Code reports for the session outside any repository (registry kind "window"),
+// so a draw never writes into a project, and prints a gauge with tokens and the limit.
 
 /** What is used of Claude Code's status-line stdin. */
 export interface StatusLineInput {

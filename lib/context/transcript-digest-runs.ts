@@ -38,7 +38,8 @@ function errorLine(text: string): string {
   return cutText(telling ?? lines[0] ?? "", ERROR_CHARS);
 }
 
-/** Failures that still stand and this session's commits, in call order (issue 19). */
+/** Failures that still stand and this session's commits, in call order: what was
+ * happening, not only what was touched. */
 export class RunLog {
   private readonly failed: (FailedCommand & { key: string })[] = [];
   readonly commits: SessionCommit[] = [];

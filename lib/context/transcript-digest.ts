@@ -18,9 +18,10 @@ import { RunLog, type FailedCommand } from "./transcript-digest-runs.ts";
 import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-todos.ts";
 
 /**
- * What a fresh session needs from this session's transcript, built without the model (issue 9,
- * DESIGN.md "What a checkpoint holds"). Pure over the lines it is given; the bounded reader is
- * transcript-digest-read.ts. The pass over the lines is transcript-digest-pass.ts; what the calls
+ * What a fresh session needs from this session's transcript, built without the model
+ * (most users have no session-state files, but every session has a transcript). Pure over the
+ * lines it is given; the bounded reader is transcript-digest-read.ts. The pass over the lines is
+ * transcript-digest-pass.ts; what the calls
  * add up to is settled here from transcript-digest-files.ts, -todos.ts and -runs.ts.
  */
 export interface TranscriptDigest {

@@ -10,7 +10,10 @@ function shellWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** How a message names the engine so the command runs as printed: `node "<path>"` (no PATH entry is installed). */
+/**
+ * How a message names the engine so the command runs as printed: `node "<path>"` (Claude Code's
+ * PATH is not a login shell's, and a `quoin-checkpoint` on it may be another version).
+ */
 export function engineInvocation(deps: Pick<Deps, "engineScript">): string {
   return `node ${shellWord(deps.engineScript ?? ENGINE_BUNDLE)}`;
 }

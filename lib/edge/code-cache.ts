@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { codeCacheDir, codeCacheStem } from "../core/code-cache-name.ts";
 
 // The prompt hook runs before every prompt, and most of what it costs above a bare `node -e 0` is
-// V8 compiling its functions the first time each runs (npm run bench; README "Performance").
+// V8 compiling its functions the first time each runs (npm run bench; docs/performance.md).
 // Node's own compile cache (module.enableCompileCache, 22.1+) stores only what was compiled before
 // the module ran, which is almost nothing of a bundle. So the hook's file holds the bundle as a
 // string, compiled here with V8's code cache made AFTER a run (createCachedData then holds every

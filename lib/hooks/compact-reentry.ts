@@ -12,7 +12,8 @@ import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 // what the checkpoint of this compaction holds (the newest checkpoint of this same session, which
 // PreCompact wrote or found already holding everything; else the one its pending-restore names).
 // When the summary Claude Code wrote can be read from the transcript's tail, only what it dropped
-// is carried (issue 23, point 6), with one line saying how much it kept, plus the newest changed file.
+// is carried (the summary paraphrases and loses exact paths), with one line saying how much it
+// kept, plus the newest changed file.
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
 const REENTRY_DIGEST_CHARS = 1200;

@@ -1,7 +1,7 @@
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
 
-// Issue 23, point 5: steer the summary. Claude Code appends a PreCompact hook's plain stdout to
+// Steer the summary. Claude Code appends a PreCompact hook's plain stdout to
 // the summariser's instructions, after the user's own `/compact <focus>` text (seen in the
 // compaction request of 2.1.197: "Additional Instructions:\n<focus>\n\n<hook stdout>"). The model's
 // summary paraphrases and loses exact paths; this text names what it must keep verbatim.

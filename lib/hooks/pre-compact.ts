@@ -70,7 +70,7 @@ function unchangedCheckpoint(
 /**
  * The automatic save before compaction: a skeleton checkpoint with the transcript digest
  * (<date>-<task>-precompact.md) and pending-restore-<sid>. Nothing is written when this session's
- * newest checkpoint already holds everything (issue 23: PreCompact may fire twice for one
+ * newest checkpoint already holds everything (PreCompact may fire twice for one
  * compaction), or when the sentinel names a checkpoint that is not an earlier precompact save
  * (a /checkpoint or forced save still waiting to be restored holds more than a skeleton would).
  */

@@ -3,7 +3,7 @@ import { newestRequestOf, oneLine } from "../store/checkpoint-digest.ts";
 import { FLOOR } from "../store/checkpoint-budget.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 
-// Issue 23, point 4: PreCompact once per compaction. Claude Code 2.1.332 may precompute an
+// PreCompact once per compaction. Claude Code 2.1.332 may precompute an
 // auto-compaction beside the turn, so PreCompact(auto) can fire before the real swap and again
 // when the precompute is re-armed. A PreCompact whose session's newest checkpoint already holds
 // everything (no request, changed file, todo change or commit since) writes nothing.

@@ -3,7 +3,7 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { parseKeyValues } from "../store/sentinels.ts";
 import { droppedSinceCompaction, reentryDigest, reentryDigestOf } from "./compact-reentry.ts";
 
-// Issue 23, point 6: the model gets what its compaction summary dropped of the checkpoint saved
+// The model gets what its compaction summary dropped of the checkpoint saved
 // before it, once. Claude Code 2.1.197 and 2.1.332 write the compact_boundary and the summary to
 // the transcript only after SessionStart(compact) ran, so that note is split in two:
 // SessionStart(compact) names the checkpoint and says the list follows; the first prompt after

@@ -41,7 +41,7 @@ function sentinelsOf(
 }
 
 /**
- * At most one banner, in DESIGN.md's order: this session's pending restore; else the newest other
+ * At most one banner, in this order: this session's pending restore; else the newest other
  * session's (marked as such); else a load-as-reference checkpoint; else a mid-agent handoff.
  * Paths and task names only. `listing` is the memory folder's sentinels, newest first;
  * `refTakenBy` names the session a reference banner already went to (then only that one sees it).

@@ -29,8 +29,9 @@ const SESSIONEND_DIGEST_BUDGET = 4 * 1024 * 1024;
 const SESSIONEND_HEAD_BYTES = 128 * 1024;
 
 /**
- * Claude Code's limit for each SessionEnd hook without a `timeout` (CLAUDE-CODE.md section 1, and
- * FACTS: SIGTERM at 1.5 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS can shorten it, never lengthen it).
+ * Claude Code's limit for each SessionEnd hook without a `timeout` (Claude Code's hook docs, and
+ * measured: SIGTERM at 1.5 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS can shorten it, never
+ * lengthen it).
  * The hook's own deadline is QUOIN_SESSIONEND_DEADLINE_MS (1200 ms) from its process start: past
  * it, it stops before the git and write steps and writes nothing.
  */

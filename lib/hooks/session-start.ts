@@ -50,7 +50,7 @@ function previousCompactionAt(deps: Deps, paths: MemoryPaths, sid: string): stri
 }
 
 /**
- * Issue 10: record this session's Claude Code process outside the repository, so a restore can
+ * Record this session's Claude Code process outside the repository, so a restore can
  * say that a checkpoint's session is still running; old entries pruned. Best effort.
  */
 function noteSessionProcess(deps: Deps, sid: string, cwd: string): number | null {

@@ -1,6 +1,6 @@
 import type { CheckpointTodo, ParsedDigest } from "../store/checkpoint-digest.ts";
 
-// Issue 23, point 6: what the model's own compaction summary already kept of a checkpoint's
+// What the model's own compaction summary already kept of a checkpoint's
 // digest, so the re-entry note carries only the rest. A path counts as kept when the summary
 // writes it whole (the project-relative path as the digest has it, or any longer path ending in
 // it after a `/`); a bare file name does not: the summary then lost where the file is. A request

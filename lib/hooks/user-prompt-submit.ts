@@ -155,7 +155,11 @@ export interface PromptHookOptions {
   forcedSave?: ForcedSave;
 }
 
-/** Every step of the UserPromptSubmit hook, in DESIGN.md's order. */
+/**
+ * Every step of the UserPromptSubmit hook, in the seed's order: the post-compaction reset (step
+ * 0.5), recent-sessions and the idle note (step 0.7), the exempt prompts, then the tier by
+ * utilization.
+ */
 export function handleUserPromptSubmit(
   deps: Deps,
   input: UserPromptSubmitInput,

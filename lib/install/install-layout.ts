@@ -39,7 +39,7 @@ export type HookBundle = "sessionstart" | "userpromptsubmit" | "precompact" | "s
 
 /**
  * Every bundle is CommonJS: the hooks and the status line run before every prompt and on every
- * draw, and node starts a CommonJS file measurably faster than an ES module (README "Guarantees",
+ * draw, and node starts a CommonJS file measurably faster than an ES module (docs/performance.md,
  * bench); so does the engine, which a skill runs on every step. Installs before 0.1 wrote `.mjs`
  * (LEGACY_BUNDLE_EXT, LEGACY_ENGINE_BUNDLE).
  */

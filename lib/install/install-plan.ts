@@ -5,7 +5,7 @@ import { changedLines } from "../core/line-diff.ts";
 import { utcIso } from "../core/time-format.ts";
 import { engineCommand, type InstallLayout } from "./install-layout.ts";
 
-// The installer in two halves (issue 20): installer.ts computes every write, move and settings
+// The installer in two halves: installer.ts computes every write, move and settings
 // edit once, as a plan; --dry-run prints it (describePlan), an install performs it (applyPlan).
 // Neither half asks whether this is a dry run, so what is printed is what is done.
 

@@ -21,7 +21,10 @@ export interface PluginInputs {
   engine: string;
   /** dist/any-ascii.cjs: the engine loads it beside itself when a save transliterates */
   anyAscii: string;
-  /** dist/statusline.cjs: a plugin cannot register a status line; a user points theirs at it (README) */
+  /**
+   * dist/statusline.cjs: a plugin cannot register a status line; a user points theirs at it
+   * (docs/install.md)
+   */
   statusLine: string;
   /** bundle name (sessionstart, ...) -> built hook bundle; missing ones are left out */
   hookBundles: Readonly<Record<string, string>>;

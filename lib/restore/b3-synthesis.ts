@@ -3,7 +3,10 @@ import type { SessionStateFile } from "./memory-listing.ts";
 import { intentFromUnfinished, taskFromSessionFileName } from "../store/session-state.ts";
 import { utcHuman } from "../core/time-format.ts";
 
-/** What B3 offers (and, on yes, restores): the freshest session-state file in place of a checkpoint. */
+/**
+ * What B3 (the seed's session-state synthesis, Tier 4) offers and, on yes, restores: the freshest
+ * session-state file in place of a checkpoint.
+ */
 export interface B3Synthesis {
   file: string;
   name: string;

@@ -8,7 +8,7 @@ import { isRecord } from "../core/value-checks.ts";
 
 // What the picker needs from a checkpoint's first sections (status, task, branch, session id,
 // intent), read cheaply, and a cache of it in memory/checkpoint-heads.json so a restore over
-// 1,000 checkpoints does not open 1,000 files (README "Performance").
+// 1,000 checkpoints does not open 1,000 files (docs/performance.md).
 
 export interface HeadFields {
   status?: string;

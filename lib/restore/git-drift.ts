@@ -3,7 +3,7 @@ import type { Handover } from "./handover-sections.ts";
 import { cut } from "./restore-guide.ts";
 import { isDirtyNow } from "./status-summary.ts";
 
-// Drift between a checkpoint and git now (issue 19): an `## Uncommitted` file that is clean again
+// Drift between a checkpoint and git now: an `## Uncommitted` file that is clean again
 // while HEAD did not move (`## Head` equals HEAD now), a listed commit not in this clone, and
 // working-set files that no longer exist. Pure; reconcile.ts gathers the inputs.
 

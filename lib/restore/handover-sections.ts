@@ -2,9 +2,10 @@ import { firstLineOf, sectionBody } from "../core/markdown-sections.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 import { isCuratedStatus } from "../store/checkpoint-status.ts";
 
-// Issue 19's handover sections as a restore reads them back (the on-disk contract shared with the
-// writers): `## Head`, `## Last words`, `## Uncommitted`, and the marks on `## Completed this
-// session` bullets. A checkpoint without them (every older one) reads as "not recorded".
+// The handover sections (what was happening, beyond the files touched) as a restore reads them
+// back (the on-disk contract shared with the writers): `## Head`, `## Last words`,
+// `## Uncommitted`, and the marks on `## Completed this session` bullets. A checkpoint without them
+// (every older one) reads as "not recorded".
 
 export interface LastWord {
   /** the bullet's time, `2026-12-01T10:04Z`, or null when the bullet has none */

@@ -62,13 +62,14 @@ export interface MemoryListing {
 }
 
 export interface ListingOptions {
-  /** checkpoints within this many days get their head read (Tier 3 needs them) */
+  /** checkpoints within this many days get their head read (Tier 3, full enumeration, needs them) */
   checkpointWindowDays: number;
   /** list and read only the checkpoint this session's own sentinel names (Tier 1 alone) */
   ownSentinelOnly?: boolean;
   /**
    * QUOIN_RESTORE_SENTINEL_WINDOW: line 1 of an older pending-restore sentinel is read only when it
-   * is this session's or its session has a held prompt (Tier 2); absent: every sentinel is read.
+   * is this session's or its session has a held prompt (Tier 2, the pending-prompt
+   * cross-reference); absent: every sentinel is read.
    * With ownSentinelOnly only this session's is read.
    */
   sentinelWindowDays?: number;

@@ -25,7 +25,7 @@ export type ReplayCase =
       /** no `=== BLOCKED PROMPT [...] ===` header: the whole file is one prompt */
       legacy: boolean;
       entries: NumberedPrompt[];
-      /** CASE C: the mismatch warning line */
+      /** CASE C (only other sessions' held prompts): the mismatch warning line */
       warning?: string;
       /** CASE C: other sessions' files not shown */
       others: number;
@@ -144,7 +144,8 @@ export type ReplayResult =
 
 /**
  * Apply the user's choice. `all` skips non-replayable entries; an explicit number replays them.
- * CASE B consumes the file on any answer; CASE C leaves it unless the answer is `delete`.
+ * CASE B (this session's held prompts) consumes the file on any answer; CASE C (another session's)
+ * leaves it unless the answer is `delete`.
  */
 export function applyReplaySelection(
   c: Exclude<ReplayCase, { case: "A" }>,

@@ -15,7 +15,7 @@ export interface RebasedCommit extends CommitRef {
 }
 
 /**
- * Seed 001's reconciliation, with issue 19's three states: each listed commit is present (its
+ * Seed 001's reconciliation, with three states for a commit: each listed commit is present (its
  * hash), rebased (a commit reachable from HEAD with the same subject: the new hash), or not in
  * this clone; In progress is re-derived from git; drift against the plan and against git is listed.
  * Every list is bounded (a repository with 7,000 untracked paths costs a line of counts).

@@ -13,7 +13,10 @@ import { utcHuman, DAY_MS } from "../core/time-format.ts";
 import type { HeadFields } from "./checkpoint-heads.ts";
 import { compareNames } from "../core/dir-listing.ts";
 
-/** Tier 3: checkpoints on disk are candidates for 30 days (sentinels only for QUOIN_RESTORE_SENTINEL_WINDOW). */
+/**
+ * Tier 3 (full enumeration): checkpoints on disk are candidates for 30 days (sentinels only for
+ * QUOIN_RESTORE_SENTINEL_WINDOW).
+ */
 export const CHECKPOINT_WINDOW_DAYS = 30;
 
 /** One entry of the picker list: a checkpoint file, annotated as the seed's restore step 2 says. */
@@ -152,13 +155,17 @@ function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number)
   return out.flatMap((c) => [c, ...(held.get(c) ?? [])]);
 }
 
-/** Tier 3 full enumeration: in-window sentinels (B1) plus 30-day checkpoints, de-duplicated by path. */
+/**
+ * Tier 3 full enumeration: in-window sentinels (the seed's B1 mtime filter) plus 30-day
+ * checkpoints, de-duplicated by path.
+ */
 export function enumerateCandidates(snap: MemoryListing, w: EnumerationWindows): Enumeration {
   const index = checkpointIndex(snap);
   const messages: string[] = [];
   const byPath = new Map<string, Candidate>();
 
-  // B1: sentinels within the window, newest first so the newest sentinel backs a shared checkpoint.
+  // B1 (the mtime filter): sentinels within the window, newest first so the newest sentinel backs a
+  // shared checkpoint.
   const sentinels = snap.pendingRestores.filter(
     (s) => snap.nowMs - s.mtimeMs < w.sentinelWindowDays * DAY_MS,
   );

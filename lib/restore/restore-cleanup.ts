@@ -7,9 +7,13 @@ import { trashMove } from "../core/trash.ts";
 
 export interface CleanupRequest {
   sessionId: string;
-  /** the picker's consumed_sentinel_path ("" on paths 1, 1a, 2, 3a, 4a, 5, 6) */
+  /**
+   * the picker's consumed_sentinel_path: the other session's sentinel the pick came from; "" when
+   * none was (this session's own, no candidate, a disk-only checkpoint, a synthesis, a corrupt
+   * file)
+   */
   consumedSentinelPath: string;
-  /** CASE B (any answer) or CASE C with delete */
+  /** this session's held prompts (CASE B, any answer), or another session's with delete (CASE C) */
   pendingPromptFile: string | null;
   /** keep this session's pending-restore: it names a checkpoint that could not be parsed, never shown */
   keepOwn?: boolean;
@@ -36,9 +40,9 @@ function isOwnSentinel(
 }
 
 /**
- * Restore step 5 (B2 two-call pattern): the current session's pending-restore always; the consumed sentinel
- * when set and different; the pending-prompt file when the replay step consumed it. Into trash/,
- * fail-open: a file that cannot move is reported and left in place.
+ * Restore step 5 (the seed's B2 fix: two moves, not one): the current session's pending-restore
+ * always; the consumed sentinel when set and different; the pending-prompt file when the replay
+ * step consumed it. Into trash/, fail-open: a file that cannot move is reported and left in place.
  */
 export function cleanupAfterRestore(
   deps: Deps,
@@ -61,7 +65,8 @@ export function cleanupAfterRestore(
     ? sentinelPath(paths.memory, "pending-restore", req.sessionId)
     : null;
   if (own && !req.keepOwn) move(own);
-  // 2. The actually-consumed orphan sentinel of another session (B2), if different.
+  // 2. The actually-consumed orphan sentinel of another session, if different (without this, an
+  // orphan that was restored would be offered again).
   const consumed = req.consumedSentinelPath;
   if (
     consumed !== "" &&

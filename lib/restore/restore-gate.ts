@@ -18,7 +18,10 @@ export function freshestSessionState(
   return best;
 }
 
-/** The task the user works on now: the Tier 2 anchor task if set, else the freshest session-state file name. */
+/**
+ * The task the user works on now: the Tier 2 anchor task (of a held prompt's session) if set, else
+ * the freshest session-state file name.
+ */
 export function freshestTask(snap: MemoryListing, anchorTask: string): string {
   if (anchorTask !== "") return anchorTask;
   const fresh = freshestSessionState(snap);
@@ -90,8 +93,9 @@ export function gateNote(g: GateResult): string {
 export type B3Trigger = { fires: false } | { fires: true; clause: "A" | "B" };
 
 /**
- * B3 trigger, evaluated before the normal picker. Clause A: no candidate. Clause B: every
- * candidate is older than the freshest session-state file within the fallback window.
+ * B3 trigger (offer a synthesis from the session-state file instead), evaluated before the normal
+ * picker. Clause A: no candidate. Clause B: every candidate is older than the freshest
+ * session-state file within the fallback window.
  */
 export function b3Trigger(
   snap: MemoryListing,

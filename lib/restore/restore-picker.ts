@@ -33,7 +33,9 @@ export interface PickerSettings {
   dedupWindowDays: number;
 }
 
-/** What the user already answered: a number from the list, or yes to B3 synthesis. */
+/**
+ * What the user already answered: a number from the list, or yes to B3 (session-state) synthesis.
+ */
 export interface PickerAnswers {
   pick?: number;
   synthesize?: boolean;
@@ -47,9 +49,12 @@ export function b3Key(file: string, mtimeMs: number): string {
 }
 
 /**
- * Where the picker ended, in the seed's consumed_sentinel_path contract: 1, 1a, 2, 3, 3a, 4, 4a, 5
- * (6, the corrupt-file branch, is decided when the checkpoint is read). "tier2" is the Tier 2
- * anchor, which consumes the other session's pending-restore sentinel.
+ * Where the picker ended, in the seed's consumed_sentinel_path contract (the six paths; which
+ * sentinel a restore consumes): 1 this session's sentinel (1a: the cross-task guard sent it to
+ * synthesis), 2 no candidate, 3 the one candidate picked (3a: a checkpoint with no sentinel), 4 a
+ * numbered pick (4a: no sentinel), 5 session-state synthesis (6, the corrupt-file branch, is
+ * decided when the checkpoint is read). "tier2" is the Tier 2 anchor (a held prompt's session), which
+ * consumes the other session's pending-restore sentinel.
  */
 export type ContractPath = "1" | "1a" | "2" | "3" | "3a" | "4" | "4a" | "5" | "tier2";
 
@@ -133,7 +138,10 @@ function restoreListed(
   };
 }
 
-/** Tier 4: B3 synthesis from the freshest session-state within the fallback window; else the list, else nothing. */
+/**
+ * Tier 4: B3 (session-state) synthesis from the freshest session-state within the fallback window;
+ * else the list, else nothing.
+ */
 function routeToB3(
   snap: MemoryListing,
   s: PickerSettings,
@@ -231,7 +239,10 @@ type Tier1 =
   | { passed: false; warnings: string[] }
   | null;
 
-/** Tier 1: current-session sentinel, cross-task guard, no staleness check. Skipped for "" and "unknown". */
+/**
+ * Tier 1: current-session pending-restore sentinel, cross-task guard, no staleness check. Skipped
+ * for "" and "unknown".
+ */
 function tier1(snap: MemoryListing): Tier1 {
   if (!isUsableSessionId(snap.sessionId)) return null;
   const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
@@ -330,7 +341,8 @@ export function pickRestore(
     };
   }
 
-  // Tier 3: full enumeration, then the B3 trigger (clause A or B), then the normal picker.
+  // Tier 3: full enumeration, then the B3 trigger (clause A: no candidate; clause B: all older than
+  // the freshest session-state file), then the normal picker.
   const { list, messages } = enumerate(t2.anchorTask);
   const warnings = [...t2.warnings, ...messages];
   const trigger = b3Trigger(snap, list, s.fallbackWindowDays);

@@ -55,7 +55,10 @@ export interface RestoreRequest {
   replay?: string;
   /** the user chose to proceed after the same-session warning */
   proceed?: boolean;
-  /** the user said no to the B3 synthesis offer: remember it for that file, then pick without it */
+  /**
+   * the user said no to the B3 (session-state) synthesis offer: remember it for that file, then
+   * pick without it
+   */
   declineSynthesis?: boolean;
 }
 
@@ -68,7 +71,10 @@ export function pickerSettings(knobs: Knobs): PickerSettings {
   };
 }
 
-/** What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3. */
+/**
+ * What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3
+ * (the session-state synthesis).
+ */
 export interface ResumeSummary {
   source: "checkpoint" | "session-state";
   /** automatic (a hook's save: no notes of the model) or curated (/checkpoint) */
@@ -271,7 +277,10 @@ function declinedSyntheses(
   return keys;
 }
 
-/** Restore step 1 (the picker): Tier 1 on a first listing of this session's own sentinel, else the full picker. */
+/**
+ * Restore step 1 (the picker): Tier 1 (this session's own pending-restore) on a first listing of
+ * that sentinel alone, else the full picker.
+ */
 function pick(
   deps: Deps,
   knobs: Knobs,
@@ -328,7 +337,8 @@ function restoreCheckpoint(
   const checked =
     text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
   if (!checked.ok) {
-    // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
+    // Path 6 (a checkpoint that cannot be read): shown raw with the manual-recovery hint; no
+    // sentinel is consumed or trashed.
     out.path = "6";
     out.consumedSentinel = "";
     out.needs = ["manual-recovery"];
@@ -351,7 +361,10 @@ function restoreCheckpoint(
   return { out, preferSid };
 }
 
-/** Prompts of another session's file that an earlier CASE C restore replayed (registry kind "replayed"). */
+/**
+ * Prompts of another session's file that an earlier CASE C (another session's prompts) restore
+ * replayed (registry kind "replayed").
+ */
 function replayedPrompts(deps: Deps, sid: string): Set<string> {
   if (!isUsableSessionId(sid)) return new Set();
   const rec = readRegistry(deps, claudeConfigDir(deps.env, deps.home), "replayed", sid);
@@ -408,7 +421,10 @@ function replayStep(
   return null;
 }
 
-/** Restore step 5: sentinel cleanup (six-path contract), then restore step 6: the ledger row. */
+/**
+ * Restore step 5: sentinel cleanup (the six-path contract: which sentinel the pick consumed, if
+ * any), then restore step 6: the ledger row.
+ */
 function finishRestore(
   deps: Deps,
   req: RestoreRequest,
@@ -455,7 +471,8 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   let out: Restored;
   let preferSid: string | null = null;
   if (decision.action === "synthesize") {
-    // Path 5: B3 synthesis consumes no sentinel; current-session cleanup still runs.
+    // Path 5: a session-state synthesis (B3) consumes no sentinel; current-session cleanup still
+    // runs.
     out = base(decision.path, decision.warnings, { case: "A" });
     out.summary = synthesisSummary(decision.synthesis);
     out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");

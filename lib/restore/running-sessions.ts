@@ -3,7 +3,8 @@ import type { RestoreOutcome } from "./restore-run.ts";
 import { runningNote } from "../store/session-liveness.ts";
 
 /**
- * Issue 10: beside every checkpoint whose session is another one still running, say so: in the
+ * Beside every checkpoint whose session is another one still running, say so (two sessions
+ * would otherwise work on one task unawares): in the
  * picker list (the note in [ ], which does not stop an explicit pick) and, for a restored
  * checkpoint, as a warning. The restore itself goes ahead. `running` asks the session registry.
  */

@@ -7,7 +7,7 @@ import { locateSessionState, type LocatedSessionState } from "../store/session-s
 import { taskFromSessionFileName } from "../store/session-state.ts";
 import { chooseTask, type TaskSource } from "../store/task-name.ts";
 
-// What every checkpoint writer knows about the session before it writes (issue 20): the
+// What every checkpoint writer knows about the session before it writes: the
 // session-state file, the branch, the first request and the task named from them. PreCompact,
 // the block tier's forced save, the panic tier, SessionEnd and `/checkpoint` save all ask here,
 // so one session gets one task name whichever writer runs.
@@ -44,7 +44,8 @@ export function checkpointIdentity(
   paths: MemoryPaths,
   input: IdentityInput,
 ): CheckpointIdentity {
-  // DESIGN: without a UUID anchor, the newest session-state file within the fallback window.
+  // Without a UUID anchor (no session-state file names this session), the newest session-state
+  // file within the fallback window.
   const sessionState = locateSessionState(deps.fs, paths.sessions, input.sessionId, {
     nowMs: deps.now().getTime(),
     windowDays: readKnob(deps.env, "QUOIN_SESSION_FALLBACK_WINDOW"),

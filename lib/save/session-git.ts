@@ -10,7 +10,8 @@ import type {
   UncommittedKind,
 } from "../store/checkpoint-handover.ts";
 
-// The session's own commits and uncommitted files checked against git at save time (issue 19).
+// The session's own commits and uncommitted files checked against git at save time
+// (a rebase or a reset after the save must not leave a restore trusting a hash).
 // Every git call is bounded: by the writer's deadline when it has one (SessionEnd), else by a
 // fixed timeout. A git that does not answer in time is skipped, and the checkpoint says so in one
 // line; the transcript's commits are then listed unchecked.

@@ -59,9 +59,9 @@ export function newestRequestIntent(
 }
 
 /**
- * Step C2, the panic tier, precompact and session end: a skeleton checkpoint from cheap sources
- * (no git process, no content reads) plus the transcript digest the caller read, created
- * exclusively, then (when asked) the pending-restore sentinel naming it.
+ * Step C2 (the block tier's forced save), the panic tier, precompact and session end: a skeleton
+ * checkpoint from cheap sources (no git process, no content reads) plus the transcript digest the
+ * caller read, created exclusively, then (when asked) the pending-restore sentinel naming it.
  */
 export function writeSkeletonCheckpoint(deps: Deps, req: SkeletonRequest): SkeletonResult {
   const now = deps.now();

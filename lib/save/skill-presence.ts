@@ -8,7 +8,7 @@ const CHECKPOINT_SKILL = "checkpoint";
 /**
  * Save step 1.5 sub-step B: live pidfiles of other skills. The seed excluded only its own pid; here the
  * checkpoint skill's own pidfile is excluded, and with a known session id only that session's
- * skills count (DESIGN: several sessions share a repository, and another session's running skill
+ * skills count (several sessions share a repository, and another session's running skill
  * is no reason to save this one in mid-agent mode). A quoin pidfile names no session (""): it
  * counts, as every pidfile did in the seed.
  */

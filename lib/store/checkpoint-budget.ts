@@ -1,4 +1,4 @@
-// The checkpoint's budget in one place (issue 19, DESIGN.md "What a checkpoint holds"): the seed's
+// The checkpoint's budget in one place (docs/checkpoint-format.md says what fills it): the seed's
 // 4 KB soft cap is the aim of every automatic checkpoint; a checkpoint that holds the model's own
 // document may use up to 6 KB. A floor the model's fields can never push out: each part of it has
 // its own limit below. The model's fields share what is left, cut in MODEL_CUT_ORDER.

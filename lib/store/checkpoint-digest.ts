@@ -38,7 +38,7 @@ export interface CheckpointDigest {
   read: readonly CheckpointFile[];
   todos: readonly CheckpointTodo[] | null;
   failures: readonly CheckpointFailure[];
-  /** the model's newest text replies, newest last (absent in digests written before issue 19) */
+  /** the model's newest text replies, newest last (absent in older digests) */
   lastWords?: readonly CheckpointWord[];
   /** what the model said it finished, older than the last words, and tracker items it closed */
   progress?: readonly CheckpointWord[];

@@ -92,7 +92,7 @@ export interface CheckpointData {
   notes?: readonly string[];
   /** the transcript digest; its floor is always kept, the rest fitted under the cap */
   digest?: CheckpointDigest | null;
-  /** this session's commits checked against git, and its uncommitted files (issue 19) */
+  /** this session's commits checked against git, and its uncommitted files */
   handover?: Handover | null;
   /** the model's own document came with this save (/checkpoint --stdin-json): the 6 KB hard cap */
   modelDocument?: boolean;
@@ -353,8 +353,9 @@ export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
 }
 
 /**
- * The skeleton of step C2, the panic tier and precompact: cheap fields, and the digest when the
- * writer read one (`Last user intent` then holds the newest request, so a picker row can show it).
+ * The skeleton of step C2 (the block tier's forced save), the panic tier and precompact: cheap
+ * fields, and the digest when the writer read one (`Last user intent` then holds the newest
+ * request, so a picker row can show it).
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
   const intent: Section[] = d.intent
@@ -438,7 +439,8 @@ function readBranch(line: string | undefined): string | undefined {
   return line === undefined ? undefined : readExactLine(line);
 }
 
-/** `## Completed this session`: the commits, and those with their state (issue 19's bullets). */
+/** `## Completed this session`: the commits, and those with their state
+ * (present, rebased, not in this clone). */
 function parseCompleted(body: string | undefined): {
   commits: CommitRef[];
   checkedCommits: CheckedCommit[];

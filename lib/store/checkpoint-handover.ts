@@ -1,7 +1,8 @@
 import { sanitizeBody } from "../core/markdown-sections.ts";
 import { FLOOR } from "./checkpoint-budget.ts";
 
-// The handover sections of a checkpoint (issue 19; the on-disk contract every helper reads):
+// The handover sections of a checkpoint (the on-disk contract every
+// helper reads):
 // `## Last words`, `## Completed this session` filled from the session's own commits checked
 // against git, and `## Uncommitted`. Old checkpoints lack them: a missing section parses as
 // "not recorded", never an error.

@@ -68,9 +68,9 @@ export function notAProject(dir: string): string {
 }
 
 /**
- * THE project rule (DESIGN.md "On disk"): the memory paths of the project that `start` belongs
- * to, or null when that is $HOME, one of its ancestors, or `/`. Every hook and every engine
- * command takes its paths from here; null means "not a project: write nothing".
+ * THE project rule: the memory paths of the project that `start` belongs to, or null when that is
+ * $HOME, one of its ancestors, or `/`. Every hook and every engine command takes its paths from
+ * here; null means "not a project: write nothing".
  */
 export function projectMemory(fs: FsApi, start: string, home: string): MemoryPaths | null {
   const root = resolveProjectRoot(fs, start, home);

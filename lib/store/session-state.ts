@@ -53,8 +53,8 @@ export function parseSessionState(file: string, text: string): SessionState {
 }
 
 /**
- * B3 intent: the first non-empty line of `## Unfinished work`, stripped of a list glyph,
- * a number, and one status glyph. "- 1. ⏳ T-04 wire up X" -> "T-04 wire up X".
+ * B3 (session-state synthesis) intent: the first non-empty line of `## Unfinished work`, stripped
+ * of a list glyph, a number, and one status glyph. "- 1. ⏳ T-04 wire up X" -> "T-04 wire up X".
  */
 export function intentFromUnfinished(unfinished: string | undefined): string | undefined {
   const line = unfinished?.split("\n").find((l) => l.trim() !== "");

@@ -1,7 +1,7 @@
 import { reduceTaskName } from "../core/ids.ts";
 
-// The one rule every checkpoint writer names its task by (issue 9): never `unknown` while
-// something better exists.
+// The one rule every checkpoint writer names its task by: never `unknown` while
+// something better exists (a checkpoint named `unknown` cannot be told from another in the picker).
 
 export type TaskSource = "given" | "session-state" | "branch" | "first-request" | "none";
 

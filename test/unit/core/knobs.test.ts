@@ -68,7 +68,7 @@ describe("knobs", () => {
     },
   );
 
-  it("has one entry per knob of DESIGN.md, plus the SessionEnd hook's deadline and the compaction steering (README: Knobs)", () => {
+  it("has one entry per knob of the seed, plus the SessionEnd hook's deadline, sharing and the compaction steering (docs/commands.md: Knobs)", () => {
     expect(KNOB_NAMES).toHaveLength(22);
     expect(knobDefault("QUOIN_SHARE")).toBe("off");
     expect(knobDefault("QUOIN_STEER_COMPACTION")).toBe("1");
@@ -76,9 +76,9 @@ describe("knobs", () => {
     expect(knobDefault("QUOIN_TRASH_DAYS")).toBe(30);
   });
 
-  it("README's Knobs table lists exactly the knobs declared here, in the same order", () => {
+  it("docs/commands.md's Knobs table lists exactly the knobs declared here, in the same order", () => {
     const readme = readFileSync(
-      path.join(import.meta.dirname, "..", "..", "..", "README.md"),
+      path.join(import.meta.dirname, "..", "..", "..", "docs", "commands.md"),
       "utf8",
     );
     const section = readme.slice(readme.indexOf("\n## Knobs\n"));

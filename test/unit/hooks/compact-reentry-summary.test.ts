@@ -105,7 +105,7 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     );
     expect(all).toBeGreaterThan(10);
     expect(all).toBe(fullList);
-    // The measured figures (README, "What a checkpoint holds"): the summary kept 10 of 13 paths.
+    // The measured figures (docs/hooks.md, "Around a compaction"): the summary kept 10 of 13 paths.
     expect([kept, all, shownDropped.length]).toEqual([10, 13, 3]);
     expect(note).toContain(`Saved before the compaction: ${checkpoint}`);
     expect(note).toContain(`The summary kept ${kept} of ${all} paths`);
