@@ -50,11 +50,19 @@ const run = (extraEnv: Record<string, string> = {}) =>
     env: { HOME: home, QUOIN_CONTEXT_WINDOW: "200000", ...extraEnv },
   });
 
-describe("the prompt hook's code cache", () => {
-  let first: ReturnType<typeof run>;
+// Each test starts from a cache the first run wrote (they run in any order: --sequence.shuffle).
+let first: ReturnType<typeof run>;
+function warm(): string {
+  fs.rmSync(cacheDir(), { recursive: true, force: true });
+  first = run();
+  const files = cacheFiles();
+  expect(files).toHaveLength(1);
+  return path.join(cacheDir(), files[0]!);
+}
 
+describe("the prompt hook's code cache", () => {
   it("is written by the first run, owner-only, named for this node, outside the project", () => {
-    first = run();
+    warm();
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout).hookSpecificOutput.additionalContext).toContain(
       "150k of 167k (89.8%)",
@@ -73,7 +81,7 @@ describe("the prompt hook's code cache", () => {
   });
 
   it("is used as it is by the next run, which answers the same", () => {
-    const file = path.join(cacheDir(), cacheFiles()[0]!);
+    const file = warm();
     const bytes = fs.readFileSync(file);
     fs.utimesSync(file, new Date(0), new Date(0));
     const again = run();
@@ -83,7 +91,7 @@ describe("the prompt hook's code cache", () => {
   });
 
   it("a corrupt cache is refused and replaced; the answer does not change", () => {
-    const file = path.join(cacheDir(), cacheFiles()[0]!);
+    const file = warm();
     fs.writeFileSync(file, "not a V8 code cache");
     const r = run();
     expect(r).toMatchObject({ status: 0, stdout: first.stdout });
@@ -92,6 +100,7 @@ describe("the prompt hook's code cache", () => {
   });
 
   it("an upgrade of the same length does not run the old build's cached code, and its cache goes", () => {
+    warm();
     const before = cacheFiles();
     expect(before).toHaveLength(1);
     const text = fs.readFileSync(hook, "utf8");
@@ -116,6 +125,7 @@ describe("the prompt hook's code cache", () => {
   });
 
   it("an unwritable cache folder costs the cache only", () => {
+    warm();
     const blocked = path.join(tmp, "blocked");
     fs.writeFileSync(blocked, "a file where the cache folder would go");
     const r = run({ XDG_CACHE_HOME: blocked });
@@ -124,6 +134,7 @@ describe("the prompt hook's code cache", () => {
   });
 
   it("XDG_CACHE_HOME is honoured; without HOME or it, nothing is cached and the hook still answers", () => {
+    warm();
     const xdg = path.join(tmp, "xdg");
     expect(run({ XDG_CACHE_HOME: xdg }).stdout).toBe(first.stdout);
     expect(fs.readdirSync(path.join(xdg, "quoin-checkpoint"))).toHaveLength(1);
