@@ -31,8 +31,11 @@ export default function setup(): (() => void) | undefined {
   const runTmp = mkdtempSync(path.join(os.tmpdir(), "quoin-test-run-"));
   process.env["TMPDIR"] = runTmp;
   return () => {
-    // tsx keeps its compile cache in <tmp>/tsx-<uid> (tests that start install.ts through tsx).
-    const left = readdirSync(runTmp).filter((name) => !/^tsx-\d+$/.test(name));
+    // Not the tests' own: tsx's compile cache (<tmp>/tsx-<uid>, tests that start install.ts through
+    // tsx) and the real Claude Code client's scratch folders (<tmp>/claude-<uid>, <tmp>/cc-socks).
+    const left = readdirSync(runTmp).filter(
+      (name) => !/^(tsx-\d+|claude-\d+|cc-socks)$/.test(name),
+    );
     if (process.env["QUOIN_KEEP_TEST_DIRS"]) return;
     rmSync(runTmp, { recursive: true, force: true });
     if (left.length === 0) return;

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld, MATCHERS } from "./hook-world.ts";
 import {
   requestText,
   runClaude,
@@ -19,37 +19,22 @@ let home: string;
 let project: string;
 let model: LoopbackModel;
 
-const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.cjs`))}`;
-
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-compact-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/feat/compact\n");
+  ({ home, project } = hookWorld(tmp, {
+    branch: "feat/compact",
+    hooks: {
+      SessionStart: MATCHERS.sessionStart,
+      UserPromptSubmit: "",
+      PreCompact: MATCHERS.preCompact,
+    },
+  }));
   fs.mkdirSync(path.join(project, ".workflow_artifacts", "memory", "sessions"), {
     recursive: true,
   });
   fs.writeFileSync(
     path.join(project, ".workflow_artifacts", "memory", "sessions", "2026-11-29-compact-test.md"),
     "## Unfinished work\n- T-1 wire it\n",
-  );
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const entry = (name: string, matcher?: string) => [
-    {
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: "command", command: hook(name), timeout: 10 }],
-    },
-  ];
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify({
-      hooks: {
-        SessionStart: entry("sessionstart", "startup|resume|clear|compact"),
-        UserPromptSubmit: entry("userpromptsubmit"),
-        PreCompact: entry("precompact", "manual|auto"),
-      },
-    }),
   );
   model = await startLoopbackModel((body) =>
     requestText(body).includes("summary")

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld, MATCHERS } from "./hook-world.ts";
 import {
   requestText,
   runClaude,
@@ -23,7 +23,6 @@ let home: string;
 let project: string;
 let model: LoopbackModel;
 
-const hook = (name: string) => `node ${JSON.stringify(path.join(DIST, "hooks", `${name}.cjs`))}`;
 const FOCUS = "keep the parser notes";
 const KEPT = "src/kept-file.ts";
 const DROPPED = "src/dropped-file.ts";
@@ -53,28 +52,15 @@ function typed(body: MessagesBody, prompt: string): boolean {
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-steer-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.mkdirSync(path.join(project, "src"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/feat/steer\n");
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const entry = (name: string, matcher?: string) => [
-    {
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: "command", command: hook(name), timeout: 10 }],
+  ({ home, project } = hookWorld(tmp, {
+    branch: "feat/steer",
+    hooks: {
+      SessionStart: MATCHERS.sessionStart,
+      UserPromptSubmit: "",
+      PreCompact: MATCHERS.preCompact,
     },
-  ];
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify({
-      hooks: {
-        SessionStart: entry("sessionstart", "startup|resume|clear|compact"),
-        UserPromptSubmit: entry("userpromptsubmit"),
-        PreCompact: entry("precompact", "manual|auto"),
-      },
-    }),
-  );
+  }));
+  fs.mkdirSync(path.join(project, "src"), { recursive: true });
   model = await startLoopbackModel((body) => {
     if (isCompactionRequest(body))
       return { kind: "text", text: `<summary>We wrote ${KEPT} and more.</summary>` };

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld } from "./hook-world.ts";
 import {
   requestText,
   runClaude,
@@ -42,25 +42,7 @@ afterAll(async () => {
 
 /** A fresh HOME and project whose user settings.json runs our prompt hook (plus `extra` keys). */
 function world(name: string, extra: Record<string, unknown> = {}) {
-  const home = path.join(tmp, name, "home");
-  const project = path.join(home, "proj");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
-  const settings = path.join(home, ".claude", "settings.json");
-  fs.writeFileSync(
-    settings,
-    JSON.stringify(
-      {
-        ...extra,
-        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] },
-      },
-      null,
-      2,
-    ),
-  );
-  return { home, project, settings, memory: path.join(project, ".workflow_artifacts", "memory") };
+  return hookWorld(path.join(tmp, name), { hooks: { UserPromptSubmit: "" }, settings: extra });
 }
 
 async function ask(

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FsApi } from "../../lib/core/deps.ts";
 import { readTranscriptDigest } from "../../lib/context/transcript-digest-read.ts";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld } from "./hook-world.ts";
 import {
   E2E_CLIENT,
   lastUserText,
@@ -56,29 +56,12 @@ function script(body: MessagesBody): ScriptedReply {
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-injected-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
   const record = path.join(tmp, "prompt-payloads.jsonl");
-  const quoin = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
   const recorder = `sh -c 'cat >> "$0"; echo >> "$0"' ${JSON.stringify(record)}`;
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify({
-      hooks: {
-        UserPromptSubmit: [
-          {
-            hooks: [
-              { type: "command", command: quoin, timeout: 10 },
-              { type: "command", command: recorder, timeout: 10 },
-            ],
-          },
-        ],
-      },
-    }),
-  );
+  ({ home, project } = hookWorld(tmp, {
+    hooks: { UserPromptSubmit: "" },
+    besides: { UserPromptSubmit: [recorder] },
+  }));
   payloads = () =>
     fs
       .readFileSync(record, "utf8")

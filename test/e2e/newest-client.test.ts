@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld, MATCHERS } from "./hook-world.ts";
 import {
   CLAUDE_BIN,
   E2E_CLIENT,
@@ -60,34 +60,17 @@ function ageTranscript(file: string): void {
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-new-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
   captured = path.join(tmp, "payloads.jsonl");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
   const recorder = path.join(tmp, "record.cjs");
   fs.writeFileSync(
     recorder,
     `let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>require("fs").appendFileSync(${JSON.stringify(captured)},JSON.stringify(JSON.parse(s))+"\\n"));`,
   );
-  const ours = (bundle: string) => ({
-    type: "command",
-    command: `node ${JSON.stringify(path.join(DIST, "hooks", `${bundle}.cjs`))}`,
-    timeout: 10,
-  });
-  const record = { type: "command", command: `node ${JSON.stringify(recorder)}`, timeout: 10 };
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify({
-      hooks: {
-        SessionStart: [
-          { matcher: "startup|resume|clear|compact|fork", hooks: [ours("sessionstart"), record] },
-        ],
-        UserPromptSubmit: [{ hooks: [ours("userpromptsubmit"), record] }],
-      },
-    }),
-  );
+  const record = `node ${JSON.stringify(recorder)}`;
+  ({ home, project } = hookWorld(tmp, {
+    hooks: { SessionStart: MATCHERS.sessionStartAndFork, UserPromptSubmit: "" },
+    besides: { SessionStart: [record], UserPromptSubmit: [record] },
+  }));
   model = await startLoopbackModel(() => ({
     kind: "text",
     text: "ok",

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld, MATCHERS } from "./hook-world.ts";
 import {
   requestText,
   runClaude,
@@ -21,37 +21,17 @@ const OTHER = "e5e5e5e5-0000-4000-8000-00000000000e";
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-ss-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
-  const memory = path.join(project, ".workflow_artifacts", "memory");
+  let memory: string;
+  ({ home, project, memory } = hookWorld(tmp, {
+    hooks: { SessionStart: MATCHERS.sessionStartAndFork },
+  }));
   const checkpoint = path.join(memory, "checkpoints", "2026-11-30T1000-parser.md");
   fs.mkdirSync(path.dirname(checkpoint), { recursive: true });
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
   fs.writeFileSync(
     checkpoint,
     "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n",
   );
   fs.writeFileSync(path.join(memory, `pending-restore-${OTHER}.txt`), `${checkpoint}\n`);
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "sessionstart.cjs"))}`;
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify(
-      {
-        hooks: {
-          SessionStart: [
-            {
-              matcher: "startup|resume|clear|compact|fork",
-              hooks: [{ type: "command", command: hook, timeout: 10 }],
-            },
-          ],
-        },
-      },
-      null,
-      2,
-    ),
-  );
   model = await startLoopbackModel(() => ({
     kind: "text",
     text: "ok",

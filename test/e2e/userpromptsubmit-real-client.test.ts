@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST } from "../helpers/run-bundle.ts";
+import { hookWorld } from "./hook-world.ts";
 import {
   requestText,
   runClaude,
@@ -23,22 +23,7 @@ let nextUsage: Usage = { input_tokens: 1200 };
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-e2e-ups-"));
-  home = path.join(tmp, "home");
-  project = path.join(home, "proj");
-  fs.mkdirSync(path.join(project, ".git"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
-  fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
-  const hook = `node ${JSON.stringify(path.join(DIST, "hooks", "userpromptsubmit.cjs"))}`;
-  fs.writeFileSync(
-    path.join(home, ".claude", "settings.json"),
-    JSON.stringify(
-      {
-        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook, timeout: 10 }] }] },
-      },
-      null,
-      2,
-    ),
-  );
+  ({ home, project } = hookWorld(tmp, { hooks: { UserPromptSubmit: "" } }));
   model = await startLoopbackModel(() => ({ kind: "text", text: "ok", usage: nextUsage }));
 });
 afterAll(async () => {
