@@ -1,4 +1,4 @@
-import type { CommitRef } from "../store/checkpoint-format.ts";
+import type { CommitRef } from "../store/checkpoint-values.ts";
 import type { Handover } from "./handover-sections.ts";
 import { cut } from "./restore-guide.ts";
 import { isDirtyNow } from "./status-summary.ts";

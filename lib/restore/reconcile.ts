@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
-import type { CommitRef, ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { CommitRef } from "../store/checkpoint-values.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
 import { cut } from "./restore-guide.ts";

@@ -22,7 +22,7 @@ import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./s
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { ownPendingRestore, settleOwnPendingRestore } from "../store/pending-restore.ts";
-import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, describeCuts } from "../store/checkpoint-budget.ts";
 
 const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
@@ -321,7 +321,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const body = renderCheckpoint(gathered.data, asciiBody);
+  const { text: body, cuts } = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(
     deps.fs,
@@ -337,18 +337,12 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
       `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
-  const cut = cutSummary(body);
+  const cut = describeCuts(cuts);
   if (cut)
     warnings.push(
       `[checkpoint] cut to fit the 6 KB cap: ${cut} (each field kept its first lines; a shorter document keeps them all)`,
     );
   return { checkpoint, bytes, task };
-}
-
-/** What the fit cut from the model's fields, from the checkpoint's own "+N more ..." lines. */
-function cutSummary(body: string): string | null {
-  const cuts = [...body.matchAll(/^\+(\d+) more (.+?) \(cut to fit 6 KB\)$/gm)];
-  return cuts.length ? cuts.map((m) => `${m[1]} ${m[2]}`).join(", ") : null;
 }
 
 /** The question between the two full modes (save step 1.5 C), with the --mode each answer means. */

@@ -1,11 +1,8 @@
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import {
-  NO_ARTIFACTS,
-  renderSkeletonCheckpoint,
-  type CommitRef,
-} from "../store/checkpoint-format.ts";
+import { renderSkeletonCheckpoint } from "../store/checkpoint-format.ts";
+import { NO_ARTIFACTS, type CommitRef } from "../store/checkpoint-values.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { readHeadCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
