@@ -9,7 +9,7 @@ import { asciiBody } from "../core/ascii-text.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
+import { statusText } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
 import { gatherCheckpoint, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
@@ -74,9 +74,8 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(
-      parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status,
-    );
+    const { kind } = parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8"));
+    return kind.kind === "precompact" && kind.trigger === "manual";
   } catch {
     return false;
   }
@@ -229,7 +228,7 @@ function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
     transcriptPath: req.transcriptPath,
     sessionId: sid,
     launchCwd: req.launchCwd,
-    status: "checkpoint save (panic mode)",
+    status: statusText({ kind: "panic" }),
     shape: "voluntary",
     writeSentinel: true,
     // The panic tier writes from cheap sources only: no git process; commits marked unchecked.
@@ -302,10 +301,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   const { deps, req, sid, warnings, info } = run;
   const { paths } = req;
   // Save step 1: gather.
-  const status =
-    mode === "restore"
-      ? "checkpoint save (voluntary)"
-      : "checkpoint save (voluntary, load-as-reference)";
+  const status = statusText({ kind: "voluntary", reference: mode === "load-as-reference" });
   const gathered = gatherCheckpoint(deps, { ...req, sessionId: sid }, status);
   info.push(...gathered.info);
   warnings.push(...gathered.warnings);

@@ -1,3 +1,4 @@
+import { statusText } from "../store/checkpoint-status.ts";
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
@@ -16,7 +17,7 @@ import { sentinelPath } from "../store/sentinels.ts";
 import { checkpointIdentity } from "./checkpoint-identity.ts";
 
 /** The status line of the block tier's forced save (step C2). */
-export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
+export const FORCED_SAVE_STATUS = statusText({ kind: "forced" });
 
 export interface SkeletonRequest {
   paths: MemoryPaths;
@@ -47,7 +48,7 @@ export interface SkeletonResult {
   bytes: number;
 }
 
-/** The newest typed request of a digest, for `Last user intent` (the picker rows show it). */
+/** The newest typed request of a digest, for the intent section (the picker rows show it). */
 export function newestRequestIntent(
   digest: CheckpointDigest | null | undefined,
 ): string | undefined {

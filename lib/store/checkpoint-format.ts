@@ -27,6 +27,7 @@ import {
   uncommittedValue,
   type Handover,
 } from "./checkpoint-handover.ts";
+import { kindOf, type CheckpointKind } from "./checkpoint-status.ts";
 import { SECTIONS, SECTION_KEYS, titleOf, type SectionKey } from "./checkpoint-sections.ts";
 import {
   NO_ARTIFACTS,
@@ -270,6 +271,8 @@ export interface ParsedCheckpoint {
   cuts: Cuts;
   /** the transcript digest's sections (empty when the checkpoint has none) */
   digest: ParsedDigest;
+  /** who wrote it and why, from its status line */
+  kind: CheckpointKind;
 }
 
 const nonEmpty = (s: string | undefined) => (s === "" ? undefined : s);
@@ -344,6 +347,7 @@ export function parseCheckpoint(text: string): ParsedCheckpoint {
     notes: v.notes ?? [],
     cuts,
     digest: parsedDigest(v),
+    kind: kindOf(v.status),
   };
 }
 

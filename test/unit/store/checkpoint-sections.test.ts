@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import { escapeBody, unescapeBody } from "../../../lib/core/markdown-sections.ts";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
+import { headFields } from "../../../lib/restore/checkpoint-heads.ts";
 import {
+  parseActiveTask,
   parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
@@ -142,6 +144,27 @@ describe("a field's line is never a heading", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("the picker's cheap head reader agrees with the parser", () => {
+  it("on escaped lines too: a task or intent that reads like a heading is a value, not a section", () => {
+    for (const h of ["## Branch", "---", "\\## x", "```"]) {
+      const { text } = renderCheckpoint(
+        { ...base, task: `t ${h}`, intent: h, currentStage: h },
+        asciiBody,
+      );
+      const p = parseCheckpoint(text);
+      const f = headFields(text);
+      expect([f.task, f.branch, f.sessionId, f.intent, f.status], h).toEqual([
+        p.task,
+        "main",
+        p.sessionId,
+        p.intent,
+        p.status,
+      ]);
+      expect(parseActiveTask(text)).toBe(p.task);
+    }
   });
 });
 
