@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { NO_ARTIFACTS, renderCheckpoint } from "../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../lib/store/checkpoint-values.ts";
 import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
 import { HEAD_CACHE_FILE } from "../lib/restore/checkpoint-heads.ts";
@@ -50,7 +51,7 @@ function makeProject(work: string): {
         unfinished: "- more work\n".repeat(30),
       },
       asciiBody,
-    );
+    ).text;
     const file = path.join(paths.checkpoints, voluntaryCheckpointName(when, `${task}-${i}`));
     writeFileSync(file, body);
     utimesSync(file, when, when);

@@ -41,7 +41,7 @@ function normalizeTitle(title: string): string {
   return title.trim().replace(/:$/, "").toLowerCase();
 }
 
-/** The first line of a section's body, as the seed's awk reads `## Active task` (CR stripped). */
+/** The first line of a section's body, as the seed's awk reads the task section (key task) (CR stripped). */
 export function firstLineOf(body: string | undefined): string | undefined {
   if (body === undefined) return undefined;
   const line = body.split("\n")[0]?.trim();
@@ -79,10 +79,7 @@ export function readExactLine(line: string): string {
   );
 }
 
-/**
- * Text that goes into a section: ASCII only, and no line that could pass for a heading. NOTE: the
- * trim comes before the indent: a trim after it would let a first line `## X` forge a section.
- */
+/** Text that goes into a section: ASCII only (renderSections escapes what could pass for a heading). */
 export function sanitizeBody(text: string): string {
   return text
     .replace(/\r/g, "")
@@ -91,19 +88,53 @@ export function sanitizeBody(text: string): string {
     .replace(/[\u2013\u2014]/g, "-")
     .replace(/\u2026/g, "...")
     .replace(/[^\x09\x0A\x20-\x7E]/g, "?")
-    .trim()
-    .split("\n")
-    .map((line) => (/^\s*#/.test(line) ? `  ${line}` : line))
+    .trim();
+}
+
+// A body line CommonMark could read as a heading, or as the start of a block that hides the
+// headings after it: an ATX heading (`## x`, up to three spaces in, or inside a list item or a
+// quote), a setext underline (`---`, `===` under a line of text), a code fence, an HTML block that
+// runs to its own end marker. Such a line gets one backslash before that start (CommonMark then
+// prints the character itself); a line that already has backslashes there gets one more, so
+// unescaping is exact.
+const CONTAINER = String.raw`(?:[ \t]*(?:[-*+>]|\d{1,9}[.)])(?=[ \t]))*[ \t]*`;
+const BLOCK = String.raw`(?:#{1,6}(?:[ \t]|$)|\x60{3}|~{3}|<(?:script|pre|style|textarea)(?:[ \t>]|$)|<!--|<\?|<![A-Za-z]|<!\[CDATA\[)`;
+const UNDERLINE = String.raw`(?:=+|-+)[ \t]*$`;
+const starts = (opener: string, bs: string) => new RegExp(`^(${CONTAINER})${bs}(?=${opener})`, "i");
+const ESCAPE = { block: starts(BLOCK, "(\\\\*)"), underline: starts(UNDERLINE, "(\\\\*)") };
+const UNESCAPE = {
+  block: starts(BLOCK, "\\\\(\\\\*)"),
+  underline: starts(UNDERLINE, "\\\\(\\\\*)"),
+};
+
+function mapLines(body: string, re: { block: RegExp; underline: RegExp }, to: string): string {
+  const lines = body.split("\n");
+  return lines
+    .map((line, i) => {
+      // An underline makes a heading only of the line of text above it.
+      const after = i > 0 && (lines[i - 1] ?? "").trim() !== "";
+      const m = re.block.exec(line) ?? (after ? re.underline.exec(line) : null);
+      return m ? `${m[1]}${to}${m[2]}${line.slice(m[0].length)}` : line;
+    })
     .join("\n");
 }
+
+/** A body made safe to write under a heading (see above); unescapeBody is its inverse. */
+export const escapeBody = (body: string): string => mapLines(body, ESCAPE, "\\");
+export const unescapeBody = (body: string): string =>
+  body.includes("\\") ? mapLines(body, UNESCAPE, "") : body;
 
 /** Blank lines around a body go; the first line keeps its indent (an indented `#` line stays no heading). */
 function bodyText(body: string): string {
   return body.replace(/^(?:[ \t]*\n)+/, "").trimEnd();
 }
 
+/** Sections as text: `## Title`, the body escaped (escapeBody), a blank line between. */
 export function renderSections(sections: readonly Section[]): string {
   return sections
-    .map((s) => `## ${s.title}\n${bodyText(s.body) === "" ? "(none)" : bodyText(s.body)}\n`)
+    .map((s) => {
+      const body = bodyText(s.body);
+      return `## ${s.title}\n${body === "" ? "(none)" : escapeBody(body)}\n`;
+    })
     .join("\n");
 }

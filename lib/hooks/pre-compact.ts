@@ -5,7 +5,7 @@ import { notAProject, projectMemory } from "../store/project-root.ts";
 import { writeSnapshotCheckpoint, type SnapshotResult } from "../save/snapshot-save.ts";
 import { describeSkills, otherActiveSkills } from "../save/skill-presence.ts";
 import { settleOwnPendingRestore } from "../store/pending-restore.ts";
-import { isPrecompactStatus, precompactStatus } from "../store/checkpoint-status.ts";
+import { kindOf, statusText } from "../store/checkpoint-status.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readHeadCheap, recentCommits } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
@@ -87,7 +87,7 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
     ? parseCheckpoint(readTextOrNull(deps.fs, held.checkpoint) ?? "").status
     : undefined;
   // An earlier precompact checkpoint gives way to a newer one only when the digest shows more.
-  if (held && (!isPrecompactStatus(heldStatus) || !digest))
+  if (held && (kindOf(heldStatus).kind !== "precompact" || !digest))
     return logged(deps, paths, {
       saved: false,
       reason: `pending-restore-${sid}.txt already names ${held.checkpoint}; kept as is`,
@@ -144,7 +144,7 @@ function writePrecompact(
     transcriptPath: input.transcript_path,
     sessionId: sid,
     launchCwd: input.cwd ?? deps.cwd,
-    status: precompactStatus(trigger),
+    status: statusText({ kind: "precompact", trigger }),
     shape: "precompact",
     notes,
     writeSentinel: true,

@@ -9,7 +9,7 @@ import { isUsableSessionId } from "../core/ids.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import { checkHandover } from "../save/session-git.ts";
-import { sessionEndStatus } from "../store/checkpoint-status.ts";
+import { statusText } from "../store/checkpoint-status.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
@@ -78,7 +78,7 @@ function writeSnapshot(
     paths,
     sessionId: sid,
     launchCwd: input.cwd ?? deps.cwd,
-    status: sessionEndStatus(reason),
+    status: statusText({ kind: "session-end", reason }),
     shape: "voluntary",
     writeSentinel: false,
     digest,

@@ -13,7 +13,7 @@ import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinel
 import { readTextOrNull } from "../core/file-range.ts";
 import { REENTRY_GIVEN_KEY, reentryAtStart } from "./reentry-at-prompt.ts";
 import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
-import type { LastWord } from "../restore/handover-sections.ts";
+import type { LastWord } from "../store/checkpoint-values.ts";
 import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { reduceTaskName } from "../core/ids.ts";

@@ -1,4 +1,5 @@
-import type { CheckpointTodo, ParsedDigest } from "../store/checkpoint-digest.ts";
+import type { ParsedDigest } from "../store/checkpoint-digest.ts";
+import type { DigestTodo } from "../store/checkpoint-values.ts";
 
 // What the model's own compaction summary already kept of a checkpoint's
 // digest, so the re-entry note carries only the rest. A path counts as kept when the summary
@@ -49,7 +50,7 @@ function textKept(summary: string, normalSummary: string, text: string): boolean
 export interface KeptReport {
   paths: { all: string[]; dropped: string[] };
   requests: { all: string[]; dropped: string[] };
-  todos: { all: CheckpointTodo[]; dropped: CheckpointTodo[] };
+  todos: { all: DigestTodo[]; dropped: DigestTodo[] };
 }
 
 /** Split a checkpoint's digest into what the summary kept and what it dropped. */

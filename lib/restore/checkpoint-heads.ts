@@ -5,6 +5,8 @@ import { regularFileStat } from "../core/dir-listing.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
 import { isRecord } from "../core/value-checks.ts";
+import { unescapeBody } from "../core/markdown-sections.ts";
+import { titleOf, type SectionKey } from "../store/checkpoint-sections.ts";
 
 // What the picker needs from a checkpoint's first sections (status, task, branch, session id,
 // intent), read cheaply, and a cache of it in memory/checkpoint-heads.json so a restore over
@@ -14,16 +16,28 @@ export interface HeadFields {
   status?: string;
   task?: string;
   branch?: string;
-  /** undefined: no `## Session ID` section (legacy); null: recorded as unknown */
+  /** undefined: no session-id section (legacy); null: recorded as unknown */
   sessionId?: string | null;
-  /** first line of `## Last user intent`, when it lies within the head */
+  /** first line of the intent section, when it lies within the head */
   intent?: string;
 }
 
 /** Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool writes (else the whole file is read). */
 export const HEAD_BYTES = 1024;
 
-const NEEDED_HEADINGS = [/^## Active task\s*$/m, /^## Branch\s*$/m, /^## Session ID\s*$/m];
+/** `## Title` of a section, as the file has it (the section table's title). */
+const heading = (key: SectionKey) => `## ${titleOf(key)}`;
+const NEEDED_HEADINGS = (["task", "branch", "sessionId"] as const).map(
+  (k) => new RegExp(`^${heading(k)}\\s*$`, "m"),
+);
+/** `line` is the heading of `key` (trailing blanks allowed). */
+const isHeading = (line: string, key: SectionKey) =>
+  line.startsWith(heading(key)) && line.slice(heading(key).length).trim() === "";
+const TITLE = {
+  branch: titleOf("branch").toLowerCase(),
+  sessionId: titleOf("sessionId").toLowerCase(),
+  intent: titleOf("intent").toLowerCase(),
+};
 
 /**
  * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
@@ -69,13 +83,15 @@ export function headFields(head: string): HeadFields {
     const raw = head.slice(at, end < 0 ? head.length : end);
     at = end < 0 ? head.length + 1 : end + 1;
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    // a field's value as written (an escaped `#` or `---` line is text, never a heading)
+    const value = () => unescapeBody(line).trim();
     if (statusNext && line.trim() !== "") {
-      status = line.trim();
+      status = value();
       statusNext = false;
     }
     if (taskNext) {
-      // The seed's awk: the line right after `## Active task`, CR stripped.
-      task = line.trim() || undefined;
+      // The seed's awk: the line right after the task heading, CR stripped.
+      task = value() || undefined;
       taskNext = false;
     }
     if (line.startsWith("## ")) {
@@ -83,23 +99,23 @@ export function headFields(head: string): HeadFields {
       if (want === 2) sid = null;
       want = 0;
       statusNext = false;
-      if (/^## Active task\s*$/.test(line) && task === undefined) taskNext = true;
-      if (/^## Status\s*$/.test(line) && status === undefined) statusNext = true;
+      if (isHeading(line, "task") && task === undefined) taskNext = true;
+      if (isHeading(line, "status") && status === undefined) statusNext = true;
       const title = normalTitle(line);
-      if (title === "branch" && branch === undefined) want = 1;
-      else if (title === "session id" && sid === undefined) want = 2;
-      else if (title === "last user intent" && !intentSeen) {
+      if (title === TITLE.branch && branch === undefined) want = 1;
+      else if (title === TITLE.sessionId && sid === undefined) want = 2;
+      else if (title === TITLE.intent && !intentSeen) {
         want = 3;
         intentSeen = true;
       }
     } else if (want !== 0 && line.trim() !== "") {
-      if (want === 1) branch = line.trim();
-      else if (want === 2) sid = line.trim();
-      else intent = line.trim() === "(none)" ? undefined : line.trim();
+      if (want === 1) branch = value();
+      else if (want === 2) sid = value();
+      else intent = value() === "(none)" ? undefined : value();
       want = 0;
     }
-    // `## Last user intent` follows the session link; past `## In-flight artifacts` it is not there.
-    const pastIntent = intentSeen || /^## In-flight artifacts\s*$/.test(line);
+    // The intent follows the session link; past the artifacts it is not there.
+    const pastIntent = intentSeen || isHeading(line, "artifacts");
     if (task !== undefined && branch !== undefined && sid !== undefined && pastIntent && want === 0)
       break;
   }
@@ -131,7 +147,7 @@ const MAX_FIELD = 2048;
 
 /**
  * One entry: the file's stat key, then its fields. sessionId: a string, null (recorded unknown),
- * or false (no `## Session ID` section); the other fields: a string, or null when absent.
+ * or false (no session-id section); the other fields: a string, or null when absent.
  */
 type Entry = [
   mtimeMs: number,

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { titleOf } from "../store/checkpoint-sections.ts";
 import { savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
 import { MIN_CHECKPOINT_BYTES, type MemoryListing } from "./memory-listing.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
@@ -20,7 +21,7 @@ export interface CheckpointRow {
   sentinels: string[];
   legacy: boolean;
   sessionId: string | null;
-  /** the model's intent, else the newest request (`## Last user intent`) */
+  /** the model's intent, else the newest request (the intent section (key intent)) */
   intent: string | null;
 }
 
@@ -43,7 +44,9 @@ export function listCheckpoints(snap: MemoryListing): CheckpointRow[] {
         n: i + 1,
         name: c.name,
         file: c.path,
-        task: f.task ?? (c.size < MIN_CHECKPOINT_BYTES ? "(under 100 bytes)" : "(no Active task)"),
+        task:
+          f.task ??
+          (c.size < MIN_CHECKPOINT_BYTES ? "(under 100 bytes)" : `(no ${titleOf("task")})`),
         branch: f.branch ?? "(unknown)",
         saved: savedLabel(c.name, c.mtimeMs),
         age: formatDuration(snap.nowMs - c.mtimeMs),

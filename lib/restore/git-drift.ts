@@ -1,10 +1,10 @@
-import type { CommitRef } from "../store/checkpoint-format.ts";
-import type { Handover } from "./handover-sections.ts";
+import type { CommitRef } from "../store/checkpoint-values.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 import { cut } from "./restore-guide.ts";
 import { isDirtyNow } from "./status-summary.ts";
 
-// Drift between a checkpoint and git now: an `## Uncommitted` file that is clean again
-// while HEAD did not move (`## Head` equals HEAD now), a listed commit not in this clone, and
+// Drift between a checkpoint and git now: a file of its uncommitted section that is clean again
+// while HEAD did not move (its head section equals HEAD now), a listed commit not in this clone, and
 // working-set files that no longer exist. Pure; reconcile.ts gathers the inputs.
 
 const NAMES_IN_A_FLAG = 5;
@@ -16,7 +16,7 @@ const named = (list: readonly string[]) =>
 export function gitDriftLines(input: {
   status: readonly string[];
   headNow: string | null;
-  handover: Handover;
+  handover: Pick<ParsedCheckpoint, "head" | "uncommitted">;
   dropped: readonly CommitRef[];
   workingSet: readonly string[];
   exists: (relPath: string) => boolean;

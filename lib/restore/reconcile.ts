@@ -1,10 +1,10 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
-import type { CommitRef, ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { CommitRef, CompletedItem } from "../store/checkpoint-values.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
 import { cut } from "./restore-guide.ts";
-import { commitMarks, parseHandover, type Handover } from "./handover-sections.ts";
 import { gitDriftLines } from "./git-drift.ts";
 import { statusCountsLine, summarizeStatus, type StatusKind } from "./status-summary.ts";
 
@@ -127,7 +127,7 @@ function readInside(
   }
 }
 
-/** The plan a checkpoint tracks: `## Plan file`, else its current-plan.md, else docs/plan.md. */
+/** The plan a checkpoint tracks: the plan-file section (key planFile), else its current-plan.md, else docs/plan.md. */
 function planFileFor(cp: ParsedCheckpoint): string | null {
   return cp.planFile ?? cp.artifacts.currentPlan ?? null;
 }
@@ -136,7 +136,7 @@ function planFileFor(cp: ParsedCheckpoint): string | null {
 function checkCommits(
   deps: Deps,
   root: string,
-  commits: readonly CommitRef[],
+  commits: readonly CompletedItem[],
 ): Pick<Reconciliation, "confirmedCommits" | "rebasedCommits" | "droppedCommits"> {
   const out: Pick<Reconciliation, "confirmedCommits" | "rebasedCommits" | "droppedCommits"> = {
     confirmedCommits: [],
@@ -145,7 +145,8 @@ function checkCommits(
   };
   let subjects: Map<string, string> | null = null;
   for (const c of commits.slice(0, COMMITS_CHECKED)) {
-    const { subject, rebasedFrom } = commitMarks(c.subject);
+    const subject = c.subject;
+    const rebasedFrom = c.state === "rebased" && c.oldHash !== "?" ? (c.oldHash ?? null) : null;
     if (commitExists(deps, root, c.hash)) {
       // the writer found it rebased already: its new hash, still marked
       if (rebasedFrom) out.rebasedCommits.push({ hash: c.hash, subject, was: rebasedFrom });
@@ -161,11 +162,11 @@ function checkCommits(
 }
 
 /** The checkpoint's working set as project-relative paths: its uncommitted files, then changed files. */
-function workingSet(root: string, cp: ParsedCheckpoint, h: Handover): string[] {
+function workingSet(root: string, cp: ParsedCheckpoint): string[] {
   const rel = (p: string) => (path.isAbsolute(p) ? path.relative(root, p) : p);
   return [
     ...new Set([
-      ...(h.uncommitted ?? []).map((u) => u.path),
+      ...(cp.uncommitted ?? []).map((u) => u.path),
       ...cp.digest.changed.map((f) => f.path),
     ]),
   ]
@@ -210,24 +211,23 @@ function planDriftFor(
 export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Reconciliation {
   const status = statusPorcelain(deps, root);
   const git = status !== null;
-  const handover = parseHandover(cp);
   const commits = git
-    ? checkCommits(deps, root, cp.commits)
+    ? checkCommits(deps, root, cp.values.completed?.commits ?? [])
     : { confirmedCommits: [], rebasedCommits: [], droppedCommits: [] };
   const savedMs = cp.savedAt ? Date.parse(cp.savedAt) : Number.NaN;
-  const since = git && cp.savedAt ? commitsAfter(deps, root, cp.savedAt, handover.head) : [];
+  const since = git && cp.savedAt ? commitsAfter(deps, root, cp.savedAt, cp.head) : [];
   const { planFile, drift } = planDriftFor(deps, root, cp, savedMs, commits);
   if (since.length > 0)
     drift.push(
       `${since.length}${since.length >= SINCE_COUNT_CAP ? "+" : ""} commit(s) since the checkpoint was saved`,
     );
-  const set = workingSet(root, cp, handover);
+  const set = workingSet(root, cp);
   const summary = summarizeStatus(status ?? [], new Set(set));
   const gitDrift = git
     ? gitDriftLines({
         status: status ?? [],
-        headNow: handover.head ? headNow(deps, root) : null,
-        handover,
+        headNow: cp.head ? headNow(deps, root) : null,
+        handover: cp,
         dropped: commits.droppedCommits,
         workingSet: set,
         exists: (p) => deps.fs.existsSync(path.join(root, p)),

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
-import { isCuratedStatus, isSessionEndStatus } from "../store/checkpoint-status.ts";
+import { kindOf } from "../store/checkpoint-status.ts";
 import {
   MIN_CHECKPOINT_BYTES,
   SEED001_CHECKPOINT,
@@ -27,16 +27,16 @@ export interface Candidate {
   size: number;
   task: string;
   branch: string;
-  /** undefined: no `## Session ID` section (legacy); null: recorded as unknown */
+  /** undefined: no the session-id section (key sessionId) section (legacy); null: recorded as unknown */
   sessionId: string | null | undefined;
   /** YYYY-MM-DD HH:MM UTC, YYYY-MM-DD (legacy) or YYYY-MM-DD (precompact) */
   saved: string;
   source: "sentinel" | "disk-only";
   /** absolute path of the pending-restore sentinel naming this checkpoint, when sentinel-backed */
   sentinel: string | null;
-  /** `## Status`, first line, when the head has it */
+  /** the status section (key status), first line, when the head has it */
   status?: string;
-  /** `## Last user intent` (the model's intent, else the newest request), so two saves of one task differ */
+  /** the intent section (key intent) (the model's intent, else the newest request), so two saves of one task differ */
   intent?: string;
 }
 
@@ -76,14 +76,14 @@ export function sentinelTarget(
 }
 
 /**
- * Seed 001's root files have no `## Active task`: their task is named after the file
+ * Seed 001's root files have no the task section (key task): their task is named after the file
  * (`claude-checkpoint`, `claude-checkpoint.<slug>`), which says whose it is.
  */
 function seed001Task(name: string): string | undefined {
   return SEED001_CHECKPOINT.test(name) ? name.slice(1, -".md".length) : undefined;
 }
 
-/** A candidate from a checkpoint file; null when `## Active task` cannot be parsed (dropped silently). */
+/** A candidate from a checkpoint file; null when the task section (key task) cannot be parsed (dropped silently). */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
   if (file.fields === undefined) return null;
   const fields: HeadFields =
@@ -137,9 +137,9 @@ function dropPrecompactTwins(list: Candidate[], windowDays: number): Candidate[]
  * stays (it holds the work done since) but is listed right after the curated one, never before.
  */
 function rankSessionEndSnapshots(list: readonly Candidate[], windowDays: number): Candidate[] {
-  const curated = list.filter((c) => c.sessionId && isCuratedStatus(c.status));
+  const curated = list.filter((c) => c.sessionId && kindOf(c.status).kind === "voluntary");
   const outranking = (c: Candidate) =>
-    isSessionEndStatus(c.status) && c.sessionId
+    kindOf(c.status).kind === "session-end" && c.sessionId
       ? curated.find(
           (k) =>
             k.sessionId === c.sessionId && Math.abs(k.mtimeMs - c.mtimeMs) <= windowDays * DAY_MS,

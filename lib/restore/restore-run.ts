@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
 import {
   EMPTY_SESSION,
@@ -43,7 +44,7 @@ import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
 import { buildMemoryListing, type MemoryListing } from "./memory-listing.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
-import { checkpointKind } from "./handover-sections.ts";
+import { checkpointKindLine } from "./checkpoint-kind-line.ts";
 
 export interface RestoreRequest {
   paths: MemoryPaths;
@@ -137,8 +138,8 @@ function checkCheckpointText(
 ): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
   if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
   const parsed = parseCheckpoint(text);
-  if (!parsed.task) return { ok: false, reason: "no ## Active task" };
-  if (!parsed.branch) return { ok: false, reason: "no ## Branch" };
+  if (!parsed.task) return { ok: false, reason: `no ## ${titleOf("task")}` };
+  if (!parsed.branch) return { ok: false, reason: `no ## ${titleOf("branch")}` };
   return { ok: true, parsed };
 }
 
@@ -154,7 +155,7 @@ function checkpointSummary(
   file: string,
   p: ParsedCheckpoint,
 ): ResumeSummary {
-  const kind = checkpointKind(p.status);
+  const kind = checkpointKindLine(p.kind);
   return {
     kind: kind.kind,
     kindLine: kind.line,

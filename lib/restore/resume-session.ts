@@ -2,7 +2,7 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import { parseHandover, type LastWord, type UncommittedFile } from "./handover-sections.ts";
+import type { LastWord, UncommittedFile } from "../store/checkpoint-values.ts";
 
 // What `restore --json` hands the resumed session beside the seed's summary: the transcript
 // digest and the model's own state, as fields, and the files to re-read.
@@ -33,10 +33,10 @@ export interface ResumeSession {
   nextUp: { item: string; prerequisitesMet: boolean }[];
   blockers: string[];
   decisions: string[];
-  /** `## Last words`: the model's newest replies, newest last ([] when not recorded) */
+  /** the last-words section (key lastWords): the model's newest replies, newest last ([] when not recorded) */
   lastWords: LastWord[];
   progress: LastWord[];
-  /** `## Uncommitted`: files changed after the session's last commit, dirty at the save */
+  /** the uncommitted section (key uncommitted): files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
 }
 
@@ -66,11 +66,10 @@ export const EMPTY_SESSION: ResumeSession = {
 
 export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   const d = p.digest;
-  const h = parseHandover(p);
   return {
-    lastWords: h.lastWords,
-    progress: h.progress,
-    uncommitted: h.uncommitted ?? [],
+    lastWords: d.lastWords ?? [],
+    progress: d.progress ?? [],
+    uncommitted: p.uncommitted ?? [],
     firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
     newestRequest: newestRequestOf(d),
     requests: d.requests,

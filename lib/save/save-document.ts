@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { describeZodError } from "../core/zod-error.ts";
-import type { CommitRef, NextUp } from "../store/checkpoint-format.ts";
+import type { CommitRef, NextUp } from "../store/checkpoint-values.ts";
 
 /**
  * What the skill may hand `save --stdin-json`: the fields only the model knows (seed 001's next

@@ -1,6 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import type { CheckpointData, CommitRef, NextUp } from "../store/checkpoint-format.ts";
+import type { CheckpointData } from "../store/checkpoint-format.ts";
+import type { CommitRef, NextUp } from "../store/checkpoint-values.ts";
 import { readHeadCheap } from "../core/git.ts";
 import { checkHandover } from "./session-git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";

@@ -9,7 +9,7 @@ import { asciiBody } from "../core/ascii-text.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { createUnique } from "../core/atomic-write.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { isManualPrecompactStatus } from "../store/checkpoint-status.ts";
+import { statusText } from "../store/checkpoint-status.ts";
 import { appendRecentSession } from "../store/recent-sessions.ts";
 import { gatherCheckpoint, type GatherInput } from "./save-gather.ts";
 import { compactAlreadyRanReport, panicReport, saveReport } from "./save-report.ts";
@@ -22,7 +22,7 @@ import { describeSkills, otherActiveSkills, releaseCheckpointPidfile } from "./s
 import { utcDate } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { ownPendingRestore, settleOwnPendingRestore } from "../store/pending-restore.ts";
-import { CHECKPOINT_SOFT_CAP_BYTES } from "../store/checkpoint-digest.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, describeCuts } from "../store/checkpoint-budget.ts";
 
 const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
@@ -74,9 +74,8 @@ export type SaveOutcome = SaveDone | SaveRefused;
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    return isManualPrecompactStatus(
-      parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8")).status,
-    );
+    const { kind } = parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8"));
+    return kind.kind === "precompact" && kind.trigger === "manual";
   } catch {
     return false;
   }
@@ -229,7 +228,7 @@ function panicSave(run: SaveRun, utilization: Utilization): SaveDone {
     transcriptPath: req.transcriptPath,
     sessionId: sid,
     launchCwd: req.launchCwd,
-    status: "checkpoint save (panic mode)",
+    status: statusText({ kind: "panic" }),
     shape: "voluntary",
     writeSentinel: true,
     // The panic tier writes from cheap sources only: no git process; commits marked unchecked.
@@ -302,10 +301,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   const { deps, req, sid, warnings, info } = run;
   const { paths } = req;
   // Save step 1: gather.
-  const status =
-    mode === "restore"
-      ? "checkpoint save (voluntary)"
-      : "checkpoint save (voluntary, load-as-reference)";
+  const status = statusText({ kind: "voluntary", reference: mode === "load-as-reference" });
   const gathered = gatherCheckpoint(deps, { ...req, sessionId: sid }, status);
   info.push(...gathered.info);
   warnings.push(...gathered.warnings);
@@ -321,7 +317,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const body = renderCheckpoint(gathered.data, asciiBody);
+  const { text: body, cuts } = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(
     deps.fs,
@@ -337,18 +333,12 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
       `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
-  const cut = cutSummary(body);
+  const cut = describeCuts(cuts);
   if (cut)
     warnings.push(
       `[checkpoint] cut to fit the 6 KB cap: ${cut} (each field kept its first lines; a shorter document keeps them all)`,
     );
   return { checkpoint, bytes, task };
-}
-
-/** What the fit cut from the model's fields, from the checkpoint's own "+N more ..." lines. */
-function cutSummary(body: string): string | null {
-  const cuts = [...body.matchAll(/^\+(\d+) more (.+?) \(cut to fit 6 KB\)$/gm)];
-  return cuts.length ? cuts.map((m) => `${m[1]} ${m[2]}`).join(", ") : null;
 }
 
 /** The question between the two full modes (save step 1.5 C), with the --mode each answer means. */

@@ -2,13 +2,13 @@ import type { Deps } from "../core/deps.ts";
 import { gitOutput } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import type { SessionCommit } from "../context/transcript-handover.ts";
-import type { CommitRef } from "../store/checkpoint-format.ts";
+import type { CommitRef } from "../store/checkpoint-values.ts";
+import type { Handover } from "../store/checkpoint-handover.ts";
 import type {
   CheckedCommit,
-  Handover,
   UncommittedFile,
   UncommittedKind,
-} from "../store/checkpoint-handover.ts";
+} from "../store/checkpoint-values.ts";
 
 // The session's own commits and uncommitted files checked against git at save time
 // (a rebase or a reset after the save must not leave a restore trusting a hash).

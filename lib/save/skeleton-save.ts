@@ -1,11 +1,9 @@
+import { statusText } from "../store/checkpoint-status.ts";
 import type { Deps } from "../core/deps.ts";
 import { createUnique, writeAtomic } from "../core/atomic-write.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
-import {
-  NO_ARTIFACTS,
-  renderSkeletonCheckpoint,
-  type CommitRef,
-} from "../store/checkpoint-format.ts";
+import { renderSkeletonCheckpoint } from "../store/checkpoint-format.ts";
+import { NO_ARTIFACTS, type CommitRef } from "../store/checkpoint-values.ts";
 import { precompactCheckpointName, voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { readHeadCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -19,7 +17,7 @@ import { sentinelPath } from "../store/sentinels.ts";
 import { checkpointIdentity } from "./checkpoint-identity.ts";
 
 /** The status line of the block tier's forced save (step C2). */
-export const FORCED_SAVE_STATUS = "checkpoint save (forced: context at the block tier)";
+export const FORCED_SAVE_STATUS = statusText({ kind: "forced" });
 
 export interface SkeletonRequest {
   paths: MemoryPaths;
@@ -50,7 +48,7 @@ export interface SkeletonResult {
   bytes: number;
 }
 
-/** The newest typed request of a digest, for `Last user intent` (the picker rows show it). */
+/** The newest typed request of a digest, for the intent section (the picker rows show it). */
 export function newestRequestIntent(
   digest: CheckpointDigest | null | undefined,
 ): string | undefined {

@@ -1,7 +1,7 @@
 import * as path from "node:path";
+import { titleOf } from "../store/checkpoint-sections.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import type { Deps, FsApi } from "../core/deps.ts";
-import { parseSections, sectionBody } from "../core/markdown-sections.ts";
 import { parseCheckpoint } from "../store/checkpoint-format.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import type { ShareGit } from "./share-git.ts";
@@ -63,7 +63,7 @@ export function listSharedCheckpoints(
         task: parsed.task ?? null,
         branch: parsed.branch ?? null,
         sessionId: parsed.sessionId ?? null,
-        savedAt: savedAtOf(text),
+        savedAt: parsed.savedAt ?? null,
         origin,
         from: originLabel(origin),
       });
@@ -95,11 +95,6 @@ function cmp(a: string | null, b: string | null): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function savedAtOf(text: string): string | null {
-  const line = sectionBody(parseSections(text), "Saved at")?.split("\n")[0]?.trim();
-  return line || null;
-}
-
 /** `s2` or `2` -> the shared checkpoint, or a refusal naming the range. */
 export function findShared(
   shared: readonly SharedCheckpoint[],
@@ -120,7 +115,7 @@ export function findShared(
 
 /** `s1.  <saved>  task [branch]  name  shared by ...` */
 export function sharedRowText(c: SharedCheckpoint): string {
-  return `${c.label.padStart(3)}.   ${(c.savedAt ?? "?").padEnd(26)} ${c.task ?? "(no Active task)"}  [${c.branch ?? "?"}]  ${c.name}  shared by ${c.from} (${c.remote})`;
+  return `${c.label.padStart(3)}.   ${(c.savedAt ?? "?").padEnd(26)} ${c.task ?? `(no ${titleOf("task")})`}  [${c.branch ?? "?"}]  ${c.name}  shared by ${c.from} (${c.remote})`;
 }
 
 /** Relative artifact paths (as redaction left them) resolved against this clone, `~/` against this home. */

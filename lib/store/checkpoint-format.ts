@@ -1,75 +1,57 @@
 import {
-  exactLine,
-  firstLineOf,
   parseSections,
-  readExactLine,
   renderSections,
   sanitizeBody,
   sectionBody,
+  unescapeBody,
   type Section,
 } from "../core/markdown-sections.ts";
-import { NO_HEAD_LINE, readHeadLine } from "../core/git.ts";
 import { utcIso } from "../core/time-format.ts";
 import {
   CHECKPOINT_HARD_CAP_BYTES,
   CHECKPOINT_SOFT_CAP_BYTES,
-  MODEL_CUT_ORDER,
-  MODEL_FIELD_NOUN,
+  fitModelFields,
+  type Cuts,
   type ModelField,
+  type ModelFields,
 } from "./checkpoint-budget.ts";
 import {
-  completedBody,
-  parseCommitBullet,
-  parseOtherCommits,
-  parseUncommitted,
-  uncommittedBody,
-  type CheckedCommit,
-  type Handover,
-  type UncommittedFile,
-} from "./checkpoint-handover.ts";
-import {
-  digestSections,
-  parseDigestSections,
+  digestValues,
+  parsedDigest,
   type CheckpointDigest,
   type ParsedDigest,
 } from "./checkpoint-digest.ts";
+import {
+  completedValue,
+  plainCommitsValue,
+  uncommittedValue,
+  type Handover,
+} from "./checkpoint-handover.ts";
+import { kindOf, type CheckpointKind } from "./checkpoint-status.ts";
+import { SECTIONS, SECTION_KEYS, titleOf, type SectionKey } from "./checkpoint-sections.ts";
+import {
+  NO_ARTIFACTS,
+  type CheckedCommit,
+  type CheckpointValues,
+  type CommitRef,
+  type CutText,
+  type InFlightArtifacts,
+  type NextUp,
+  type UncommittedFile,
+} from "./checkpoint-values.ts";
 
-export interface InFlightArtifacts {
-  currentPlan: string | null;
-  architecture: string | null;
-  criticResponse: string | null;
-  review: string | null;
-  sessionState: string | null;
-  sessionStateResolution: "uuid-anchor" | "mtime-fallback" | null;
-}
+// The checkpoint file: what a writer knows (CheckpointData) becomes section values, fitted to the
+// cap, and is written through the section table; a file is read back through the same table into
+// ParsedCheckpoint, the one reader of a checkpoint file.
 
-export const NO_ARTIFACTS: InFlightArtifacts = {
-  currentPlan: null,
-  architecture: null,
-  criticResponse: null,
-  review: null,
-  sessionState: null,
-  sessionStateResolution: null,
-};
-
-export interface CommitRef {
-  hash: string;
-  subject: string;
-}
-
-export interface NextUp {
-  item: string;
-  prerequisitesMet: boolean;
-}
-
-export interface CheckpointData {
+export interface CheckpointData extends ModelFields {
   status: string;
   currentStage: string;
   task: string;
   branch: string;
   /**
-   * `## Head`: the commit HEAD pointed at (lib/core/git.ts readHeadCheap); null: not a repository
-   * or no commit yet, written `(none)`. Every writer sets it; undefined leaves the section out.
+   * The commit HEAD pointed at (lib/core/git.ts readHeadCheap); null: not a repository or no
+   * commit yet, written `(none)`. Every writer sets it; undefined leaves the section out.
    */
   head?: string | null;
   /** null when no usable session id was known at save time */
@@ -83,12 +65,6 @@ export interface CheckpointData {
   commits?: readonly CommitRef[];
   /** finished items in words (the model's `done`); commits stay in `commits` */
   done?: readonly string[];
-  inProgress?: string;
-  nextUp?: readonly NextUp[];
-  blockers?: readonly string[];
-  openQuestions?: string;
-  decisions?: string;
-  unfinished?: string;
   notes?: readonly string[];
   /** the transcript digest; its floor is always kept, the rest fitted under the cap */
   digest?: CheckpointDigest | null;
@@ -96,8 +72,6 @@ export interface CheckpointData {
   handover?: Handover | null;
   /** the model's own document came with this save (/checkpoint --stdin-json): the 6 KB hard cap */
   modelDocument?: boolean;
-  /** lines of the model's fields cut to fit the hard cap (set by the fit, not by callers) */
-  cuts?: Partial<Record<ModelField, number>>;
 }
 
 /** The cap a checkpoint aims at: 6 KB when it holds the model's document, else the 4 KB soft cap. */
@@ -105,123 +79,22 @@ export function capOf(d: CheckpointData): number {
   return d.modelDocument ? CHECKPOINT_HARD_CAP_BYTES : CHECKPOINT_SOFT_CAP_BYTES;
 }
 
-/** A model field as the lines the fit removes from its end. */
-function modelLines(d: CheckpointData, f: ModelField): string[] {
-  const v = d[f];
-  if (v === undefined) return [];
-  if (typeof v === "string") return v.trim() === "" ? [] : v.split("\n");
-  return [...v] as string[];
-}
-
-function withModelLines(d: CheckpointData, f: ModelField, lines: string[]): CheckpointData {
-  const v = d[f];
-  if (typeof v === "string") return { ...d, [f]: lines.join("\n") };
-  return { ...d, [f]: lines };
-}
-
-/**
- * One step of the fit on field `f`: a long last line is halved, else the last line goes (counted).
- * Returns null when the field has no line left to cut.
- */
-function cutOnce(
-  x: CheckpointData,
-  f: ModelField,
-  cuts: Partial<Record<ModelField, number>>,
-): CheckpointData | null {
-  const lines = modelLines(x, f);
-  const last = lines.at(-1);
-  if (last === undefined) return null;
-  if (last.length > LONG_LINE)
-    return withModelLines(x, f, [
-      ...lines.slice(0, -1),
-      `${last.slice(0, Math.floor(last.length / 2))}...`,
-    ]);
-  cuts[f] = (cuts[f] ?? 0) + 1;
-  return { ...withModelLines(x, f, lines.slice(0, -1)), cuts: { ...cuts } };
-}
-
-/**
- * The model's fields cut until `fits`; each cut field ends with its count ("+3 more decisions
- * (cut to fit 6 KB)"). First in rounds, one line from the end of each field that has more than
- * one, in MODEL_CUT_ORDER: every field keeps its first line (the first decision, the first open
- * question) while a long list gives up its tail. Only then are whole fields emptied, in the same
- * order. The floor is outside these fields.
- */
-function fitModelFields(d: CheckpointData, fits: (x: CheckpointData) => boolean): CheckpointData {
-  let x = d;
-  const cuts: Partial<Record<ModelField, number>> = {};
-  for (let trimmed = true; trimmed && !fits(x); ) {
-    trimmed = false;
-    for (const f of MODEL_CUT_ORDER) {
-      if (fits(x)) break;
-      const lines = modelLines(x, f);
-      if (lines.length < 2 && !(lines.length === 1 && lines[0]!.length > LONG_LINE)) continue;
-      const next = cutOnce(x, f, cuts);
-      if (next) [x, trimmed] = [next, true];
-    }
-  }
-  for (const f of MODEL_CUT_ORDER) {
-    while (!fits(x)) {
-      const next = cutOnce(x, f, cuts);
-      if (!next) break;
-      x = next;
-    }
-    if (fits(x)) break;
-  }
-  return x;
-}
-
-const LONG_LINE = 400;
-
-const capLabel = (_d: CheckpointData) => `${Math.round(CHECKPOINT_HARD_CAP_BYTES / 1024)} KB`;
-
-/** "+3 more decisions (cut to fit 6 KB)" for a field the fit cut, else nothing. */
-function cutLine(d: CheckpointData, f: ModelField): string[] {
-  const n = d.cuts?.[f];
-  return n ? [`+${n} more ${MODEL_FIELD_NOUN[f]} (cut to fit ${capLabel(d)})`] : [];
-}
-
-const NONE_FOUND = "(none found)";
-
-/** A path as stored: exactly (exactLine), or "(none found)". */
-function storedPath(p: string | null | undefined): string {
-  return p ? exactLine(p) : NONE_FOUND;
-}
-
-function artifactLines(a: InFlightArtifacts): string {
-  return [
-    `- current-plan.md: ${storedPath(a.currentPlan)}`,
-    `- architecture.md: ${storedPath(a.architecture)}`,
-    `- latest critic-response: ${storedPath(a.criticResponse)}`,
-    `- latest review: ${storedPath(a.review)}`,
-    `- session-state: ${storedPath(a.sessionState)}`,
-    `- session-state-resolution: ${a.sessionStateResolution ?? "(none)"}`,
-  ].join("\n");
-}
-
-function sessionLinkLines(sessionId: string | null, projectHash: string): string {
-  if (!sessionId)
-    return "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)";
-  return `- Resume: claude --resume ${sessionId}\n- JSONL: ~/.claude/projects/${projectHash}/${sessionId}.jsonl`;
-}
-
-function restoreHint(task: string, branch: string): string {
-  return `Run /checkpoint --restore in a fresh session to resume task '${task}' from branch '${branch}'.`;
-}
-
 /** How free text becomes section text: asciiBody (lib/core/ascii-text.ts) for a full save, sanitizeBody for quoin's own text. */
 export type Clean = (text: string) => string;
 
-function text(value: string | undefined, clean: Clean): string {
-  return value && value.trim() !== "" ? clean(value) : "(none)";
-}
+const textOrNull = (value: string | undefined, clean: Clean) =>
+  value && value.trim() !== "" ? clean(value) : null;
 
-/** A model field's text with its cut count. */
-function modelText(d: CheckpointData, f: ModelField, clean: Clean): string {
-  const v = d[f] as string | undefined;
-  const cut = cutLine(d, f);
-  if (!cut.length) return text(v, clean);
-  return [...(v && v.trim() !== "" ? [clean(v)] : []), ...cut].join("\n");
+/** Values as text, in the table's order: a section for each key present. */
+export function renderValues(v: CheckpointValues): string {
+  const sections: Section[] = [];
+  for (const k of SECTION_KEYS) {
+    const value = v[k];
+    if (value === undefined) continue;
+    const render = SECTIONS[k].render as (x: typeof value) => string;
+    sections.push({ title: SECTIONS[k].title, body: render(value) });
+  }
+  return renderSections(sections);
 }
 
 /**
@@ -229,170 +102,153 @@ function modelText(d: CheckpointData, f: ModelField, clean: Clean): string {
  * full save; the skeleton (prompt hook, precompact) passes sanitizeBody: its text is quoin's own,
  * and any-ascii's tables stay out of those bundles.
  */
-function headSections(d: CheckpointData, clean: Clean): Section[] {
-  return [
-    { title: "Status", body: clean(d.status) },
-    { title: "Current stage", body: text(d.currentStage, clean) },
-    { title: "Active task", body: clean(d.task) },
-    { title: "Branch", body: exactLine(d.branch) },
-    ...(d.head !== undefined ? [{ title: "Head", body: d.head ?? NO_HEAD_LINE }] : []),
-    { title: "Session ID", body: d.sessionId ?? "unknown" },
-    { title: "Saved at", body: utcIso(d.savedAt) },
-    { title: "Session link", body: sessionLinkLines(d.sessionId, d.projectHash) },
-  ];
+function headValues(d: CheckpointData, clean: Clean): CheckpointValues {
+  return {
+    status: clean(d.status),
+    currentStage: textOrNull(d.currentStage, clean),
+    task: clean(d.task),
+    branch: d.branch,
+    ...(d.head !== undefined ? { head: d.head } : {}),
+    sessionId: d.sessionId,
+    savedAt: utcIso(d.savedAt),
+    sessionLink: { sessionId: d.sessionId, projectHash: d.projectHash },
+  };
 }
 
 /** Notes (when any) and the restore hint close every checkpoint. */
-function tailSections(d: CheckpointData, clean: Clean): Section[] {
-  const notes: Section[] = d.notes?.length
-    ? [{ title: "Notes", body: d.notes.map((n) => `- ${clean(n)}`).join("\n") }]
-    : [];
-  return [
-    ...notes,
-    { title: "Restore hint", body: restoreHint(clean(d.task), exactLine(d.branch)) },
-  ];
+function tailValues(d: CheckpointData, clean: Clean): CheckpointValues {
+  return {
+    ...(d.notes?.length ? { notes: d.notes.map(clean) } : {}),
+    restoreHint: { task: clean(d.task), branch: d.branch },
+  };
 }
 
-/**
- * The body sections, then the digest, then notes and the hint: the digest's floor always, the
- * model's fields cut to fit the cap around it, then the rest of the digest in what is left.
- */
-function withDigest(
-  d0: CheckpointData,
-  bodyOf: (d: CheckpointData) => Section[],
-  clean: Clean,
-): string {
-  const cap = capOf(d0);
-  const tail = tailSections(d0, clean);
-  const floor = digestSections(d0.digest, 0);
-  // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
-  // the digest fills up to the checkpoint's own cap.
-  const d = fitModelFields(
-    d0,
-    (x) =>
-      Buffer.byteLength(renderSections([...bodyOf(x), ...floor, ...tail])) <=
-      CHECKPOINT_HARD_CAP_BYTES,
-  );
-  const body = bodyOf(d);
-  let room = cap - Buffer.byteLength(renderSections([...body, ...tail]));
-  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
-  let text = "";
-  for (let pass = 0; pass < 3; pass += 1) {
-    text = renderSections([...body, ...digestSections(d.digest, room), ...tail]);
-    const over = Buffer.byteLength(text) - cap;
-    if (over <= 0 || !d.digest) return text;
-    room -= over;
-  }
-  // Still over after three fits: the floor alone.
-  return renderSections([...body, ...digestSections(d.digest, 0), ...tail]);
-}
-
-const bullets = (items: readonly string[], clean: Clean) =>
-  items.map((i) => `- ${clean(i).replace(/\n/g, " ")}`).join("\n");
-
-const withCut = (d: CheckpointData, f: ModelField, body: string) =>
-  [body, ...cutLine(d, f)].join("\n");
-
-/** `## Completed this session` (the one section) and, when known, `## Uncommitted`. */
-function handoverSections(d: CheckpointData, clean: Clean): Section[] {
-  if (!d.handover)
-    return [{ title: "Completed this session", body: commitLines(d.commits, clean) }];
-  const uncommitted: Section[] = d.handover.uncommitted
-    ? [{ title: "Uncommitted", body: uncommittedBody(d.handover.uncommitted) }]
-    : [];
-  return [
-    { title: "Completed this session", body: completedBody(d.handover, clean) },
-    ...uncommitted,
-  ];
-}
-
-function nextUpBody(d: CheckpointData, clean: Clean): string {
-  const lines = (d.nextUp ?? []).map(
-    (n) => `- ${clean(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`,
-  );
-  return withCut(d, "nextUp", lines.join("\n") || "(none)");
+/** The completed section (always) and, when git was asked, the uncommitted one. */
+function handoverValues(d: CheckpointData, clean: Clean): CheckpointValues {
+  if (!d.handover) return { completed: plainCommitsValue(d.commits, clean) };
+  return {
+    completed: completedValue(d.handover, clean),
+    ...(d.handover.uncommitted ? { uncommitted: uncommittedValue(d.handover.uncommitted) } : {}),
+  };
 }
 
 /** The model's sections of a full save, each with its cut count. */
-function modelSections(d: CheckpointData, clean: Clean): Section[] {
-  const done = d.done?.length || d.cuts?.done;
-  return [
-    ...(done
-      ? [{ title: "Done this session", body: withCut(d, "done", bullets(d.done ?? [], clean)) }]
-      : []),
-    { title: "In progress", body: modelText(d, "inProgress", clean) },
-    { title: "Next up", body: nextUpBody(d, clean) },
-    {
-      title: "Known blockers",
-      body: withCut(
-        d,
-        "blockers",
-        d.blockers?.length ? d.blockers.map((b) => `- ${clean(b)}`).join("\n") : "None",
-      ),
+function modelValues(d: CheckpointData, clean: Clean, cuts: Cuts): CheckpointValues {
+  const cut = (f: ModelField) => cuts[f] ?? 0;
+  const text = (f: "inProgress" | "openQuestions" | "decisions" | "unfinished"): CutText => ({
+    text: textOrNull(d[f], clean),
+    cut: cut(f),
+  });
+  return {
+    ...(d.done?.length || cuts.done
+      ? {
+          done: {
+            items: (d.done ?? []).map((i) => clean(i).replace(/\n/g, " ")),
+            cut: cut("done"),
+          },
+        }
+      : {}),
+    inProgress: text("inProgress"),
+    nextUp: {
+      items: (d.nextUp ?? []).map((n) => ({
+        item: clean(n.item),
+        prerequisitesMet: n.prerequisitesMet,
+      })),
+      cut: cut("nextUp"),
     },
-    { title: "Open questions", body: modelText(d, "openQuestions", clean) },
-    { title: "Decisions made", body: modelText(d, "decisions", clean) },
-    { title: "Unfinished work", body: modelText(d, "unfinished", clean) },
-  ];
+    blockers: { items: (d.blockers ?? []).map(clean), cut: cut("blockers") },
+    openQuestions: text("openQuestions"),
+    decisions: text("decisions"),
+    unfinished: text("unfinished"),
+  };
 }
 
-/** The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the digest. */
-export function renderCheckpoint(d: CheckpointData, clean: Clean): string {
+const bytes = (s: string) => Buffer.byteLength(s);
+
+/**
+ * The body, then the digest, then notes and the hint: the digest's floor always, the model's
+ * fields cut to fit the cap around it, then the rest of the digest in what is left.
+ */
+function withDigest(
+  d0: CheckpointData,
+  bodyOf: (d: CheckpointData, cuts: Cuts) => CheckpointValues,
+  clean: Clean,
+): { text: string; cuts: Cuts } {
+  const cap = capOf(d0);
+  const tail = tailValues(d0, clean);
+  const floor = digestValues(d0.digest, 0);
+  // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
+  // the digest fills up to the checkpoint's own cap.
+  const { data: d, cuts } = fitModelFields(
+    d0,
+    (x, c) =>
+      bytes(renderValues({ ...bodyOf(x, c), ...floor, ...tail })) <= CHECKPOINT_HARD_CAP_BYTES,
+  );
+  const body = bodyOf(d, cuts);
+  let room = cap - bytes(renderValues({ ...body, ...tail }));
+  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
+  for (let pass = 0; pass < 3; pass += 1) {
+    const text = renderValues({ ...body, ...digestValues(d.digest, room), ...tail });
+    const over = bytes(text) - cap;
+    if (over <= 0 || !d.digest) return { text, cuts };
+    room -= over;
+  }
+  // Still over after three fits: the floor alone.
+  return { text: renderValues({ ...body, ...floor, ...tail }), cuts };
+}
+
+/**
+ * The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the
+ * digest; `cuts`: the lines of the model's fields the 6 KB fit took (each also counted in the file).
+ */
+export function renderCheckpoint(d: CheckpointData, clean: Clean): { text: string; cuts: Cuts } {
   return withDigest(
     d,
-    (x) => [
-      ...headSections(x, clean),
-      { title: "Last user intent", body: text(x.intent, clean) },
-      { title: "Plan file", body: storedPath(x.planFile) },
-      { title: "In-flight artifacts", body: artifactLines(x.artifacts) },
-      ...handoverSections(x, clean),
-      ...modelSections(x, clean),
-    ],
+    (x, cuts) => ({
+      ...headValues(x, clean),
+      intent: textOrNull(x.intent, clean),
+      planFile: x.planFile ?? null,
+      artifacts: x.artifacts,
+      ...handoverValues(x, clean),
+      ...modelValues(x, clean, cuts),
+    }),
     clean,
   );
 }
 
 /**
- * The skeleton of step C2 (the block tier's forced save), the panic tier and precompact: cheap
- * fields, and the digest when the writer read one (`Last user intent` then holds the newest
- * request, so a picker row can show it).
+ * The skeleton of the panic tier, the forced save and precompact: cheap fields, and the digest
+ * when the writer read one (the intent section then holds the newest request, so a picker row can
+ * show it). Commits when the writer has them: from the transcript (checked against git or marked
+ * unchecked), or from git alone; the plain skeleton has none.
  */
 export function renderSkeletonCheckpoint(d: CheckpointData): string {
-  const intent: Section[] = d.intent
-    ? [{ title: "Last user intent", body: text(d.intent, sanitizeBody) }]
-    : [];
-  // Commits when the writer has them: from the transcript (checked against git or marked
-  // unchecked), or from git alone; the plain skeleton has none.
-  const commits: Section[] = d.handover || d.commits ? handoverSections(d, sanitizeBody) : [];
-  const body = [
-    ...headSections(d, sanitizeBody),
-    ...intent,
-    { title: "In-flight artifacts", body: artifactLines(d.artifacts) },
-    ...commits,
-  ];
-  return withDigest(d, () => body, sanitizeBody);
-}
-
-function commitLines(commits: readonly CommitRef[] | undefined, clean: Clean): string {
-  return commits?.length
-    ? commits.map((c) => `- ${c.hash} ${clean(c.subject)}`).join("\n")
-    : "(none)";
+  const body: CheckpointValues = {
+    ...headValues(d, sanitizeBody),
+    ...(d.intent ? { intent: textOrNull(d.intent, sanitizeBody) } : {}),
+    artifacts: d.artifacts,
+    ...(d.handover || d.commits ? handoverValues(d, sanitizeBody) : {}),
+  };
+  return withDigest(d, () => body, sanitizeBody).text;
 }
 
 export interface ParsedCheckpoint {
+  /** every section as written (escapes undone), known or not */
   sections: Section[];
+  /** the values of the sections the table knows: a key is here when its section is in the file */
+  values: CheckpointValues;
   status?: string;
   currentStage?: string;
-  /** `## Active task`, first line, CR stripped; undefined when it cannot be parsed */
+  /** the task line, first line, CR stripped; undefined when it cannot be parsed */
   task?: string;
   branch?: string;
-  /** `## Head`: undefined when not recorded (older checkpoints), null when recorded as `(none)` */
+  /** undefined when not recorded (older checkpoints), null when recorded as `(none)` */
   head?: string | null;
-  /** undefined for legacy checkpoints without `## Session ID`; null when recorded as unknown */
+  /** undefined for legacy checkpoints without a session-id section; null when recorded as unknown */
   sessionId?: string | null;
   savedAt?: string;
   intent?: string;
-  planFile?: string | null;
+  planFile: string | null;
   artifacts: InFlightArtifacts;
   artifactPaths: string[];
   commits: CommitRef[];
@@ -400,148 +256,113 @@ export interface ParsedCheckpoint {
   checkedCommits: CheckedCommit[];
   /** "N other commits since this session started"; null when not recorded */
   otherCommits: number | null;
-  /** `## Uncommitted`; null when the checkpoint has no such section */
+  /** null when the checkpoint has no uncommitted section */
   uncommitted: UncommittedFile[] | null;
   done: string[];
+  /** the model's free-text fields as written, a cut count line included */
   inProgress?: string;
   nextUp: NextUp[];
   blockers: string[];
   openQuestions?: string;
   decisions?: string;
   unfinished?: string;
+  notes: string[];
+  /** lines of the model's fields the 6 KB fit took, as the file counts them */
+  cuts: Cuts;
   /** the transcript digest's sections (empty when the checkpoint has none) */
   digest: ParsedDigest;
+  /** who wrote it and why, from its status line */
+  kind: CheckpointKind;
 }
 
-function listItems(body: string | undefined): string[] {
-  if (!body) return [];
-  return body
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^[-*\u2022]\s+/.test(l))
-    .map((l) => l.replace(/^[-*\u2022]\s+/, "").trim());
+const nonEmpty = (s: string | undefined) => (s === "" ? undefined : s);
+
+/** A free-text model field as written: its text, then its cut line. */
+function writtenText(key: ModelField, v: CutText | undefined): string | undefined {
+  if (!v || (v.text === null && !v.cut)) return undefined;
+  const render = SECTIONS[key].render as (x: CutText) => string;
+  return render(v);
 }
 
-function noneToUndefined(body: string | undefined): string | undefined {
-  if (body === undefined) return undefined;
-  const t = body.trim();
-  return t === "" || t === "(none)" || t === NONE_FOUND ? undefined : t;
-}
-
-/** A stored path (exactLine), or null for "(none found)" and the like. */
-function pathOrNull(value: string | undefined): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  return v === "" || v.startsWith("(") ? null : readExactLine(v);
-}
-
-function readBranch(line: string | undefined): string | undefined {
-  return line === undefined ? undefined : readExactLine(line);
-}
-
-/** `## Completed this session`: the commits, and those with their state
- * (present, rebased, not in this clone). */
-function parseCompleted(body: string | undefined): {
-  commits: CommitRef[];
-  checkedCommits: CheckedCommit[];
-} {
-  const commits: CommitRef[] = [];
-  const checkedCommits: CheckedCommit[] = [];
-  for (const item of listItems(body)) {
-    const checked = parseCommitBullet(item);
-    if (checked) {
-      checkedCommits.push(checked);
-      commits.push({ hash: checked.hash, subject: checked.subject });
-      continue;
-    }
-    const m = /\b([0-9a-f]{7,40})\b/i.exec(item);
-    if (m) commits.push({ hash: m[1]!, subject: item });
+/** The values of every section the table knows, read from sections as parsed. */
+export function sectionValues(sections: readonly Section[]): CheckpointValues {
+  const v: Record<string, unknown> = {};
+  for (const k of SECTION_KEYS) {
+    const body = sectionBody(sections, SECTIONS[k].title);
+    if (body !== undefined) v[k] = SECTIONS[k].parse(body);
   }
-  return { commits, checkedCommits };
+  return v as CheckpointValues;
+}
+
+/** A checkpoint's sections, each body line unescaped (renderSections escapes them). */
+function checkpointSections(text: string): Section[] {
+  return parseSections(text).map((s) => ({
+    title: s.title,
+    body: unescapeBody(s.body),
+  }));
 }
 
 /** Parse any checkpoint, old or new; missing sections stay undefined, never throw. */
-export function parseCheckpoint(textIn: string): ParsedCheckpoint {
-  const sections = parseSections(textIn);
-  const get = (t: string) => sectionBody(sections, t);
-
-  const artifacts: InFlightArtifacts = { ...NO_ARTIFACTS };
-  for (const item of listItems(get("In-flight artifacts"))) {
-    const colon = item.indexOf(":");
-    if (colon < 0) continue;
-    const key = item.slice(0, colon).trim().toLowerCase();
-    const value = item.slice(colon + 1).trim();
-    if (key === "current-plan.md") artifacts.currentPlan = pathOrNull(value);
-    else if (key === "architecture.md") artifacts.architecture = pathOrNull(value);
-    else if (key === "latest critic-response") artifacts.criticResponse = pathOrNull(value);
-    else if (key === "latest review") artifacts.review = pathOrNull(value);
-    else if (key === "session-state") artifacts.sessionState = pathOrNull(value);
-    else if (key === "session-state-resolution")
-      artifacts.sessionStateResolution =
-        value === "uuid-anchor" || value === "mtime-fallback" ? value : null;
+export function parseCheckpoint(text: string): ParsedCheckpoint {
+  const sections = checkpointSections(text);
+  const v = sectionValues(sections);
+  const artifacts = { ...(v.artifacts ?? NO_ARTIFACTS) };
+  const items = v.completed?.commits ?? [];
+  const cuts: Cuts = {};
+  for (const k of SECTION_KEYS) {
+    const cut = (v[k] as { cut?: number } | undefined)?.cut;
+    if (SECTIONS[k].cut && cut) cuts[k as ModelField] = cut;
   }
-  const artifactPaths = [
-    artifacts.currentPlan,
-    artifacts.architecture,
-    artifacts.criticResponse,
-    artifacts.review,
-    artifacts.sessionState,
-  ].filter((p): p is string => p !== null);
-
-  const sessionBody = get("Session ID");
-  const sessionLine = firstLineOf(sessionBody);
-  const { commits, checkedCommits } = parseCompleted(get("Completed this session"));
-  const nextUp: NextUp[] = listItems(get("Next up")).map((item) => {
-    const m = /\(?prerequisites met\?\s*(yes|no)\)?/i.exec(item);
-    return {
-      item: item.replace(/\s*\(?prerequisites met\?\s*(yes|no)\)?\s*$/i, "").trim(),
-      prerequisitesMet: m?.[1]?.toLowerCase() === "yes",
-    };
-  });
-  const blockersBody = get("Known blockers");
-  const blockers = listItems(blockersBody).filter((b) => b.toLowerCase() !== "none");
-
   return {
     sections,
-    status: firstLineOf(get("Status")),
-    currentStage: noneToUndefined(get("Current stage")),
-    task: firstLineOf(get("Active task")),
-    branch: readBranch(firstLineOf(get("Branch"))),
-    head: readHeadLine(firstLineOf(get("Head"))),
-    sessionId:
-      sessionBody === undefined
-        ? undefined
-        : sessionLine && sessionLine !== "unknown"
-          ? sessionLine
-          : null,
-    savedAt: firstLineOf(get("Saved at")),
-    intent: noneToUndefined(get("Last user intent")),
-    planFile: pathOrNull(firstLineOf(get("Plan file"))),
+    values: v,
+    status: nonEmpty(v.status),
+    currentStage: v.currentStage ?? undefined,
+    task: nonEmpty(v.task),
+    branch: nonEmpty(v.branch),
+    head: v.head,
+    sessionId: v.sessionId,
+    savedAt: nonEmpty(v.savedAt),
+    intent: v.intent ?? undefined,
+    planFile: v.planFile ?? null,
     artifacts,
-    artifactPaths,
-    commits,
-    checkedCommits,
-    otherCommits: parseOtherCommits(get("Completed this session")),
-    uncommitted: parseUncommitted(get("Uncommitted")),
-    done: listItems(get("Done this session")),
-    inProgress: noneToUndefined(get("In progress")),
-    nextUp,
-    blockers,
-    openQuestions: noneToUndefined(get("Open questions")),
-    decisions: noneToUndefined(get("Decisions made")),
-    unfinished: noneToUndefined(get("Unfinished work")),
-    digest: parseDigestSections(get),
+    artifactPaths: [
+      artifacts.currentPlan,
+      artifacts.architecture,
+      artifacts.criticResponse,
+      artifacts.review,
+      artifacts.sessionState,
+    ].filter((p): p is string => p !== null),
+    commits: items.map((c) => ({ hash: c.hash, subject: c.subject })),
+    checkedCommits: items.filter((c) => !c.loose).map(({ loose: _, ...c }) => c),
+    otherCommits: v.completed?.otherCommits ?? null,
+    uncommitted: v.uncommitted?.files ?? null,
+    done: v.done?.items ?? [],
+    inProgress: writtenText("inProgress", v.inProgress),
+    nextUp: v.nextUp?.items ?? [],
+    blockers: v.blockers?.items ?? [],
+    openQuestions: writtenText("openQuestions", v.openQuestions),
+    decisions: writtenText("decisions", v.decisions),
+    unfinished: writtenText("unfinished", v.unfinished),
+    notes: v.notes ?? [],
+    cuts,
+    digest: parsedDigest(v),
+    kind: kindOf(v.status),
   };
 }
 
-/** The seed's awk: the line after `## Active task`, CR stripped. Cheap; for pickers over many files. */
-export function parseActiveTask(textIn: string): string | undefined {
-  const lines = textIn.split("\n");
+/** The seed's awk: the line right after the task heading, CR stripped. Cheap; for pickers over many files. */
+export function parseActiveTask(text: string): string | undefined {
+  const heading = `## ${titleOf("task")}`;
+  const lines = text.split("\n");
   for (let i = 0; i < lines.length; i += 1) {
-    if (/^## Active task\s*$/.test((lines[i] ?? "").replace(/\r$/, ""))) {
-      const next = (lines[i + 1] ?? "").replace(/\r$/, "").trim();
+    const line = (lines[i] ?? "").replace(/\r$/, "");
+    if (line.startsWith(heading) && line.slice(heading.length).trim() === "") {
+      const next = unescapeBody((lines[i + 1] ?? "").replace(/\r$/, "")).trim();
       return next === "" ? undefined : next;
     }
   }
   return undefined;
 }
+
+export type { SectionKey };

@@ -1,29 +1,52 @@
-/** The status line of a precompact checkpoint; save step 1.4 reads it back to tell a manual /compact. */
-export function precompactStatus(trigger: string): string {
-  return `checkpoint save (precompact, ${trigger} trigger)`;
+// The kind of a checkpoint, as data: who wrote it and why. A checkpoint records it as its status
+// line (the seed's texts, unchanged); statusText writes that line and kindOf reads it back, the
+// only place that decodes it.
+
+export type CheckpointKind =
+  /** the model's own document through /checkpoint; `reference`: load-as-reference mode */
+  | { kind: "voluntary"; reference: boolean }
+  /** the panic tier of /checkpoint: context too full for a full save */
+  | { kind: "panic" }
+  /** the prompt hook's save when context reached the block tier */
+  | { kind: "forced" }
+  | { kind: "precompact"; trigger: string }
+  | { kind: "session-end"; reason: string }
+  /** a status this tool does not write (older or hand-made files), kept as written */
+  | { kind: "other"; status: string };
+
+const SAVE = "checkpoint save (";
+const FORCED = "forced: context at the block tier";
+
+export function statusText(k: CheckpointKind): string {
+  switch (k.kind) {
+    case "voluntary":
+      return `${SAVE}voluntary${k.reference ? ", load-as-reference" : ""})`;
+    case "panic":
+      return `${SAVE}panic mode)`;
+    case "forced":
+      return `${SAVE}${FORCED})`;
+    case "precompact":
+      return `${SAVE}precompact, ${k.trigger} trigger)`;
+    case "session-end":
+      return `${SAVE}session end, ${k.reason})`;
+    case "other":
+      return k.status;
+  }
 }
 
-/** Any precompact checkpoint's status line (auto, manual or an unknown trigger). */
-export function isPrecompactStatus(status: string | undefined): boolean {
-  return status?.startsWith("checkpoint save (precompact, ") === true;
-}
-
-export function isManualPrecompactStatus(status: string | undefined): boolean {
-  return status === precompactStatus("manual");
-}
-
-const SESSION_END_PREFIX = "checkpoint save (session end, ";
-
-/** The status line of a session-end snapshot; the picker and the startup line read it back. */
-export function sessionEndStatus(reason: string): string {
-  return `${SESSION_END_PREFIX}${reason})`;
-}
-
-export function isSessionEndStatus(status: string | undefined): boolean {
-  return status?.startsWith(SESSION_END_PREFIX) === true && status.endsWith(")");
-}
-
-/** A checkpoint the model wrote through /checkpoint (restore or load-as-reference mode), not a hook's snapshot. */
-export function isCuratedStatus(status: string | undefined): boolean {
-  return status?.startsWith("checkpoint save (voluntary") === true;
+/** The kind a status line records; a line this tool did not write is "other". */
+export function kindOf(status: string | undefined): CheckpointKind {
+  const s = status ?? "";
+  const inner = s.startsWith(SAVE) && s.endsWith(")") ? s.slice(SAVE.length, -1) : null;
+  if (s.startsWith(`${SAVE}voluntary`))
+    return { kind: "voluntary", reference: s.includes("load-as-reference") };
+  if (inner === "panic mode") return { kind: "panic" };
+  if (inner === FORCED) return { kind: "forced" };
+  if (s.startsWith(`${SAVE}precompact, `)) {
+    const rest = s.slice(`${SAVE}precompact, `.length);
+    return { kind: "precompact", trigger: /^(.*) trigger\)$/.exec(rest)?.[1] ?? rest };
+  }
+  if (inner?.startsWith("session end, "))
+    return { kind: "session-end", reason: inner.slice("session end, ".length) };
+  return { kind: "other", status: s };
 }

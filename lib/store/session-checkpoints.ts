@@ -2,10 +2,9 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { sortedNames } from "../core/dir-listing.ts";
 import { readHead } from "../core/file-range.ts";
-import { readHeadLine } from "../core/git.ts";
-import { firstLineOf, parseSections, sectionBody } from "../core/markdown-sections.ts";
 import { DAY_MS, utcDate } from "../core/time-format.ts";
-import { isSessionEndStatus } from "./checkpoint-status.ts";
+import { parseCheckpoint } from "./checkpoint-format.ts";
+import { kindOf } from "./checkpoint-status.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
 
 // Checkpoints of one session, or the newest session-end snapshot, found from the first sections
@@ -21,12 +20,12 @@ export interface CheckpointHead {
   name: string;
   status: string | undefined;
   task: string | undefined;
-  /** undefined: no `## Session ID`; null: recorded as unknown */
+  /** undefined: no the session-id section (key sessionId); null: recorded as unknown */
   sessionId: string | null | undefined;
-  /** `## Saved at`, as written */
+  /** the saved-at section (key savedAt), as written */
   savedAt: string | undefined;
   savedMs: number | null;
-  /** `## Head`: undefined when not recorded (older checkpoints), null when recorded as `(none)` */
+  /** the head section (key head): undefined when not recorded (older checkpoints), null when recorded as `(none)` */
   head: string | null | undefined;
 }
 
@@ -40,20 +39,17 @@ function headOf(deps: Deps, dir: string, name: string): CheckpointHead | null {
   }
   const head = readHead(deps.fs, file, HEAD_READ_BYTES);
   if (head === null) return null;
-  const sections = parseSections(head);
-  const line = (title: string) => firstLineOf(sectionBody(sections, title))?.trim();
-  const sid = line("Session ID");
-  const savedAt = line("Saved at");
-  const savedMs = savedAt ? Date.parse(savedAt) : NaN;
+  const p = parseCheckpoint(head);
+  const savedMs = p.savedAt ? Date.parse(p.savedAt) : NaN;
   return {
     file,
     name,
-    status: line("Status"),
-    task: line("Active task"),
-    sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
-    savedAt,
+    status: p.status,
+    task: p.task,
+    sessionId: p.sessionId,
+    savedAt: p.savedAt,
     savedMs: Number.isFinite(savedMs) ? savedMs : null,
-    head: readHeadLine(line("Head")),
+    head: p.head,
   };
 }
 
@@ -90,7 +86,7 @@ function laterTwin(a: CheckpointHead, b: CheckpointHead): boolean {
 }
 
 /**
- * This session's newest checkpoint (any kind: curated, precompact, session end) by `## Saved at`
+ * This session's newest checkpoint (any kind: curated, precompact, session end) by the saved-at section (key savedAt)
  * (a same-second twin by its name), or null.
  */
 export function newestCheckpointOf(
@@ -126,7 +122,11 @@ export function newestSessionEndSnapshot(
   const nowMs = deps.now().getTime();
   let best: CheckpointHead | null = null;
   for (const h of recentCheckpointHeads(deps, paths, nowMs - maxAgeMs)) {
-    if (!isSessionEndStatus(h.status) || h.savedMs === null || nowMs - h.savedMs > maxAgeMs)
+    if (
+      kindOf(h.status).kind !== "session-end" ||
+      h.savedMs === null ||
+      nowMs - h.savedMs > maxAgeMs
+    )
       continue;
     if (notSid && h.sessionId === notSid) continue;
     if (!best || h.savedMs > (best.savedMs ?? 0)) best = h;

@@ -20,9 +20,9 @@ import {
   parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
-  NO_ARTIFACTS,
   type CheckpointData,
 } from "../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { parseCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { findMidAgentHandoff } from "../../lib/store/mid-agent-handoff.ts";
 import { appendBlockedPrompt, parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
@@ -179,7 +179,7 @@ function same(what: string, got: unknown, want: unknown): void {
 
 /** parse(render(d)) gives d back, field by field. */
 export function checkRoundTrip(d: CheckpointData): void {
-  const p = parseCheckpoint(renderCheckpoint(d, asciiBody));
+  const p = parseCheckpoint(renderCheckpoint(d, asciiBody).text);
   same("status", p.status, d.status);
   same("currentStage", p.currentStage, d.currentStage);
   same("task", p.task, d.task);
@@ -196,13 +196,13 @@ export function checkRoundTrip(d: CheckpointData): void {
   same("openQuestions", p.openQuestions, d.openQuestions);
   same("decisions", p.decisions, d.decisions);
   same("unfinished", p.unfinished, d.unfinished);
-  same("parseActiveTask", parseActiveTask(renderCheckpoint(d, asciiBody)), d.task);
+  same("parseActiveTask", parseActiveTask(renderCheckpoint(d, asciiBody).text), d.task);
 }
 
 /** Hostile fields: the render is one heading per section (nothing forged), and parse is a fixpoint. */
 function checkHostileCheckpoint(d: CheckpointData): void {
   for (const render of [
-    (x: CheckpointData) => renderCheckpoint(x, asciiBody),
+    (x: CheckpointData) => renderCheckpoint(x, asciiBody).text,
     renderSkeletonCheckpoint,
   ]) {
     const text = render(d);
@@ -234,7 +234,7 @@ function checkHostileCheckpoint(d: CheckpointData): void {
 }
 
 const checkpointSample = fc.oneof(
-  checkpointData.map((x) => renderCheckpoint(x, asciiBody)),
+  checkpointData.map((x) => renderCheckpoint(x, asciiBody).text),
   anyCheckpointData.map(renderSkeletonCheckpoint),
 );
 const sessionStateSample = fc

@@ -1,10 +1,7 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import {
-  parseCheckpoint,
-  renderSkeletonCheckpoint,
-  NO_ARTIFACTS,
-} from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint, renderSkeletonCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { parseSentinelName } from "../../lib/store/sentinels.ts";
 import { tempRepo, type TempRepo } from "../helpers/save-repo.ts";

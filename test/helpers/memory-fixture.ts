@@ -4,9 +4,9 @@ import { createFsFromVolume, Volume } from "memfs";
 import {
   renderCheckpoint,
   renderSkeletonCheckpoint,
-  NO_ARTIFACTS,
   type CheckpointData,
 } from "../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import type { Deps, FsApi, RunResult } from "../../lib/core/deps.ts";
 import { readKnobs, type Knobs } from "../../lib/core/knobs.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
@@ -83,7 +83,9 @@ export class MemoryFixture {
       artifacts: NO_ARTIFACTS,
       ...spec.extra,
     };
-    let text = spec.skeleton ? renderSkeletonCheckpoint(data) : renderCheckpoint(data, asciiBody);
+    let text = spec.skeleton
+      ? renderSkeletonCheckpoint(data)
+      : renderCheckpoint(data, asciiBody).text;
     if (spec.sessionId === "legacy") text = text.replace(/## Session ID\n[^\n]*\n\n/, "");
     return this.write(file, text, spec.ageDays);
   }

@@ -4,7 +4,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeAtomic } from "../../lib/core/atomic-write.ts";
-import { NO_ARTIFACTS, renderCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { memoryPaths } from "../../lib/store/memory-paths.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { asciiBody } from "../../lib/core/ascii-text.ts";
@@ -117,7 +118,7 @@ function fullCheckpoint(repo: string, head: string): string {
       },
     },
     asciiBody,
-  );
+  ).text;
   const words = Array.from(
     { length: 5 },
     (_, i) => `- 2026-12-01T10:0${i}Z ${"Now the next step. ".repeat(15)}`,

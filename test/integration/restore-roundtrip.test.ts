@@ -4,7 +4,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createUnique, writeAtomic } from "../../lib/core/atomic-write.ts";
-import { NO_ARTIFACTS, renderCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { voluntaryCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { memoryPaths, type MemoryPaths } from "../../lib/store/memory-paths.ts";
 import { nodeDeps } from "../../lib/edge/node-deps.ts";
@@ -91,7 +92,7 @@ function saveLikeTheSaveSide(
       ...extra,
     },
     asciiBody,
-  );
+  ).text;
   const checkpoint = createUnique(
     fs,
     paths.checkpoints,

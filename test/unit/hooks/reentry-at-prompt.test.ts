@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import { PROMPT_REENTRY_HEAD, reentryAtPrompt } from "../../../lib/hooks/reentry-at-prompt.ts";
-import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { CKPTS, knobs, MEM, memWorld, ROOT, SID } from "../../helpers/save-deps.ts";
 
 // The first prompt after a compaction (reentry-at-prompt.ts): what the summary dropped, counted

@@ -9,7 +9,8 @@ import {
   clearNotice,
 } from "../../../lib/hooks/clear-handoff.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
-import { NO_ARTIFACTS, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import {
   CKPTS,
   HOME,
@@ -210,7 +211,7 @@ describe("startup: the last session's snapshot", () => {
         artifacts: NO_ARTIFACTS,
       },
       asciiBody,
-    );
+    ).text;
 
   it("names the newest session-end snapshot of another session under a day old", () => {
     const w = memWorld({

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
-import {
-  NO_ARTIFACTS,
-  parseCheckpoint,
-  renderCheckpoint,
-} from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import type { SessionEndInput } from "../../../lib/hooks/hook-io.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
 import { CKPTS, HOME, MEM, memWorld, NOW, ROOT, SID } from "../../helpers/save-deps.ts";
@@ -56,7 +53,7 @@ function previousCheckpoint(savedAt: Date, status = "checkpoint save (voluntary)
       artifacts: NO_ARTIFACTS,
     },
     asciiBody,
-  );
+  ).text;
 }
 
 describe("runSessionEnd: the snapshot", () => {

@@ -7,7 +7,8 @@ import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts
 import { PROMPT_FULL_HEAD, REENTRY_FOLLOWS } from "../../../lib/hooks/reentry-at-prompt.ts";
 import { CKPTS, DAY, knobs, MEM, memWorld, OTHER, ROOT, SID } from "../../helpers/save-deps.ts";
 import { trustedCheckpoint } from "../../../lib/store/pending-restore.ts";
-import { NO_ARTIFACTS, renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 
 const THIRD = "33333333-3333-3333-3333-333333333333";
 const payload = (over: Partial<SessionStartInput> = {}): SessionStartInput => ({

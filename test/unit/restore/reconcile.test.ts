@@ -168,7 +168,10 @@ describe("reconcile: the three states of a listed commit (issue 19)", () => {
     const f = new MemoryFixture();
     git(f, "");
     const cp = handoverCheckpoint(f, "");
-    cp.commits = [{ hash: "1111111", subject: "present one (rebased from 99b497c)" }];
+    // the checkpoint lists only this bullet, as the writer marked it
+    cp.values.completed = parseCheckpoint(
+      "## Completed this session\n- 1111111 present one (rebased from 99b497c)\n",
+    ).values.completed;
     expect(reconcile(f.deps(), ROOT, cp).rebasedCommits).toEqual([
       { hash: "1111111", subject: "present one", was: "99b497c" },
     ]);

@@ -1,12 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../cli/run-cli.ts";
 import { restoreCommand } from "../../../cli/commands/restore.ts";
-import {
-  checkpointKind,
-  commitMarks,
-  parseHandover,
-} from "../../../lib/restore/handover-sections.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { checkpointKindLine } from "../../../lib/restore/checkpoint-kind-line.ts";
+import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCommitBullet } from "../../../lib/store/checkpoint-sections.ts";
+import { kindOf } from "../../../lib/store/checkpoint-status.ts";
+
+const checkpointKind = (status: string | undefined) => checkpointKindLine(kindOf(status));
+/** The handover sections of a parsed checkpoint, as restore reads them. */
+const parseHandover = (p: ParsedCheckpoint) => ({
+  head: p.head,
+  lastWords: p.digest.lastWords ?? [],
+  progress: p.digest.progress ?? [],
+  uncommitted: p.uncommitted ?? undefined,
+});
+/** A commit bullet's subject without the writer's marks, and what they said. */
+function commitMarks(subject: string) {
+  const c = parseCommitBullet(`0000000 ${subject}`)!;
+  return {
+    subject: c.subject,
+    subagent: c.subagent === true,
+    rebasedFrom: c.state === "rebased" ? (c.oldHash ?? null) : null,
+    notInClone: c.state === "missing",
+  };
+}
 import { summarizeStatus, statusKind } from "../../../lib/restore/status-summary.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 

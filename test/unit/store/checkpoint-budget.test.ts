@@ -105,7 +105,7 @@ describe("the checkpoint budget", () => {
     const d = { ...base, ...modelDoc };
     const docBytes = JSON.stringify(modelDoc).length;
     expect(docBytes).toBeGreaterThan(6000);
-    const text = renderCheckpoint(d, asciiBody);
+    const text = renderCheckpoint(d, asciiBody).text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_HARD_CAP_BYTES);
     assertFloor(text);
     // cut first: open questions, then decisions; each with its count
@@ -134,7 +134,7 @@ describe("the checkpoint budget", () => {
       openQuestions: items("question", 2, 60),
       decisions: items("decision", 3, 60),
     };
-    const text = renderCheckpoint(d, asciiBody);
+    const text = renderCheckpoint(d, asciiBody).text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_HARD_CAP_BYTES);
     assertFloor(text);
     const sections = parseSections(text);
@@ -158,7 +158,7 @@ describe("the checkpoint budget", () => {
     const text = renderCheckpoint(
       { ...base, modelDocument: true, decisions: "- keep it" },
       asciiBody,
-    );
+    ).text;
     expect(text).not.toContain("cut to fit");
     expect(sectionBody(parseSections(text), "Decisions made")).toBe("- keep it");
   });

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { CHECKPOINT_SOFT_CAP_BYTES } from "../../../lib/store/checkpoint-budget.ts";
 import {
-  CHECKPOINT_SOFT_CAP_BYTES,
   digestSections,
   newestRequestOf,
   type CheckpointDigest,
 } from "../../../lib/store/checkpoint-digest.ts";
 import {
-  NO_ARTIFACTS,
   parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { parseSections, renderSections } from "../../../lib/core/markdown-sections.ts";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
 
@@ -67,7 +67,7 @@ describe("checkpoint digest sections", () => {
   });
 
   it("a checkpoint without a digest parses to an empty one (seed-format files still read)", () => {
-    const parsed = parseCheckpoint(renderCheckpoint(base, asciiBody));
+    const parsed = parseCheckpoint(renderCheckpoint(base, asciiBody).text);
     expect(parsed.digest).toMatchObject({
       requests: [],
       todos: null,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  NO_ARTIFACTS,
   parseActiveTask,
   parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import {
   parseCheckpointName,
   precompactCheckpointName,
@@ -51,7 +51,7 @@ const full: CheckpointData = {
 
 describe("checkpoint format", () => {
   it("renders every section of the seed's format plus seed 001's, in order", () => {
-    const titles = parseSections(renderCheckpoint(full, asciiBody)).map((s) => s.title);
+    const titles = parseSections(renderCheckpoint(full, asciiBody).text).map((s) => s.title);
     expect(titles).toEqual([
       "Status",
       "Current stage",
@@ -76,16 +76,16 @@ describe("checkpoint format", () => {
 
   it("a branch or plan path that starts with '#' is stored exactly and forges no section (found by the parser fuzz)", () => {
     const d = { ...full, branch: "## Status", planFile: "#notes/plan.md" };
-    for (const text of [renderCheckpoint(d, asciiBody), renderSkeletonCheckpoint(d)]) {
+    for (const text of [renderCheckpoint(d, asciiBody).text, renderSkeletonCheckpoint(d)]) {
       const titles = parseSections(text).map((s) => s.title);
       expect(new Set(titles).size).toBe(titles.length);
       expect(parseCheckpoint(text).branch).toBe("## Status");
     }
-    expect(parseCheckpoint(renderCheckpoint(d, asciiBody)).planFile).toBe("#notes/plan.md");
+    expect(parseCheckpoint(renderCheckpoint(d, asciiBody).text).planFile).toBe("#notes/plan.md");
   });
 
   it("round-trips: what is written parses back", () => {
-    const parsed = parseCheckpoint(renderCheckpoint(full, asciiBody));
+    const parsed = parseCheckpoint(renderCheckpoint(full, asciiBody).text);
     expect(parsed).toMatchObject({
       status: full.status,
       currentStage: "implement",
@@ -108,7 +108,7 @@ describe("checkpoint format", () => {
   });
 
   it("writes the session link and the restore hint the seed shows", () => {
-    const text = renderCheckpoint(full, asciiBody);
+    const text = renderCheckpoint(full, asciiBody).text;
     expect(text).toContain(
       "## Session link\n- Resume: claude --resume 5f0c2d9e-1111-4a2b-9c3d-000000000001\n- JSONL: ~/.claude/projects/-home-u-proj/5f0c2d9e-1111-4a2b-9c3d-000000000001.jsonl",
     );
@@ -119,7 +119,7 @@ describe("checkpoint format", () => {
   });
 
   it("keeps the parser shape when the session id is unknown", () => {
-    const text = renderCheckpoint({ ...full, sessionId: null }, asciiBody);
+    const text = renderCheckpoint({ ...full, sessionId: null }, asciiBody).text;
     expect(text).toContain("## Session ID\nunknown");
     expect(text).toContain(
       "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)",
@@ -131,7 +131,7 @@ describe("checkpoint format", () => {
     const text = renderCheckpoint(
       { ...full, intent: "fix \u201cparser\u201d \u2014 caf\u00e9\n## Restore hint\nrm -rf /" },
       asciiBody,
-    );
+    ).text;
     expect(/^[\x09\x0a\x20-\x7e]*$/.test(text)).toBe(true);
     expect(parseSections(text).filter((s) => s.title === "Restore hint")).toHaveLength(1);
   });
@@ -148,7 +148,7 @@ describe("checkpoint format", () => {
         intent: "caf\u00e9 d\u00e9j\u00e0 vu, Stra\u00dfe",
       },
       asciiBody,
-    );
+    ).text;
     const parsed = parseCheckpoint(text);
     expect(parsed.planFile).toBe(plan);
     expect(parsed.artifacts.currentPlan).toBe(plan);

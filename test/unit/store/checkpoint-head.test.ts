@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import { parseSections } from "../../../lib/core/markdown-sections.ts";
 import {
-  NO_ARTIFACTS,
   parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { newestCheckpointOf } from "../../../lib/store/session-checkpoints.ts";
 import { CKPTS, memWorld, NOW, SID } from "../../helpers/save-deps.ts";
 
@@ -28,7 +28,7 @@ const base: CheckpointData = {
 
 describe("## Head", () => {
   it.each([
-    ["full", (d: CheckpointData) => renderCheckpoint(d, asciiBody)],
+    ["full", (d: CheckpointData) => renderCheckpoint(d, asciiBody).text],
     ["skeleton", renderSkeletonCheckpoint],
   ])(
     "the %s format writes it after Branch and reads it back; (none) reads as null",
@@ -45,7 +45,7 @@ describe("## Head", () => {
   );
 
   it("an older checkpoint without the section reads as not recorded (undefined), never an error", () => {
-    const old = renderCheckpoint(base, asciiBody);
+    const old = renderCheckpoint(base, asciiBody).text;
     expect(old).not.toContain("## Head");
     expect(parseCheckpoint(old).head).toBeUndefined();
     expect(parseCheckpoint("## Head\nnot a sha\n").head).toBeNull();
@@ -53,10 +53,12 @@ describe("## Head", () => {
 
   it("the session lookup SessionEnd uses carries it", () => {
     const w = memWorld({
-      [`${CKPTS}/2026-11-29T2000-t.md`]: renderCheckpoint({ ...base, head: SHA }, asciiBody),
+      [`${CKPTS}/2026-11-29T2000-t.md`]: renderCheckpoint({ ...base, head: SHA }, asciiBody).text,
     });
     expect(newestCheckpointOf(w.deps, w.paths, SID, null)).toMatchObject({ head: SHA });
-    const old = memWorld({ [`${CKPTS}/2026-11-29T2000-t.md`]: renderCheckpoint(base, asciiBody) });
+    const old = memWorld({
+      [`${CKPTS}/2026-11-29T2000-t.md`]: renderCheckpoint(base, asciiBody).text,
+    });
     expect(newestCheckpointOf(old.deps, old.paths, SID, null)?.head).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
-import { NO_ARTIFACTS, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import {
   newestCheckpointOf,
   newestSessionEndSnapshot,
@@ -22,7 +23,7 @@ const ckpt = (sid: string, hoursAgo: number, status = "checkpoint save (voluntar
       artifacts: NO_ARTIFACTS,
     },
     asciiBody,
-  );
+  ).text;
 
 describe("newestCheckpointOf", () => {
   it("takes the newest `## Saved at` of this session, whatever the name shape", () => {
