@@ -15,7 +15,7 @@ import {
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
 import { SECTIONS, SECTION_KEYS } from "../../../lib/store/checkpoint-sections.ts";
-import type { CheckpointValues, SectionValues } from "../../../lib/store/checkpoint-values.ts";
+import type { CheckpointValues } from "../../../lib/store/checkpoint-values.ts";
 import { checkpointData } from "../../guarantees/parser-table.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
@@ -446,5 +446,3 @@ describe("the section table", () => {
     expect(p.blockers).toEqual([]);
   });
 });
-
-export type { SectionValues };
