@@ -28,10 +28,10 @@ export function readBranchCheap(fs: FsApi, root: string): string {
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** A checkpoint's the head section (key head) when there is no commit to name (no repository, or none yet). */
+/** A checkpoint's `head` section when there is no commit to name (no repository, or none yet). */
 export const NO_HEAD_LINE = "(none)";
 
-/** the head section (key head)'s first line: a commit id, null for `(none)` (or anything else), undefined when the section is absent. */
+/** The `head` section's first line: a commit id, null for `(none)` (or anything else), undefined when the section is absent. */
 export function readHeadLine(line: string | undefined): string | null | undefined {
   if (line === undefined) return undefined;
   const v = line.trim().toLowerCase();

@@ -41,7 +41,7 @@ function normalizeTitle(title: string): string {
   return title.trim().replace(/:$/, "").toLowerCase();
 }
 
-/** The first line of a section's body, as the seed's awk reads the task section (key task) (CR stripped). */
+/** The first line of a section's body, as the seed's awk reads the task (CR stripped). */
 export function firstLineOf(body: string | undefined): string | undefined {
   if (body === undefined) return undefined;
   const line = body.split("\n")[0]?.trim();

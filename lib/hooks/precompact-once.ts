@@ -9,7 +9,7 @@ import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
 // everything (no request, changed file, todo change or commit since) writes nothing.
 // The comparison is by content: the transcript digest now against the checkpoint's parsed
 // digest sections (which keep the newest request, every todo, and a newest-first prefix of the
-// changed files with a "+N more" count), and the head section (key head) against HEAD now when both exist.
+// changed files with a "+N more" count), and the `head` section against HEAD now when both exist.
 
 const moreCount = (omitted: readonly string[], kind: string): number => {
   const m = omitted.map((o) => new RegExp(`^\\+(\\d+) more ${kind}$`).exec(o)).find(Boolean);
@@ -24,7 +24,7 @@ export interface SinceFacts {
   previous: ParsedCheckpoint;
   /** HEAD now (readHeadCheap), null when unknown */
   headNow: string | null;
-  /** commits since the previous checkpoint's save; asked only when the head section (key head) cannot decide */
+  /** commits since the previous checkpoint's save; asked only when the `head` section cannot decide */
   commitsSince: () => number;
 }
 

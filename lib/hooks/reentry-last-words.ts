@@ -6,7 +6,7 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
 import type { LastWord } from "../store/checkpoint-values.ts";
 
-// SessionStart(compact): the model's own last words before the compaction (the last-words section (key lastWords) of this
+// SessionStart(compact): the model's own last words before the compaction (the `lastWords` section of this
 // session's PreCompact checkpoint), in the note only where they fit its 2,000-character budget.
 
 /** The note's whole budget (hook-io's capText cuts beyond it); the last words take only what is left. */
@@ -14,7 +14,7 @@ export const NOTE_BUDGET = 2000;
 const WORD_CHARS = 300;
 const HEADER = "Your last words before the compaction (newest last):";
 
-/** This session's own PreCompact checkpoint's the last-words section (key lastWords); [] when there are none. */
+/** This session's own PreCompact checkpoint's `lastWords` section; [] when there are none. */
 export function reentryLastWords(deps: Deps, paths: MemoryPaths, sid: string): LastWord[] {
   const own = ownPendingRestore(deps, paths, sid);
   const text = own?.checkpoint ? readTextOrNull(deps.fs, own.checkpoint) : null;

@@ -22,7 +22,7 @@ export interface Banner {
 }
 
 /**
- * The task a checkpoint is for: its the task section (key task) line (quoin's forced save is named
+ * The task a checkpoint is for: its `task` section line (quoin's forced save is named
  * <date>T<HHMM>-<pid>-<task>-blocksave.md and a same-minute save gets -2, -3: the name misleads),
  * else the file name. Reduced to [a-z0-9-] either way, so no free text reaches the banner.
  */

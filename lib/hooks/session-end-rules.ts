@@ -13,9 +13,9 @@ export type SessionEndSkip =
 
 export interface PreviousCheckpoint {
   file: string;
-  /** its the saved-at section (key savedAt) (second precision, UTC) */
+  /** its `savedAt` section (second precision, UTC) */
   savedAt: string;
-  /** its the head section (key head): undefined when not recorded (older checkpoints keep the time rule) */
+  /** its `head` section: undefined when not recorded (older checkpoints keep the time rule) */
   head?: string | null;
   /** the checkpoint read back: compared by content (PreCompact's rule) when it has a digest */
   parsed?: ParsedCheckpoint | null;
@@ -47,7 +47,7 @@ function ms(iso: string | null | undefined): number | null {
 
 /**
  * What the transcript shows happening after `savedAt`: a typed request, a changed file, a todo
- * change. the saved-at section (key savedAt) has whole seconds, so the whole second it names counts as "before": the
+ * change. The `savedAt` section has whole seconds, so the whole second it names counts as "before": the
  * /checkpoint request that wrote it came earlier, and its own tool result and reply, like a
  * precompact save's summary, are none of the three.
  */
@@ -82,7 +82,7 @@ export interface SkipFacts {
 }
 
 /**
- * Did the repository move since the previous checkpoint? With its the head section (key head): HEAD now against it
+ * Did the repository move since the previous checkpoint? With its `head` section: HEAD now against it
  * (a commit in the same second before that save is not counted again). Without (older
  * checkpoints): a commit since its save time, whole second included.
  */
@@ -93,7 +93,7 @@ function movedSince(f: SkipFacts, previous: PreviousCheckpoint): boolean {
 
 /**
  * Anything new since the previous checkpoint? By content when it was read back with a digest (the
- * newest request and its time, the changed files and counts, the todos, the head section (key head): the rule
+ * newest request and its time, the changed files and counts, the todos, the `head` section: the rule
  * PreCompact uses, precompact-once.ts), so a request in the same second as that save counts;
  * else (an older checkpoint, an unreadable one) by its save time, whole seconds.
  */

@@ -21,7 +21,7 @@ export interface CheckpointRow {
   sentinels: string[];
   legacy: boolean;
   sessionId: string | null;
-  /** the model's intent, else the newest request (the intent section (key intent)) */
+  /** the model's intent, else the newest request (the `intent` section) */
   intent: string | null;
 }
 

@@ -11,7 +11,7 @@ export const SINCE_COUNT_CAP = 1000;
 
 /**
  * The full sha HEAD points at now; null without a repository or a commit. Read from .git as the
- * save's the head section (key head) was (readHeadCheap, no process); git itself only when the files do not say.
+ * save's `head` section was (readHeadCheap, no process); git itself only when the files do not say.
  */
 export function headNow(deps: Deps, root: string): string | null {
   const cheap = readHeadCheap(deps.fs, root);
@@ -35,7 +35,7 @@ export function subjectsFromHead(deps: Deps, root: string): Map<string, string> 
 
 /**
  * The commits made since the save (newest first), up to SINCE_COUNT_CAP: those reachable from HEAD
- * and not from the checkpoint's the head section (key head) when it recorded one (exact, even within the second of
+ * and not from the checkpoint's `head` section when it recorded one (exact, even within the second of
  * the save); else, for older checkpoints, those committed after `savedAt`.
  */
 export function commitsAfter(

@@ -127,7 +127,7 @@ function readInside(
   }
 }
 
-/** The plan a checkpoint tracks: the plan-file section (key planFile), else its current-plan.md, else docs/plan.md. */
+/** The plan a checkpoint tracks: the `planFile` section, else its current-plan.md, else docs/plan.md. */
 function planFileFor(cp: ParsedCheckpoint): string | null {
   return cp.planFile ?? cp.artifacts.currentPlan ?? null;
 }

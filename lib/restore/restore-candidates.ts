@@ -27,16 +27,16 @@ export interface Candidate {
   size: number;
   task: string;
   branch: string;
-  /** undefined: no the session-id section (key sessionId) section (legacy); null: recorded as unknown */
+  /** undefined: no `sessionId` section (legacy); null: recorded as unknown */
   sessionId: string | null | undefined;
   /** YYYY-MM-DD HH:MM UTC, YYYY-MM-DD (legacy) or YYYY-MM-DD (precompact) */
   saved: string;
   source: "sentinel" | "disk-only";
   /** absolute path of the pending-restore sentinel naming this checkpoint, when sentinel-backed */
   sentinel: string | null;
-  /** the status section (key status), first line, when the head has it */
+  /** The `status` section, first line, when the head has it */
   status?: string;
-  /** the intent section (key intent) (the model's intent, else the newest request), so two saves of one task differ */
+  /** The `intent` section (the model's intent, else the newest request), so two saves of one task differ */
   intent?: string;
 }
 
@@ -76,14 +76,14 @@ export function sentinelTarget(
 }
 
 /**
- * Seed 001's root files have no the task section (key task): their task is named after the file
+ * Seed 001's root files have no `task` section: their task is named after the file
  * (`claude-checkpoint`, `claude-checkpoint.<slug>`), which says whose it is.
  */
 function seed001Task(name: string): string | undefined {
   return SEED001_CHECKPOINT.test(name) ? name.slice(1, -".md".length) : undefined;
 }
 
-/** A candidate from a checkpoint file; null when the task section (key task) cannot be parsed (dropped silently). */
+/** A candidate from a checkpoint file; null when its `task` section cannot be parsed (dropped silently). */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
   if (file.fields === undefined) return null;
   const fields: HeadFields =

@@ -248,7 +248,7 @@ function tier1(snap: MemoryListing): Tier1 {
   const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
   const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
   const candidate = target && own ? toCandidate(target, own.path) : null;
-  // Missing file, untrusted path or unparseable the task section (key task): fall through to Tier 2/3.
+  // Missing file, untrusted path or unparseable `task` section: fall through to Tier 2/3.
   if (!candidate) return null;
   // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
   const task = freshestTask(snap, "");

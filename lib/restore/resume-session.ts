@@ -33,10 +33,10 @@ export interface ResumeSession {
   nextUp: { item: string; prerequisitesMet: boolean }[];
   blockers: string[];
   decisions: string[];
-  /** the last-words section (key lastWords): the model's newest replies, newest last ([] when not recorded) */
+  /** The `lastWords` section: the model's newest replies, newest last ([] when not recorded) */
   lastWords: LastWord[];
   progress: LastWord[];
-  /** the uncommitted section (key uncommitted): files changed after the session's last commit, dirty at the save */
+  /** The `uncommitted` section: files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
 }
 

@@ -28,7 +28,7 @@ import {
   type Handover,
 } from "./checkpoint-handover.ts";
 import { kindOf, type CheckpointKind } from "./checkpoint-status.ts";
-import { SECTIONS, SECTION_KEYS, titleOf, type SectionKey } from "./checkpoint-sections.ts";
+import { SECTIONS, SECTION_KEYS, titleOf } from "./checkpoint-sections.ts";
 import {
   NO_ARTIFACTS,
   type CheckedCommit,
@@ -365,4 +365,3 @@ export function parseActiveTask(text: string): string | undefined {
   return undefined;
 }
 
-export type { SectionKey };

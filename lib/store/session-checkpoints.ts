@@ -20,12 +20,12 @@ export interface CheckpointHead {
   name: string;
   status: string | undefined;
   task: string | undefined;
-  /** undefined: no the session-id section (key sessionId); null: recorded as unknown */
+  /** undefined: no `sessionId` section; null: recorded as unknown */
   sessionId: string | null | undefined;
-  /** the saved-at section (key savedAt), as written */
+  /** The `savedAt` section, as written */
   savedAt: string | undefined;
   savedMs: number | null;
-  /** the head section (key head): undefined when not recorded (older checkpoints), null when recorded as `(none)` */
+  /** The `head` section: undefined when not recorded (older checkpoints), null when recorded as `(none)` */
   head: string | null | undefined;
 }
 
@@ -86,7 +86,7 @@ function laterTwin(a: CheckpointHead, b: CheckpointHead): boolean {
 }
 
 /**
- * This session's newest checkpoint (any kind: curated, precompact, session end) by the saved-at section (key savedAt)
+ * This session's newest checkpoint (any kind: curated, precompact, session end) by the `savedAt` section
  * (a same-second twin by its name), or null.
  */
 export function newestCheckpointOf(
