@@ -1,3 +1,4 @@
+import type { DigestFile } from "../store/checkpoint-values.ts";
 import type {
   FileEditInput,
   FileReadInput,
@@ -12,9 +13,7 @@ import type { ToolCall } from "./transcript-digest-pass.ts";
 // The working set: which files the session's tool calls changed and which it only read, by
 // project path, newest first.
 
-export interface WorkingFile {
-  path: string;
-  count: number;
+export interface WorkingFile extends DigestFile {
   lastAt: string | null;
 }
 

@@ -1,11 +1,10 @@
+import type { CheckpointRequest } from "../store/checkpoint-digest.ts";
 import { cutText, lineText, type Line } from "./transcript-digest-line.ts";
 
 // What the person asked for, in order: typed user lines and queued prompts, without what the client
 // generated itself (hook output, local commands, injected turns, its own slash commands).
 
-export interface DigestRequest {
-  text: string;
-  at: string | null;
+export interface DigestRequest extends CheckpointRequest {
   uuid: string | null;
 }
 

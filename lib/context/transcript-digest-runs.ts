@@ -1,3 +1,4 @@
+import type { DigestFailure } from "../store/checkpoint-values.ts";
 import type { BashInput } from "@anthropic-ai/claude-code/sdk-tools.d.ts";
 import {
   addCommits,
@@ -15,11 +16,8 @@ import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 // What the session's Bash calls left behind: the failures that still stand, its commits, the
 // tracker items it closed and the files changed after its last commit.
 
-export interface FailedCommand {
-  command: string;
-  error: string;
-  at: string | null;
-}
+/** A failed command as the checkpoint holds it. */
+export type FailedCommand = DigestFailure;
 
 const NEWEST_FAILURES = 5;
 const COMMAND_CHARS = 160;

@@ -1,3 +1,4 @@
+import type { DigestTodo } from "../store/checkpoint-values.ts";
 import type {
   TaskCreateOutput,
   TaskUpdateInput,
@@ -10,10 +11,8 @@ import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 // The session's todo list: the newest TodoWrite list, or the list the TaskCreate/TaskUpdate calls
 // built, whichever came last.
 
-export interface TodoItem {
-  content: string;
-  status: "pending" | "in_progress" | "completed";
-}
+/** A todo as the tracker and the checkpoint hold it. */
+export type TodoItem = DigestTodo;
 
 type TodoStatus = TodoItem["status"];
 const STATUSES: readonly string[] = ["pending", "in_progress", "completed"];

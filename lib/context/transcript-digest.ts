@@ -1,3 +1,4 @@
+import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import {
   lastWordsOf,
   progressOf,
@@ -24,10 +25,9 @@ import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-tod
  * transcript-digest-pass.ts; what the calls
  * add up to is settled here from transcript-digest-files.ts, -todos.ts and -runs.ts.
  */
-export interface TranscriptDigest {
+export interface TranscriptDigest extends CheckpointDigest {
   firstRequest: DigestRequest | null;
   requests: DigestRequest[];
-  requestCount: number;
   changed: WorkingFile[];
   read: WorkingFile[];
   todos: TodoItem[] | null;
@@ -42,9 +42,7 @@ export interface TranscriptDigest {
   commits: SessionCommit[];
   /** project paths changed after the session's last commit (all changed files when it made none), newest first */
   changedAfterCommit: string[];
-  summary: { transcript: string; uuid: string } | null;
   lastAt: string | null;
-  truncated: boolean;
 }
 
 export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({

@@ -1,15 +1,12 @@
 import { compareNames } from "../core/dir-listing.ts";
+import type { LastWord } from "../store/checkpoint-values.ts";
 
 // What was happening, from the transcript alone (a fresh session needs more than the files
 // touched): the model's last words, this session's own commits read from its `git commit` calls and
 // the `[branch hash] subject` lines of their results, and the command key that tells a failure that
 // still stands from one that passed later. Pure; transcript-digest.ts feeds it.
 
-/** One text reply of the model on the main chain. */
-export interface LastWord {
-  text: string;
-  at: string | null;
-}
+export type { LastWord };
 
 /** A commit this session made, as its own tool result told it. */
 export interface SessionCommit {

@@ -2,7 +2,15 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import type { LastWord, UncommittedFile } from "../store/checkpoint-values.ts";
+import type {
+  DigestFailure,
+  DigestFile,
+  DigestTodo,
+  LabelledRequest,
+  LastWord,
+  NextUp,
+  UncommittedFile,
+} from "../store/checkpoint-values.ts";
 
 // What `restore --json` hands the resumed session beside the seed's summary: the transcript
 // digest and the model's own state, as fields, and the files to re-read.
@@ -19,18 +27,18 @@ export function listLines(text: string | undefined): string[] {
 export interface ResumeSession {
   firstRequest: string | null;
   newestRequest: string | null;
-  requests: { label: string | null; at: string | null; text: string }[];
-  todos: { content: string; status: string }[] | null;
-  changed: { path: string; count: number }[];
-  read: { path: string; count: number }[];
-  failures: { command: string; error: string; at: string | null }[];
+  requests: LabelledRequest[];
+  todos: DigestTodo[] | null;
+  changed: DigestFile[];
+  read: DigestFile[];
+  failures: DigestFailure[];
   /** "+12 more read files" and the like: what the checkpoint counted but did not list */
   omitted: string[];
   compactionSummary: { transcript: string; uuid: string } | null;
   historyCutShort: boolean;
   done: string[];
   inProgress: string | null;
-  nextUp: { item: string; prerequisitesMet: boolean }[];
+  nextUp: NextUp[];
   blockers: string[];
   decisions: string[];
   /** The `lastWords` section: the model's newest replies, newest last ([] when not recorded) */

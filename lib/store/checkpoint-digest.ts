@@ -23,15 +23,15 @@ import type {
 // room the checkpoint leaves. lib/context/transcript-digest.ts's TranscriptDigest extends the
 // shape below, so a digest passes as is while this store module imports nothing above its rank.
 
-export interface DigestRequest {
+export interface CheckpointRequest {
   text: string;
   at: string | null;
 }
 
 export interface CheckpointDigest {
-  firstRequest: DigestRequest | null;
+  firstRequest: CheckpointRequest | null;
   /** the newest few, oldest first */
-  requests: readonly DigestRequest[];
+  requests: readonly CheckpointRequest[];
   requestCount: number;
   /** newest first */
   changed: readonly DigestFile[];
@@ -90,7 +90,7 @@ export const storedWord = (w: LastWord): LastWord => ({
 });
 
 type Label = "first" | "earlier" | "newest";
-const storedRequest = (r: DigestRequest, label: Label): LabelledRequest => ({
+const storedRequest = (r: CheckpointRequest, label: Label): LabelledRequest => ({
   label,
   at: r.at ? oneLine(r.at, 40) : null,
   text: oneLine(r.text, FLOOR.requestChars),
@@ -112,11 +112,11 @@ function requestItems(d: CheckpointDigest): {
   middle: Item[];
 } {
   const seen = new Set<string>();
-  const key = (r: DigestRequest) => `${r.at ?? ""}\u0000${r.text}`;
+  const key = (r: CheckpointRequest) => `${r.at ?? ""}\u0000${r.text}`;
   const first = d.firstRequest;
   if (first) seen.add(key(first));
   const rest = d.requests.filter((r) => !seen.has(key(r)));
-  const item = (r: DigestRequest, label: Label, order: number): Item => {
+  const item = (r: CheckpointRequest, label: Label, order: number): Item => {
     const value = storedRequest(r, label);
     return { kind: "requests", order, line: requestLine(value), value };
   };

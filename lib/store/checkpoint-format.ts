@@ -364,4 +364,3 @@ export function parseActiveTask(text: string): string | undefined {
   }
   return undefined;
 }
-
