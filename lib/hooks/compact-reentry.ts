@@ -2,7 +2,7 @@ import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readCompactSummary, type CompactSummary } from "../context/compact-summary-read.ts";
 import { newestRequestOf, oneLine, type ParsedDigest } from "../store/checkpoint-digest.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore, trustedCheckpoint } from "../store/pending-restore.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";

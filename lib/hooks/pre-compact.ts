@@ -9,7 +9,7 @@ import { kindOf, statusText } from "../store/checkpoint-status.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readHeadCheap, recentCommits } from "../core/git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { readSessionDigest } from "../save/snapshot-save.ts";

@@ -1,7 +1,7 @@
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import { newestRequestOf, oneLine } from "../store/checkpoint-digest.ts";
 import { FLOOR } from "../store/checkpoint-budget.ts";
-import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 
 // PreCompact once per compaction. Claude Code 2.1.332 may precompute an
 // auto-compaction beside the turn, so PreCompact(auto) can fire before the real swap and again

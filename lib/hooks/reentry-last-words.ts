@@ -1,7 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
 import type { LastWord } from "../store/checkpoint-values.ts";

@@ -6,7 +6,7 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { readSentinelHead, trustedCheckpoint } from "../store/pending-restore.ts";
 import { listSentinelFiles, type SentinelFile } from "../store/sentinel-listing.ts";
 import { parseKeyValues, type SentinelFamily } from "../store/sentinels.ts";
-import { parseActiveTask } from "../store/checkpoint-format.ts";
+import { parseActiveTask } from "../store/checkpoint-parse.ts";
 import { readHead } from "../core/file-range.ts";
 import { handoffSkillList } from "../store/mid-agent-handoff.ts";
 

@@ -1,5 +1,5 @@
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
-import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import { changesSince } from "./precompact-once.ts";
 
 // The SessionEnd hook's skip rules as pure functions over what it found: the transcript digest,

@@ -1,5 +1,5 @@
 import { readTextOrNull } from "../core/file-range.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";

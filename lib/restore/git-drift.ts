@@ -1,5 +1,5 @@
 import type { CommitRef } from "../store/checkpoint-values.ts";
-import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import { cut } from "./restore-guide.ts";
 import { isDirtyNow } from "./status-summary.ts";
 

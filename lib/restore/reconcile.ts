@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
-import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type { CommitRef, CompletedItem } from "../store/checkpoint-values.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";

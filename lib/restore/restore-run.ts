@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
-import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import {
   EMPTY_SESSION,
   listLines,

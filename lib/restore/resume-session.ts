@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
-import type { ParsedCheckpoint } from "../store/checkpoint-format.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type {
   DigestFailure,
   DigestFile,

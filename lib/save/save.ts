@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
-import { capOf, parseCheckpoint, renderCheckpoint } from "../store/checkpoint-format.ts";
+import { capOf, renderCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import { voluntaryCheckpointName } from "../store/checkpoint-names.ts";
 import { cleanupSummary, runCleanup, type CleanupResult } from "./cleanup-sweep.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { utcIso } from "../core/time-format.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import { redactForSharing } from "./redact.ts";
 import type { ShareGit } from "./share-git.ts";
 import {

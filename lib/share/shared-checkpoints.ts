@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import type { Deps, FsApi } from "../core/deps.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import type { ShareGit } from "./share-git.ts";
 import { originLabel, splitOriginHeader, type ShareOrigin } from "./share-tree.ts";

@@ -1,13 +1,8 @@
 import { sanitizeBody, type Section } from "../core/markdown-sections.ts";
 import { FLOOR } from "./checkpoint-budget.ts";
-import {
-  SECTIONS,
-  failureLine,
-  fileLine,
-  requestLine,
-  todoLine,
-  wordLine,
-} from "./checkpoint-sections.ts";
+import { failureLine, fileLine, requestLine, todoLine } from "./checkpoint-digest-lines.ts";
+import { wordLine } from "./checkpoint-lines.ts";
+import { SECTIONS } from "./checkpoint-sections.ts";
 import type {
   CheckpointValues,
   DigestFailure,

@@ -3,7 +3,7 @@ import type { Deps } from "../core/deps.ts";
 import { sortedNames } from "../core/dir-listing.ts";
 import { readHead } from "../core/file-range.ts";
 import { DAY_MS, utcDate } from "../core/time-format.ts";
-import { parseCheckpoint } from "./checkpoint-format.ts";
+import { parseCheckpoint } from "./checkpoint-parse.ts";
 import { kindOf } from "./checkpoint-status.ts";
 import type { MemoryPaths } from "./memory-paths.ts";
 

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST } from "../helpers/run-bundle.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import {
   requestText,
   runClaude,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import {
   requestText,
   runClaude,

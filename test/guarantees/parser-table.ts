@@ -16,12 +16,11 @@ import { ownedHooks } from "../../lib/install/install-layout.ts";
 import { parseReplaySelection } from "../../lib/restore/prompt-replay.ts";
 import { parseSaveDocument } from "../../lib/save/save-document.ts";
 import {
-  parseActiveTask,
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../lib/store/checkpoint-format.ts";
+import { parseActiveTask, parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { parseCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { findMidAgentHandoff } from "../../lib/store/mid-agent-handoff.ts";

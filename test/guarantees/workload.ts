@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { parseCheckpoint, renderSkeletonCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { renderSkeletonCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../lib/store/checkpoint-values.ts";
 import { parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { parseSentinelName } from "../../lib/store/sentinels.ts";

@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANY_ASCII_BUNDLE, ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { DIST, runBundle } from "../helpers/run-bundle.ts";
 import { runNode, tempRepo } from "../helpers/save-repo.ts";
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { FIXTURES } from "../helpers/run-bundle.ts";
 import {
   ENGINE,

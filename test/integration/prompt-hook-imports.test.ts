@@ -22,6 +22,7 @@ describe("the UserPromptSubmit hook's imports", () => {
       "lib/hooks/prompt-cold.ts",
       "lib/save/skeleton-save.ts",
       "lib/store/checkpoint-format.ts",
+      "lib/store/checkpoint-parse.ts",
       "lib/hooks/compact-reentry.ts",
       "lib/hooks/reentry-at-prompt.ts",
     ])

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { bashLines, transcriptText, userLine } from "../helpers/session-transcript.ts";
 import {
   ENGINE,

@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { FIXTURES } from "../helpers/run-bundle.ts";
 import {
   ensureBuilt,

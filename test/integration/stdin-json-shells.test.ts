@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { ENGINE, ensureBuilt, tempRepo } from "../helpers/save-repo.ts";
 
 // The skill's SAVE line, `echo -E 'JSON' | E save --json --stdin-json ...` (each ' in the JSON

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST, runBundle } from "../helpers/run-bundle.ts";
 import { transcriptWithTokens, workSessionLines } from "../helpers/transcripts.ts";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 
 let tmp: string;
 let hook: string;

@@ -1,4 +1,4 @@
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { describe, expect, it } from "vitest";
 import { cleanupCommand } from "../../../cli/commands/cleanup.ts";
 import { deferCommand } from "../../../cli/commands/defer.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../../lib/hooks/reentry-at-prompt.ts";
 import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { projectMemory } from "../../../lib/store/project-root.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";

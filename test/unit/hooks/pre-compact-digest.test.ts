@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { coverageByText, cutAtCompaction, fileTokens } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import type { PreCompactInput } from "../../../lib/hooks/hook-io.ts";
 import { runPreCompact, triggerLabel } from "../../../lib/hooks/pre-compact.ts";
 import { CKPTS, MEM, memWorld, ROOT, SESSIONS, SID } from "../../helpers/save-deps.ts";

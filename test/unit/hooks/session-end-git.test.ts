@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunOptions } from "../../../lib/core/deps.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
 import { writeSnapshotCheckpoint } from "../../../lib/save/snapshot-save.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { HOME, memWorld, NOW, ROOT, SID } from "../../helpers/save-deps.ts";
 import {
   bashLines,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
-import { parseCheckpoint, renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { renderCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import type { SessionEndInput } from "../../../lib/hooks/hook-io.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";

@@ -102,7 +102,7 @@ describe("headFields agrees with the full parser", () => {
   ];
   for (const text of variants) {
     it(`for ${JSON.stringify(text.slice(0, 40))}`, async () => {
-      const { parseCheckpoint } = await import("../../../lib/store/checkpoint-format.ts");
+      const { parseCheckpoint } = await import("../../../lib/store/checkpoint-parse.ts");
       const full = parseCheckpoint(text);
       const status = full.status?.split("\n")[0]?.trim();
       expect(headFields(text)).toEqual({

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../../../cli/run-cli.ts";
 import { restoreCommand } from "../../../cli/commands/restore.ts";
 import { checkpointKindLine } from "../../../lib/restore/checkpoint-kind-line.ts";
-import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-format.ts";
-import { parseCommitBullet } from "../../../lib/store/checkpoint-sections.ts";
+import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
+import { parseCommitBullet } from "../../../lib/store/checkpoint-handover-lines.ts";
 import { kindOf } from "../../../lib/store/checkpoint-status.ts";
 
 const checkpointKind = (status: string | undefined) => checkpointKindLine(kindOf(status));

@@ -5,7 +5,7 @@ import { writeSnapshotCheckpoint } from "../../../lib/save/snapshot-save.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { runSessionEnd } from "../../../lib/hooks/session-end.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import {
   CKPTS,
   DAY,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { runSave, type SaveRequest, type SaveDone } from "../../../lib/save/save.ts";
 import { knobs, memWorld, ROOT, SID, type MemWorld } from "../../helpers/save-deps.ts";
 import { workSessionLines } from "../../helpers/transcripts.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
 import { runSave, type SaveRequest, type SaveDone } from "../../../lib/save/save.ts";
 import {

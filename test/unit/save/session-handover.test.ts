@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { nodeDeps } from "../../../lib/edge/node-deps.ts";
 import { writeSnapshotCheckpoint } from "../../../lib/save/snapshot-save.ts";
 import { memoryPaths } from "../../../lib/store/memory-paths.ts";
-import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { tempRepo, type TempRepo } from "../../helpers/save-repo.ts";
 import {
   bashLines,

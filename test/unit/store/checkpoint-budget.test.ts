@@ -8,11 +8,11 @@ import {
 } from "../../../lib/store/checkpoint-budget.ts";
 import type { CheckpointDigest } from "../../../lib/store/checkpoint-digest.ts";
 import {
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import type { Handover } from "../../../lib/store/checkpoint-handover.ts";
 
 // Issue 19, point 2: a budget with a floor. A /checkpoint with a 6 KB model document stays within

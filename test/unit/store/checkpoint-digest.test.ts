@@ -6,11 +6,11 @@ import {
   type CheckpointDigest,
 } from "../../../lib/store/checkpoint-digest.ts";
 import {
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { parseSections, renderSections } from "../../../lib/core/markdown-sections.ts";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";

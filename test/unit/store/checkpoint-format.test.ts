@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  parseActiveTask,
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { parseActiveTask, parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import {
   parseCheckpointName,

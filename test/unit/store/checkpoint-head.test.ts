@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { asciiBody } from "../../../lib/core/ascii-text.ts";
 import { parseSections } from "../../../lib/core/markdown-sections.ts";
 import {
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { newestCheckpointOf } from "../../../lib/store/session-checkpoints.ts";
 import { CKPTS, memWorld, NOW, SID } from "../../helpers/save-deps.ts";

@@ -7,13 +7,12 @@ import { escapeBody, unescapeBody } from "../../../lib/core/markdown-sections.ts
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { headFields } from "../../../lib/restore/checkpoint-heads.ts";
 import {
-  parseActiveTask,
-  parseCheckpoint,
   renderCheckpoint,
   renderSkeletonCheckpoint,
   renderValues,
   type CheckpointData,
 } from "../../../lib/store/checkpoint-format.ts";
+import { parseActiveTask, parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { SECTIONS, SECTION_KEYS } from "../../../lib/store/checkpoint-sections.ts";
 import type { CheckpointValues } from "../../../lib/store/checkpoint-values.ts";
 import { checkpointData } from "../../guarantees/parser-table.ts";
