@@ -5,7 +5,8 @@ import {
   type SaveDocument,
 } from "../../lib/save/save-document.ts";
 import { SAVE_MODES } from "../../lib/save/save-sentinel.ts";
-import { runSave, type SaveOutcome, type SaveRequest } from "../../lib/save/save.ts";
+import { runSave } from "../../lib/save/save.ts";
+import type { SaveOutcome, SaveRequest } from "../../lib/save/save-run.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";

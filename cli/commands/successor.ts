@@ -1,5 +1,5 @@
 import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkpointIdentity } from "../../../lib/save/checkpoint-identity.ts";
-import { runSave, type SaveRequest } from "../../../lib/save/save.ts";
+import { runSave } from "../../../lib/save/save.ts";
+import type { SaveRequest } from "../../../lib/save/save-run.ts";
 import { writeSnapshotCheckpoint } from "../../../lib/save/snapshot-save.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";

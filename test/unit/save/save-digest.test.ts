@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
-import { runSave, type SaveRequest, type SaveDone } from "../../../lib/save/save.ts";
+import { runSave } from "../../../lib/save/save.ts";
+import type { SaveDone, SaveRequest } from "../../../lib/save/save-run.ts";
 import { knobs, memWorld, ROOT, SID, type MemWorld } from "../../helpers/save-deps.ts";
 import { workSessionLines } from "../../helpers/transcripts.ts";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
-import { runSave, type SaveRequest, type SaveDone } from "../../../lib/save/save.ts";
+import { runSave } from "../../../lib/save/save.ts";
+import type { SaveDone, SaveRequest } from "../../../lib/save/save-run.ts";
 import {
   CKPTS,
   DAY,
