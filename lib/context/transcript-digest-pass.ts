@@ -1,6 +1,7 @@
 import { isRecord as isObj } from "../core/value-checks.ts";
 import { isApiErrorText, type LastWord } from "./transcript-handover.ts";
 import { lineText, resultText, str, type Line } from "./transcript-digest-line.ts";
+import type { PlacedWord } from "./transcript-digest-runs.ts";
 import {
   isInjectedUserLine,
   RequestLog,
@@ -46,6 +47,8 @@ export interface Pass {
   afterBoundary: boolean;
   lastAt: string | null;
   words: LastWord[];
+  /** the same replies with the number of tool calls made before each (to place them among the calls) */
+  placed: PlacedWord[];
 }
 
 export function newPass(opts: DigestOptions): Pass {
@@ -58,6 +61,7 @@ export function newPass(opts: DigestOptions): Pass {
     afterBoundary: false,
     lastAt: null,
     words: [],
+    placed: [],
   };
 }
 
@@ -70,7 +74,10 @@ function onAssistant(p: Pass, e: Line, at: string | null, subagent: boolean): vo
     if (!isObj(b)) continue;
     if (b["type"] === "text" && !subagent && !apiError) {
       const text = str(b["text"]);
-      if (text !== null && text.trim() !== "" && !isApiErrorText(text)) p.words.push({ text, at });
+      if (text !== null && text.trim() !== "" && !isApiErrorText(text)) {
+        p.words.push({ text, at });
+        p.placed.push({ text, afterCalls: p.calls.length });
+      }
     }
     if (b["type"] !== "tool_use") continue;
     const id = str(b["id"]);

@@ -11,6 +11,7 @@ import {
   type SessionCommit,
 } from "./transcript-handover.ts";
 import { cutText, str } from "./transcript-digest-line.ts";
+import { segmentsOf, settles, type Segment } from "./transcript-digest-fixes.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 
 // What the session's Bash calls left behind: the failures that still stand, its commits, the
@@ -19,7 +20,30 @@ import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 /** A failed command as the checkpoint holds it. */
 export type FailedCommand = DigestFailure;
 
+/** A failure a later run settled: what passed, and when. */
+export interface FixedFailure extends FailedCommand {
+  fixedAt: string | null;
+  fixedBy: string;
+  /** the model's first words after the failure, before the run that settled it (cut); null: none */
+  explanation: string | null;
+}
+
+/** The model's text reply and how many tool calls came before it (the pass records both). */
+export interface PlacedWord {
+  text: string;
+  afterCalls: number;
+}
+
+interface Failed extends FailedCommand {
+  key: string;
+  /** the simple command that failed (the last one of a compound command that is not a setup step) */
+  segment: Segment | null;
+  output: string;
+  index: number;
+}
+
 const NEWEST_FAILURES = 5;
+const EXPLANATION_CHARS = 200;
 const COMMAND_CHARS = 160;
 const ERROR_CHARS = 160;
 
@@ -39,14 +63,22 @@ function errorLine(text: string): string {
 /** Failures that still stand and this session's commits, in call order: what was
  * happening, not only what was touched. */
 export class RunLog {
-  private readonly failed: (FailedCommand & { key: string })[] = [];
+  private readonly failed: Failed[] = [];
+  private readonly settled: (Failed & { fixedAt: string | null; fixedBy: string; by: number })[] =
+    [];
   readonly commits: SessionCommit[] = [];
   /** tracker items the model closed (`bd close X`, `gh issue close 12`), in call order */
   readonly closes: LastWord[] = [];
   /** changed paths since the newest commit, newest last */
   afterCommit: string[] = [];
 
-  run(call: ToolCall, outcome: ToolOutcome | undefined): void {
+  private settle(i: number, call: ToolCall, index: number): void {
+    const [f] = this.failed.splice(i, 1);
+    const fixedBy = cutText(str((call.input as Partial<BashInput>).command) ?? "", COMMAND_CHARS);
+    this.settled.push({ ...f!, fixedAt: call.at, fixedBy, by: index });
+  }
+
+  run(call: ToolCall, outcome: ToolOutcome | undefined, index = -1): void {
     const command = str((call.input as unknown as Partial<BashInput>).command);
     if (call.name !== "Bash" || command === null) return;
     const committing = commitCall(command);
@@ -56,9 +88,13 @@ export class RunLog {
       if (found.length) this.afterCommit = [];
       // A commit that went through settles the earlier committing calls that failed (a hook
       // refused them; the message changed since, so their key differs).
+      // A failed `git add` is settled too: what it was to stage went in.
       if (found.length && !call.subagent)
-        for (let i = this.failed.length - 1; i >= 0; i -= 1)
-          if (commitCall(this.failed[i]!.key)) this.failed.splice(i, 1);
+        for (let i = this.failed.length - 1; i >= 0; i -= 1) {
+          const f = this.failed[i]!;
+          if (commitCall(f.key) || (f.segment?.program === "git" && f.segment.sub === "add"))
+            this.settle(i, call, index);
+        }
     }
     if (call.subagent || outcome?.rejected) return;
     const { key, piped } = commandKey(command);
@@ -70,12 +106,25 @@ export class RunLog {
         error: errorLine(outcome.text),
         at: call.at,
         key,
+        segment: segmentsOf(command).all.at(-1) ?? null,
+        output: outcome.text,
+        index,
       });
       return;
     }
-    if (!runPassed(false, piped, outcome?.text ?? "")) return;
-    for (let i = this.failed.length - 1; i >= 0; i -= 1)
-      if (this.failed[i]!.key === key) this.failed.splice(i, 1);
+    const output = outcome?.text ?? "";
+    if (!runPassed(false, piped, output)) return;
+    const passed = segmentsOf(command).passedWithWhole;
+    for (let i = this.failed.length - 1; i >= 0; i -= 1) {
+      const f = this.failed[i]!;
+      const seg = f.segment;
+      if (
+        f.key === key ||
+        (seg !== null &&
+          passed.some((p) => settles({ segment: seg, output: f.output }, { segment: p, output })))
+      )
+        this.settle(i, call, index);
+    }
   }
 
   changed(path: string): void {
@@ -83,6 +132,31 @@ export class RunLog {
   }
 
   standing(): FailedCommand[] {
-    return this.failed.slice(-NEWEST_FAILURES).map(({ key: _key, ...f }) => f);
+    return this.failed
+      .slice(-NEWEST_FAILURES)
+      .map((f) => ({ command: f.command, error: f.error, at: f.at }));
+  }
+
+  /**
+   * The failures later runs settled, newest first, at most 5: each with the model's first words
+   * after it and before the run that settled it (its own account of what went wrong).
+   */
+  fixed(words: readonly PlacedWord[]): FixedFailure[] {
+    return this.settled
+      .slice(-NEWEST_FAILURES)
+      .reverse()
+      .map((f) => {
+        const said = words.find(
+          (w) => w.afterCalls > f.index && w.afterCalls <= f.by && w.text.trim() !== "",
+        );
+        return {
+          command: f.command,
+          error: f.error,
+          at: f.at,
+          fixedAt: f.fixedAt,
+          fixedBy: f.fixedBy,
+          explanation: said ? cutText(said.text, EXPLANATION_CHARS) : null,
+        };
+      });
   }
 }

@@ -15,7 +15,7 @@ import {
 import { ofSession, ours, parseLine, type Line } from "./transcript-digest-line.ts";
 import { newPass, onLine, type DigestOptions, type Pass } from "./transcript-digest-pass.ts";
 import { plain, type DigestRequest } from "./transcript-digest-requests.ts";
-import { RunLog, type FailedCommand } from "./transcript-digest-runs.ts";
+import { RunLog, type FailedCommand, type FixedFailure } from "./transcript-digest-runs.ts";
 import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-todos.ts";
 
 /**
@@ -32,8 +32,13 @@ export interface TranscriptDigest extends CheckpointDigest {
   read: WorkingFile[];
   todos: TodoItem[] | null;
   todosAt: string | null;
-  /** only failures that still stand: a later passing run of the same command key drops one */
+  /**
+   * only failures that still stand: a later passing run of the same program and subcommand on the
+   * same target settles one (transcript-digest-fixes.ts)
+   */
   failures: FailedCommand[];
+  /** failures a later run settled, newest first, at most 5, with the model's words after each */
+  fixed: FixedFailure[];
   /** the model's newest text replies on the main chain, newest last */
   lastWords: LastWord[];
   /** what the model said it finished (older than the last words) and tracker items it closed, newest last */
@@ -54,6 +59,7 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   todos: null,
   todosAt: null,
   failures: [],
+  fixed: [],
   lastWords: [],
   progress: [],
   commits: [],
@@ -67,7 +73,7 @@ const NEWEST_REQUESTS = 5;
 
 type Settled = Pick<
   TranscriptDigest,
-  "changed" | "read" | "todos" | "todosAt" | "failures" | "commits" | "changedAfterCommit"
+  "changed" | "read" | "todos" | "todosAt" | "failures" | "fixed" | "commits" | "changedAfterCommit"
 >;
 
 /** Working set, todos, failures and commits from the calls, in call order; calls whose result was an error do not count. */
@@ -80,7 +86,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   let boardIndex = -1;
   p.calls.forEach((call, index) => {
     const outcome = p.outcomes.get(call.id);
-    runs.run(call, outcome);
+    runs.run(call, outcome, index);
     if (outcome?.isError || call.subagent) return;
     const file = filePathOf(call);
     if (file !== null) {
@@ -105,6 +111,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
     todos: useBoard ? board.list() : (tw?.list ?? null),
     todosAt: useBoard ? board.at : (tw?.at ?? null),
     failures: runs.standing(),
+    fixed: runs.fixed(p.placed),
     commits: runs.commits,
     changedAfterCommit: [...runs.afterCommit].reverse(),
     closes: runs.closes,

@@ -56,7 +56,7 @@ describe("readTranscriptDigest", () => {
     expect(read.truncated).toBe(true);
     expect(read.firstRequest?.text).toMatch(/^Work on bead spotter-dov/);
     expect(read.requestCount).toBe(0); // the window holds no typed request, only the late task notification
-    expect(read.failures.at(-1)?.command).toBe("git push 2>&1");
+    expect(read.fixed[0]?.command).toBe("git push 2>&1");
     expect(counting.bytes()).toBeLessThanOrEqual(budget + head);
     expect(counting.bytes()).toBeGreaterThan(budget - 100_000);
   });

@@ -194,12 +194,15 @@ describe("real fixtures", () => {
       transcript: "/t.jsonl",
       uuid: (JSON.parse(summaryLine) as { uuid: string }).uuid,
     });
-    expect(digest.failures.at(-1)).toEqual({
+    // Every failure was settled later (the push by `git push --set-upstream origin spotter-dov`).
+    expect(digest.failures).toEqual([]);
+    expect(digest.fixed[0]).toMatchObject({
       command: "git push 2>&1",
       error: "fatal: The current branch spotter-dov has no upstream branch.",
       at: "2026-02-12T21:03:04.517Z",
     });
-    expect(digest.failures[0]!.error).toBe(
+    expect(digest.fixed.at(-1)!.error).toMatch(/^Pre-commit validation failed/);
+    expect(digest.fixed.map((f) => f.error)).toContain(
       "The following paths are ignored by one of your .gitignore files:",
     );
     // The task-notification queued while busy and later delivered is not a typed request.
