@@ -39,7 +39,15 @@ export function mayMatter(line: Buffer): boolean {
       has(line, "Error:") ||
       has(line, "failure") ||
       has(line, "failed") ||
-      has(line, " error")
+      has(line, " error") ||
+      // a tracker's item or list (transcript-digest-work.ts): beads' `id · title` and ready list,
+      // gh's plain `title:\t` view and `N\tOPEN\t` list, jira-cli's plain table and view
+      has(line, " \u00b7 ") ||
+      has(line, "Ready work") ||
+      has(line, "title:\\t") ||
+      has(line, "\\tOPEN\\t") ||
+      has(line, "KEY\\t") ||
+      has(line, " Description -")
     );
   return (
     has(line, '"type":"user"') ||

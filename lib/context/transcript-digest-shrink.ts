@@ -9,7 +9,7 @@ const TEXT_KEEP = 16 * 1024;
 const RESULT_HEAD_KEEP = 1024;
 const RESULT_TAIL_KEEP = 3 * 1024;
 const COMMAND_KEEP = 1024;
-/** The only tool-input keys the digest reads (file contents, old/new strings and descriptions are dropped). */
+/** The only tool-input keys the digest reads (file contents and old/new strings are dropped; a description is clipped). */
 const INPUT_KEYS = [
   "file_path",
   "notebook_path",
@@ -19,6 +19,7 @@ const INPUT_KEYS = [
   "subject",
   "status",
   "taskId",
+  "description",
 ] as const;
 const ENVELOPE_KEYS = [
   "type",
@@ -61,7 +62,8 @@ function shrinkBlock(b: unknown, textKeep: number): Line | null {
   const input: Line = {};
   const src = isObj(b["input"]) ? b["input"] : {};
   for (const k of INPUT_KEYS)
-    if (src[k] !== undefined) input[k] = k === "command" ? clip(src[k], COMMAND_KEEP) : src[k];
+    if (src[k] !== undefined)
+      input[k] = k === "command" || k === "description" ? clip(src[k], COMMAND_KEEP) : src[k];
   return { type: "tool_use", id: b["id"], name: b["name"], input };
 }
 

@@ -32,7 +32,7 @@ export function todoWriteList(input: Record<string, unknown>): TodoItem[] | null
 }
 
 /** The id TaskCreate's result gives the new task: `toolUseResult.task.id`, else "Task #N" in the text. */
-function createdTaskId(outcome: ToolOutcome): string | null {
+export function createdTaskId(outcome: ToolOutcome): string | null {
   const result = outcome.result as Partial<TaskCreateOutput> | undefined;
   if (isObj(result) && isObj(result.task)) {
     const id = result.task.id as unknown;

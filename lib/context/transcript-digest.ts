@@ -17,6 +17,7 @@ import { newPass, onLine, type DigestOptions, type Pass } from "./transcript-dig
 import { plain, type DigestRequest } from "./transcript-digest-requests.ts";
 import { RunLog, type FailedCommand, type FixedFailure } from "./transcript-digest-runs.ts";
 import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-todos.ts";
+import { WorkLog, type WorkItems } from "./transcript-digest-work.ts";
 
 /**
  * What a fresh session needs from this session's transcript, built without the model
@@ -39,6 +40,8 @@ export interface TranscriptDigest extends CheckpointDigest {
   failures: FailedCommand[];
   /** failures a later run settled, newest first, at most 5, with the model's words after each */
   fixed: FixedFailure[];
+  /** the item claimed or named last and the items still open, in the tracker's own words */
+  work: WorkItems;
   /** the model's newest text replies on the main chain, newest last */
   lastWords: LastWord[];
   /** what the model said it finished (older than the last words) and tracker items it closed, newest last */
@@ -60,6 +63,7 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   todosAt: null,
   failures: [],
   fixed: [],
+  work: { current: null, open: [] },
   lastWords: [],
   progress: [],
   commits: [],
@@ -73,7 +77,15 @@ const NEWEST_REQUESTS = 5;
 
 type Settled = Pick<
   TranscriptDigest,
-  "changed" | "read" | "todos" | "todosAt" | "failures" | "fixed" | "commits" | "changedAfterCommit"
+  | "changed"
+  | "read"
+  | "todos"
+  | "todosAt"
+  | "failures"
+  | "fixed"
+  | "work"
+  | "commits"
+  | "changedAfterCommit"
 >;
 
 /** Working set, todos, failures and commits from the calls, in call order; calls whose result was an error do not count. */
@@ -82,11 +94,13 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   const read = new FileTally();
   const board = new TaskBoard();
   const runs = new RunLog();
+  const work = new WorkLog();
   let todoWrite: { list: TodoItem[]; at: string | null; index: number } | null = null;
   let boardIndex = -1;
   p.calls.forEach((call, index) => {
     const outcome = p.outcomes.get(call.id);
     runs.run(call, outcome, index);
+    work.call(call, outcome, index);
     if (outcome?.isError || call.subagent) return;
     const file = filePathOf(call);
     if (file !== null) {
@@ -105,13 +119,15 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   });
   const tw = todoWrite as { list: TodoItem[]; at: string | null; index: number } | null;
   const useBoard = board.seen && boardIndex > (tw?.index ?? -1);
+  const todos = useBoard ? board.list() : (tw?.list ?? null);
   return {
     changed: changed.newestFirst(),
     read: read.newestFirst(changed),
-    todos: useBoard ? board.list() : (tw?.list ?? null),
+    todos,
     todosAt: useBoard ? board.at : (tw?.at ?? null),
     failures: runs.standing(),
     fixed: runs.fixed(p.placed),
+    work: work.result(p.placed, todos),
     commits: runs.commits,
     changedAfterCommit: [...runs.afterCommit].reverse(),
     closes: runs.closes,
