@@ -153,7 +153,7 @@ export class WorkLog {
   private readonly items = new Map<string, WorkItem>();
   private listed: { id: string; title: string }[] | null = null;
   private readonly closed = new Set<string>();
-  private claim: { id: string; how: string; index: number } | null = null;
+  private claim: { id: string; how: string; index: number; at: string | null } | null = null;
   private readonly tasks = new Map<string, { subject: string; description: string | null }>();
 
   call(call: ToolCall, outcome: ToolOutcome | undefined, index: number): void {
@@ -173,15 +173,15 @@ export class WorkLog {
       const id = input.taskId === undefined ? null : String(input.taskId);
       const task = id ? this.tasks.get(id) : undefined;
       if (id && task && input.status === "in_progress") {
-        this.items.set(`task ${id}`, {
-          id: `task ${id}`,
+        this.items.set(`task#${id}`, {
+          id: `task#${id}`,
           title: task.subject,
           text: task.description && head(task.description),
         });
-        this.claim = { id: `task ${id}`, how: "TaskUpdate in_progress", index };
+        this.claim = { id: `task#${id}`, how: "TaskUpdate in_progress", index, at: call.at };
       }
       if (id && (input.status === "completed" || input.status === "deleted"))
-        this.closed.add(`task ${id}`);
+        this.closed.add(`task#${id}`);
       return;
     }
     const command = str(call.input["command"]);
@@ -198,6 +198,7 @@ export class WorkLog {
             id: /^\d+$/.test(m[1]!) ? `#${m[1]}` : m[1]!,
             how: cutText(part, 120),
             index,
+            at: call.at,
           };
       }
       for (const re of CLOSES) {
@@ -207,6 +208,11 @@ export class WorkLog {
             this.closed.add(/^\d+$/.test(id) ? `#${id}` : id);
       }
     }
+  }
+
+  /** When the item in progress was claimed (null: none claimed, or it was closed since). */
+  claimedAt(): string | null {
+    return this.claim && !this.closed.has(this.claim.id) ? this.claim.at : null;
   }
 
   /**

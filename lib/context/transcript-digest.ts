@@ -18,6 +18,7 @@ import { plain, type DigestRequest } from "./transcript-digest-requests.ts";
 import { RunLog, type FailedCommand, type FixedFailure } from "./transcript-digest-runs.ts";
 import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-todos.ts";
 import { WorkLog, type WorkItems } from "./transcript-digest-work.ts";
+import { readFirstOf, type ReadFirstFile } from "./transcript-digest-readfirst.ts";
 
 /**
  * What a fresh session needs from this session's transcript, built without the model
@@ -42,6 +43,8 @@ export interface TranscriptDigest extends CheckpointDigest {
   fixed: FixedFailure[];
   /** the item claimed or named last and the items still open, in the tracker's own words */
   work: WorkItems;
+  /** the files to read first, in order (transcript-digest-readfirst.ts; the save adds git's uncommitted files in front) */
+  readFirst: ReadFirstFile[];
   /** the model's newest text replies on the main chain, newest last */
   lastWords: LastWord[];
   /** what the model said it finished (older than the last words) and tracker items it closed, newest last */
@@ -64,6 +67,7 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   failures: [],
   fixed: [],
   work: { current: null, open: [] },
+  readFirst: [],
   lastWords: [],
   progress: [],
   commits: [],
@@ -84,6 +88,7 @@ type Settled = Pick<
   | "failures"
   | "fixed"
   | "work"
+  | "readFirst"
   | "commits"
   | "changedAfterCommit"
 >;
@@ -120,9 +125,20 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   const tw = todoWrite as { list: TodoItem[]; at: string | null; index: number } | null;
   const useBoard = board.seen && boardIndex > (tw?.index ?? -1);
   const todos = useBoard ? board.list() : (tw?.list ?? null);
+  const newestChanged = changed.newestFirst();
+  const newestRead = read.newestFirst(changed);
+  const lastCommitAt = runs.commits.filter((c) => !c.subagent).at(-1)?.at ?? null;
+  const claimedAt = work.claimedAt();
+  const workStart =
+    lastCommitAt !== null && claimedAt !== null
+      ? lastCommitAt > claimedAt
+        ? lastCommitAt
+        : claimedAt
+      : (lastCommitAt ?? claimedAt);
   return {
-    changed: changed.newestFirst(),
-    read: read.newestFirst(changed),
+    changed: newestChanged,
+    read: newestRead,
+    readFirst: readFirstOf(newestChanged, newestRead, runs.afterCommit, workStart),
     todos,
     todosAt: useBoard ? board.at : (tw?.at ?? null),
     failures: runs.standing(),

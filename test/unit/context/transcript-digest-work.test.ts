@@ -58,7 +58,10 @@ describe("real TodoWrite lists (viewer-fe5e1c67)", () => {
       how: "in progress on the todo list",
     });
     expect(d.work.open.map((i) => i.title)).toEqual(
-      d.todos!.filter((t) => t.status !== "completed").map((t) => t.content).slice(0, 8),
+      d
+        .todos!.filter((t) => t.status !== "completed")
+        .map((t) => t.content)
+        .slice(0, 8),
     );
     expect(d.work.open.length).toBeGreaterThan(1);
     expect(d.work.open.length).toBeLessThanOrEqual(8);
@@ -187,7 +190,7 @@ describe("hand-made gh and jira-cli outputs", () => {
       { projectRoot: "/repo" },
     );
     expect(d.work.current).toEqual({
-      id: "task 3",
+      id: "task#3",
       title: "Wire the parser",
       text: "Call parse() from the CLI; keep --json.",
       how: "TaskUpdate in_progress",

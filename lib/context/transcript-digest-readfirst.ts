@@ -1,0 +1,42 @@
+import type { WorkingFile } from "./transcript-digest-files.ts";
+
+// The files a fresh session reads first, in order: the files of the work in progress (changed
+// since the session's last commit, or since the item in progress was claimed, whichever is later),
+// then the files read during that work (what the edits were made against), then the files changed
+// for finished, committed work, then the other files read. The save puts the uncommitted files git
+// reports in front (it alone asks git).
+
+export type ReadFirstWhy = "uncommitted" | "in progress" | "read for it" | "committed" | "read";
+export interface ReadFirstFile {
+  path: string;
+  why: ReadFirstWhy;
+}
+
+/** At most this many paths: the brief around them must stay within its 8 KB. */
+export const READ_FIRST_MAX = 30;
+
+const after = (at: string | null, start: string | null) =>
+  start === null || (at !== null && at >= start);
+
+/** The ordered list from the working set (each newest first) and when the work in progress began. */
+export function readFirstOf(
+  changed: readonly WorkingFile[],
+  read: readonly WorkingFile[],
+  changedAfterCommit: readonly string[],
+  workStart: string | null,
+): ReadFirstFile[] {
+  const out: ReadFirstFile[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, why: ReadFirstWhy) => {
+    if (seen.has(path) || out.length >= READ_FIRST_MAX) return;
+    seen.add(path);
+    out.push({ path, why });
+  };
+  const afterCommit = new Set(changedAfterCommit);
+  for (const f of changed)
+    if (afterCommit.has(f.path) || after(f.lastAt, workStart)) add(f.path, "in progress");
+  for (const f of read) if (after(f.lastAt, workStart)) add(f.path, "read for it");
+  for (const f of changed) add(f.path, "committed");
+  for (const f of read) add(f.path, "read");
+  return out;
+}
