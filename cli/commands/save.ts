@@ -13,6 +13,14 @@ import { defineCommand } from "../command.ts";
 import { EXIT, refuse as refuseWith } from "../answer.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
+import {
+  dropAskedDocument,
+  keepAskedDocument,
+  takeAskedDocument,
+} from "../../lib/save/asked-document.ts";
+
+/** The skill's budget for the model's document, in characters (the engine says how long it was). */
+const DOCUMENT_BUDGET_CHARS = 3000;
 
 // needsMode is a question to ask, not a refusal: it exits 0 by EXIT's table.
 function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> = {}): number {
@@ -20,7 +28,12 @@ function refuse(ctx: CliContext, reason: string, extra: Record<string, unknown> 
   return refuseWith(ctx, { reason }, { code, extra, text: `[checkpoint] ${reason}` });
 }
 
-function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = null): number {
+function print(
+  ctx: CliContext,
+  out: SaveOutcome,
+  shared: AutoShare | null = null,
+  documentChars: number | null = null,
+): number {
   if (!out.ok && out.needsMode) {
     // An answer is needed, not a refusal: exit 0 (0 done or needs an answer, 1 refused, 2 bad usage).
     // The question is worded in lib/save (out.ask), so the SKILL.md stays small.
@@ -53,6 +66,7 @@ function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = nul
       cleanupLine: out.cleanupLine,
       ledger: out.ledger,
       bytes: out.bytes,
+      documentChars,
       report: out.report,
       ...(shared ? { shared } : {}),
     });
@@ -87,13 +101,35 @@ export const saveCommand = defineCommand({
     const session = sessionForWrite(ctx);
     if (!session.ok) return refuse(ctx, `${session.reason}; nothing written`);
 
+    const sid = session.id;
+    // The document: from stdin (a pipe or a quoted heredoc), or the one --ask-mode kept for the
+    // answer `--mode M --asked`, so the model pipes its JSON once.
+    let raw: string | null = values["stdin-json"] ? ctx.readStdin() : null;
+    const flagged =
+      values.task !== undefined ||
+      values.intent !== undefined ||
+      values["in-progress"] !== undefined ||
+      values.next.length +
+        values["next-blocked"].length +
+        values.blocker.length +
+        values.note.length >
+        0;
+    if (raw === null && values.asked && values.mode && sid && !flagged) {
+      const kept = takeAskedDocument(ctx.deps, ctx.paths, sid);
+      if (!kept.ok)
+        return refuse(
+          ctx,
+          `no document kept for this session (${kept.reason === "expired" ? "the one --ask-mode kept is older than 10 minutes" : "--ask-mode keeps it 10 minutes"}); nothing written: run save --mode ${values.mode} --asked --stdin-json with the document again`,
+        );
+      raw = kept.raw;
+    } else if (raw !== null && sid) dropAskedDocument(ctx.deps, ctx.paths, sid);
     let doc: SaveDocument = {};
-    if (values["stdin-json"]) {
-      const parsed = parseSaveDocument(ctx.readStdin());
+    if (raw !== null) {
+      const parsed = parseSaveDocument(raw);
       if (!parsed.ok) return refuse(ctx, `${parsed.reason}; nothing written`);
       doc = parsed.value;
     }
-    const sid = session.id;
+    const documentChars = raw === null ? null : raw.trim().length;
     const transcript =
       values.transcript ?? (sid ? transcriptPathFor(ctx.deps, ctx.cwd, sid) : null);
     const request: SaveRequest = {
@@ -127,6 +163,12 @@ export const saveCommand = defineCommand({
       if (!ctx.json) throw err;
       return refuse(ctx, `save failed: ${(err as Error).message}`);
     }
+    if (!out.ok && out.needsMode && values["ask-mode"] && sid && raw !== null)
+      keepAskedDocument(ctx.deps, ctx.paths, sid, raw);
+    if (out.ok && documentChars !== null && documentChars > DOCUMENT_BUDGET_CHARS)
+      out.warnings.push(
+        `[checkpoint] the document was ${documentChars} characters, over the ${DOCUMENT_BUDGET_CHARS} budget`,
+      );
     // QUOIN_SHARE=auto: the checkpoint just written is shared too (recorded, then pushed).
     const shared =
       out.ok && out.checkpoint && autoShareOn(ctx.knobs)
@@ -141,7 +183,7 @@ export const saveCommand = defineCommand({
             },
           })
         : null;
-    return print(ctx, out, shared);
+    return print(ctx, out, shared, documentChars);
   },
 });
 

@@ -18,6 +18,8 @@ export const SENTINEL_FAMILIES = [
   "context-window",
   // Per-session prompt count and start, only while a rotation budget is set.
   "rotation-budget",
+  // The document a `save --ask-mode` was given, kept 10 minutes for `save --mode M --asked`.
+  "asked-document",
   // Legacy: had no writer upstream; only swept.
   "checkpoint-pending-compact",
 ] as const;

@@ -217,15 +217,21 @@ describe("engine: save", () => {
     expect(asked.json).toMatchObject({ ok: false, needsMode: true, activeSkills: [] });
     expect(plain.files()).toEqual(before);
     // the answer: a load-as-reference save with the high-use notice (the mode came from the question)
-    const ref = cli(plain, [
-      "save",
-      "--session",
-      SID,
-      "--json",
-      "--mode",
-      "load-as-reference",
-      "--asked",
-    ]);
+    // (--asked with no document and none kept is refused: the document is handed in again)
+    const ref = cli(
+      plain,
+      [
+        "save",
+        "--session",
+        SID,
+        "--json",
+        "--mode",
+        "load-as-reference",
+        "--asked",
+        "--stdin-json",
+      ],
+      '{"task":"t"}',
+    );
     expect(ref.json).toMatchObject({ ok: true, mode: "load-as-reference", highUtil: true });
   });
 });

@@ -131,10 +131,11 @@ describe("renderSkill refuses", () => {
       renderSkill(template(good, "{{PREAMBLE}}\n{{NOPE}}\n"), PREAMBLE, "settings"),
     ).toMatchObject({ ok: false, reason: expect.stringContaining("{{NOPE}}") });
   });
-  it("the save step's document pipe pre-approves save (`echo -E '...' | E save ...`)", () => {
+  it("the save step's document heredoc pre-approves save (`E save ... <<'QUOIN_DOC'`, no escaping)", () => {
     const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
     const fm = RenderedFrontmatterSchema.parse(matter(checkpoint.text, {}).data);
-    expect(checkpoint.text).toContain("`echo -E 'JSON' | E save --json --stdin-json`");
+    expect(checkpoint.text).toContain("`E save --json --stdin-json <<'QUOIN_DOC'`");
+    expect(checkpoint.text).not.toContain("'\\''");
     expect(fm["allowed-tools"].map((t) => / ([a-z-]+) \*\)$/.exec(t)?.[1])).toEqual([
       "dispatch",
       "pidfile",
