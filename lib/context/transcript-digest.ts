@@ -129,12 +129,12 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   const newestRead = read.newestFirst(changed);
   const lastCommitAt = runs.commits.filter((c) => !c.subagent).at(-1)?.at ?? null;
   const claimedAt = work.claimedAt();
+  // the later of the two (ISO times compare as text)
   const workStart =
-    lastCommitAt !== null && claimedAt !== null
-      ? lastCommitAt > claimedAt
-        ? lastCommitAt
-        : claimedAt
-      : (lastCommitAt ?? claimedAt);
+    [lastCommitAt, claimedAt]
+      .filter((t) => t !== null)
+      .sort()
+      .at(-1) ?? null;
   return {
     changed: newestChanged,
     read: newestRead,

@@ -99,15 +99,19 @@ export function parseDocumentLines(raw: string): Parsed {
     }
     if (key === "nextUp") {
       const blocked = /^\(blocked\)\s*/i.exec(item);
-      (doc.nextUp ??= []).push({
+      doc.nextUp = doc.nextUp ?? [];
+      doc.nextUp.push({
         item: blocked ? item.slice(blocked[0].length) : item,
         prerequisitesMet: !blocked,
       });
     } else if (key === "completed") {
       const m = /^([0-9a-f]{4,40})\s+(.+)$/i.exec(item);
       if (!m) return refuseLines(`completed item "${item}" is not '<hash> <subject>'`);
-      (doc.completed ??= []).push({ hash: m[1]!, subject: m[2]! });
-    } else (doc[key as (typeof LIST_KEYS)[number]] ??= []).push(item);
+      doc.completed = [...(doc.completed ?? []), { hash: m[1]!, subject: m[2]! }];
+    } else {
+      const k = key as (typeof LIST_KEYS)[number];
+      doc[k] = [...(doc[k] ?? []), item];
+    }
   }
   return { ok: true, value: doc };
 }
