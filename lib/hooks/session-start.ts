@@ -23,6 +23,7 @@ import { forkAndResumeNotes } from "./resume-advice.ts";
 import { clientProcessPid, recordSessionProcess } from "../store/session-liveness.ts";
 import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import type { SentinelFile } from "../store/sentinel-listing.ts";
+import { recoveredNote, tryRecoverKilledSession } from "./recover-killed.ts";
 
 const EVENT = "SessionStart";
 
@@ -134,6 +135,12 @@ export function handleSessionStart(
     if (digest) notes.push(digest.text);
     lastWords = { at: notes.length, words: reentryLastWords(deps, paths, sid) };
   }
+  // A session killed without SessionEnd gets the snapshot it missed (before the listing: the
+  // startup line below offers it like any session-end snapshot).
+  const recovered =
+    input.source === "compact"
+      ? null
+      : tryRecoverKilledSession(deps, paths, sid, input.cwd ?? deps.cwd, deps.now().getTime());
   // One listing of the memory folder serves the sweep and the banner ([] when there is no folder).
   const sentinels = listSentinelFiles(deps.fs, paths.memory);
   const swept = runCleanup(deps.fs, paths, deps.now(), {
@@ -160,6 +167,8 @@ export function handleSessionStart(
   const line =
     banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
   if (line) notes.push(line.context);
+  if (recovered && !line?.context.includes(recovered.checkpoint))
+    notes.push(recoveredNote(recovered));
   // Resume and fork (2.1.332): the fork's parent and its checkpoint, the re-cache figures.
   const started = forkAndResumeNotes(deps, paths, input, knobs, {
     sid,
