@@ -60,7 +60,8 @@ const CLOSES: RegExp[] = [
 
 const parts = (command: string) => command.split(/\s*(?:&&|;|\|\||\n)\s*/);
 const head = (text: string) => {
-  const flat = cutText(text, HEAD_CHARS);
+  // markdown heading marks (`## Why`) are dropped: the head is one line of text
+  const flat = cutText(text.replace(/^[ \t]*#{1,6}[ \t]+/gm, ""), HEAD_CHARS);
   return flat === "" ? null : flat;
 };
 

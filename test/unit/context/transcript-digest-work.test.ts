@@ -24,7 +24,7 @@ describe("real beads output (spotter-4d5611e5)", () => {
       title: "Implement debug JSON sidecar and expand controls in shared transcript UI",
       how: "bd update spotter-dov.3 --status in_progress",
     });
-    expect(d.work.current!.text).toMatch(/^## Why This Task Is Necessary With shared transcript/);
+    expect(d.work.current!.text).toMatch(/^Why This Task Is Necessary With shared transcript/);
     expect(d.work.current!.text!.length).toBeLessThanOrEqual(400);
     expect(d.work.open.map((i) => i.id)).toEqual([
       "spotter-dov",
