@@ -2,7 +2,7 @@ import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData } from "../store/checkpoint-format.ts";
 import type { CommitRef, NextUp } from "../store/checkpoint-values.ts";
-import { readHeadCheap } from "../core/git.ts";
+import { readHeadCheap, statusPorcelain } from "../core/git.ts";
 import { checkHandover } from "./session-git.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import type { Handover } from "../store/checkpoint-handover.ts";
@@ -45,6 +45,8 @@ export interface GatherInput {
 
 export interface Gathered {
   data: CheckpointData;
+  /** the transcript the save was to read and could not find (null: read, or none was named) */
+  transcriptMissing: string | null;
   /** the seed's INFO lines (session-state located by UUID anchor) */
   info: string[];
   /** the seed's WARNING lines */
@@ -92,12 +94,22 @@ function gatherHandover(
       "[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); other commits since it not counted",
     );
   const td = digest as Partial<TranscriptDigest> | null;
+  // No transcript: the uncommitted files are every file git status shows, not this session's own.
+  const dirty =
+    digest === null && branch !== "unknown"
+      ? (statusPorcelain(deps, paths.root) ?? []).map((l) =>
+          l
+            .slice(3)
+            .replace(/^.* -> /, "")
+            .replace(/^"(.*)"$/, "$1"),
+        )
+      : null;
   return checkHandover(
     deps,
     paths.root,
     {
       commits: td?.commits ?? [],
-      changedAfterCommit: td?.changedAfterCommit ?? [],
+      changedAfterCommit: dirty ?? td?.changedAfterCommit ?? [],
       firstRequest: since
         ? { text: "", at: typeof since === "string" ? since : utcIso(since), uuid: null }
         : null,
@@ -128,6 +140,14 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
   const state = readState(deps, located.file);
   const scan = scanInFlightArtifacts(deps.fs, paths.artifacts);
 
+  const transcriptMissing =
+    digest === null && input.transcriptPath && !deps.fs.existsSync(input.transcriptPath)
+      ? input.transcriptPath
+      : null;
+  if (transcriptMissing)
+    warnings.push(
+      `[checkpoint] WARNING: no transcript at ${transcriptMissing} (the engine's HOME or CLAUDE_CONFIG_DIR may differ from the client's): requests, this session's commits and last words are unknown; the uncommitted files are git status's, not known to be this session's`,
+    );
   const handover = gatherHandover(deps, input, digest, branch, warnings);
 
   const data: CheckpointData = {
@@ -169,5 +189,5 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
     notes: input.notes.length ? input.notes : undefined,
     digest,
   };
-  return { data, info, warnings };
+  return { data, info, warnings, transcriptMissing };
 }
