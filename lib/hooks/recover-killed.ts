@@ -8,7 +8,7 @@ import { DAY_MS } from "../core/time-format.ts";
 import { readTranscriptDigest } from "../context/transcript-digest-read.ts";
 import { checkHandover } from "../save/session-git.ts";
 import { writeSkeletonCheckpoint } from "../save/skeleton-save.ts";
-import { sessionEndStatus } from "../store/checkpoint-status.ts";
+import { statusText } from "../store/checkpoint-status.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import { isSessionRunning } from "../store/session-liveness.ts";
@@ -16,7 +16,7 @@ import { readRegistry } from "../store/session-registry.ts";
 import { sessionEndSkip } from "./session-end-rules.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readHeadCheap } from "../core/git.ts";
-import { parseCheckpoint } from "../store/checkpoint-format.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 
 // A way back from a killed session. A session that ends without SessionEnd (a killed terminal, a
 // crash, OOM, a machine that slept and was rebooted) leaves its transcript and no checkpoint. At
@@ -110,7 +110,7 @@ export function recoverKilledSession(
       paths,
       sessionId: sid,
       launchCwd,
-      status: sessionEndStatus(RECOVERED_REASON),
+      status: statusText({ kind: "session-end", reason: RECOVERED_REASON }),
       shape: "voluntary",
       writeSentinel: false,
       notes: [RECOVERED_NOTE],

@@ -22,6 +22,9 @@ export const FLOOR = {
   readFiles: 5,
   failures: 3,
   uncommittedFiles: 8,
+  /** fixes along the way and files to read first have no floor: they share the room left (the item in progress, at most 3 lines, is always kept) */
+  fixes: 0,
+  readFirst: 0,
 } as const;
 
 /** The model's fields: the sections whose value carries a cut count. */

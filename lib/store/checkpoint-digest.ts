@@ -12,6 +12,17 @@ import type {
   LastWord,
   SectionValues,
 } from "./checkpoint-values.ts";
+import {
+  fixedLine,
+  openLine,
+  readFirstLine,
+  storedFix,
+  storedReadFirst,
+  storedWorkItems,
+  type FixedValue,
+  type ReadFirstValue,
+  type WorkItemsValue,
+} from "./checkpoint-lessons.ts";
 
 // The transcript digest as a checkpoint holds it: the sections keyed lastWords, progress,
 // requests, todos, workingSet, failures, compactionSummary and transcriptDigest, fitted into the
@@ -40,6 +51,12 @@ export interface CheckpointDigest {
   progress?: readonly LastWord[];
   summary: { transcript: string; uuid: string } | null;
   truncated: boolean;
+  /** the item in progress and the open items (absent in older digests) */
+  work?: WorkItemsValue;
+  /** failures a later run settled, newest first */
+  fixed?: readonly FixedValue[];
+  /** the files to read first, in order */
+  readFirst?: readonly ReadFirstValue[];
 }
 
 /** What a checkpoint's digest sections read back as (counts of what did not fit included). */
@@ -91,7 +108,17 @@ const storedRequest = (r: CheckpointRequest, label: Label): LabelledRequest => (
   text: oneLine(r.text, FLOOR.requestChars),
 });
 
-type Kind = "todos" | "requests" | "progress lines" | "changed files" | "read files" | "failures";
+type Kind =
+  | "todos"
+  | "requests"
+  | "progress lines"
+  | "changed files"
+  | "read files"
+  | "failures"
+  | "open items"
+  | "work description"
+  | "fixes"
+  | "files to read";
 interface Item<T = unknown> {
   kind: Kind;
   /** position in its section */
@@ -138,16 +165,32 @@ function prioritized(d: CheckpointDigest): Item[] {
     at: f.at ? oneLine(f.at, 40) : null,
     error: oneLine(f.error, ERROR_CHARS),
   }));
+  const work = d.work ? storedWorkItems(d.work) : null;
+  const readFirst = items("files to read", (d.readFirst ?? []).map(storedReadFirst), readFirstLine);
+  // the files of the work in progress (and what was read for it) before the committed ones; all
+  // of them are in the working set too, which keeps its place: the order is what this adds
+  const wip = readFirst.filter(
+    (i) => i.value.why === "in progress" || i.value.why === "read for it",
+  );
   return [
     ...items("todos", todos, todoLine),
     ...(req.newest ? [req.newest] : []),
     // newest first: an older report goes before a newer one when room runs out
     ...items("progress lines", progress, wordLine).reverse(),
+    ...items("open items", work?.open ?? [], openLine),
     ...items("changed files", d.changed.map(file), fileLine),
     ...items("read files", d.read.map(file), fileLine),
+    ...items(
+      "work description",
+      work?.current?.text ? [work.current.text] : [],
+      (t) => `- description: ${t}`,
+    ),
+    ...wip,
+    ...items("fixes", (d.fixed ?? []).map(storedFix), fixedLine),
     ...(req.first ? [req.first] : []),
     ...[...req.middle].reverse(),
     ...items("failures", failures, failureLine).reverse(),
+    ...readFirst.filter((i) => !wip.includes(i)),
   ];
 }
 
@@ -159,6 +202,9 @@ function inFloor(item: Item, failures: number): boolean {
   if (item.kind === "todos") return item.order < FLOOR.todos;
   if (item.kind === "changed files") return item.order < FLOOR.changedFiles;
   if (item.kind === "read files") return item.order < FLOOR.readFiles;
+  if (item.kind === "fixes") return item.order < FLOOR.fixes;
+  if (item.kind === "files to read") return item.order < FLOOR.readFirst;
+  if (item.kind === "open items" || item.kind === "work description") return false;
   return item.order >= failures - FLOOR.failures;
 }
 /** Room kept for the "+N more ..." lines and section headings. */
@@ -219,6 +265,27 @@ export function digestValues(d: CheckpointDigest | null | undefined, budgetBytes
     };
   if (d.failures.length)
     v.failures = { items: of<DigestFailure>("failures"), more: more("failures") };
+  // each only when something of it fits (a lone "+N more" line would only take room)
+  const open = of<{ id: string; title: string }>("open items");
+  if (d.work?.current || open.length)
+    v.workItems = {
+      current: d.work?.current
+        ? {
+            ...storedWorkItems(d.work).current!,
+            text: of<string>("work description")[0] ?? null,
+          }
+        : null,
+      open,
+      more: more("open items"),
+    };
+  const fixes = of<FixedValue>("fixes");
+  if (fixes.length) v.fixedAlongTheWay = { items: fixes, more: more("fixes") };
+  // an ordered list: only its head is kept, never a later file in place of an earlier one
+  const all = d.readFirst?.map(storedReadFirst) ?? [];
+  const kept = of<ReadFirstValue>("files to read");
+  let head = 0;
+  while (head < kept.length && kept.some((k) => k.path === all[head]?.path)) head += 1;
+  if (head) v.readFirst = { items: all.slice(0, head), more: all.length - head };
   if (d.summary)
     v.compactionSummary = {
       transcript: oneLine(d.summary.transcript, 400),

@@ -1,11 +1,12 @@
 import { sanitizeBody } from "../core/markdown-sections.ts";
 
 // Three handover sections a checkpoint holds from the transcript, each a body written from a value
-// and read back to the same value: the work items in their own words, what was fixed along the
-// way (failures a later run settled, with the model's words after each), and the files to read
-// first. Each body has a byte budget; what does not fit is counted ("+N more ..."), never dropped
-// silently. The shapes are the structural subset of the digest's (lib/context), so a digest passes
-// as is while this store module imports nothing above its rank.
+// and read back to the same value (rows of the section table, checkpoint-sections.ts): the work
+// items in their own words, what was fixed along the way (failures a later run settled, with the
+// model's words after each), and the files to read first. The digest's fit (checkpoint-digest.ts)
+// decides how many lines each keeps; what does not fit is counted ("+N more ..."). The shapes are
+// the structural subset of the digest's (lib/context), so a digest passes as is while this store
+// module imports nothing above its rank.
 
 export interface WorkItemValue {
   id: string;
@@ -30,9 +31,6 @@ export interface ReadFirstValue {
   why: ReadFirstWhy;
 }
 
-/** Byte budgets of the three bodies (the automatic checkpoint's 6 KB cap holds them with the rest). */
-export const LESSON_BUDGET = { work: 1100, fixed: 1500, readFirst: 900 } as const;
-
 const TITLE_CHARS = 100;
 const HEAD_CHARS = 400;
 const ERROR_CHARS = 80;
@@ -47,41 +45,65 @@ function one(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 3)).trimEnd()}...`;
 }
 const code = (s: string, max: number) => one(s, max).replace(/`/g, "'");
-const bytes = (s: string) => Buffer.byteLength(s) + 1;
 /** `2026-12-01T10:04Z` from an ISO time, else the text as given. */
 function minute(at: string | null): string {
   if (!at) return "?";
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? one(at, 40) : `${d.toISOString().slice(0, 16)}Z`;
 }
+const moreLine = (n: number, noun: string) => (n > 0 ? [`+${n} more ${noun}`] : []);
+const moreOf = (body: string, noun: string) =>
+  Number(new RegExp(`^\\+(\\d+) more ${noun}$`, "m").exec(body)?.[1] ?? 0);
 
-/** Lines kept in order while they fit `budget` bytes (the first always), then "+N more <noun>". */
-function fitted(lines: readonly string[], budget: number, noun: string, keep = 1): string[] {
-  const out: string[] = [];
-  let used = 0;
-  for (const l of lines) {
-    if (out.length >= keep && used + bytes(l) > budget - 40) break;
-    out.push(l);
-    used += bytes(l);
-  }
-  return lines.length > out.length ? [...out, `+${lines.length - out.length} more ${noun}`] : out;
+// ---- the values as a checkpoint stores them (cut to their line lengths)
+
+export function storedWorkItems(v: WorkItemsValue): WorkItemsValue {
+  const c = v.current;
+  return {
+    current: c
+      ? {
+          id: one(c.id, 60).replace(/]/g, ")"),
+          title: one(c.title, TITLE_CHARS),
+          text: c.text ? one(c.text, HEAD_CHARS) : null,
+          how: one(c.how, 140),
+        }
+      : null,
+    open: v.open.map((i) => ({
+      id: one(i.id, 60).replace(/]/g, ")"),
+      title: one(i.title, TITLE_CHARS),
+    })),
+  };
 }
 
-const idTitle = (i: { id: string; title: string }) =>
-  `${i.id ? `[${one(i.id, 60).replace(/]/g, ")")}] ` : ""}${one(i.title, TITLE_CHARS)}`;
+export const storedFix = (f: FixedValue): FixedValue => ({
+  command: code(f.command, COMMAND_CHARS),
+  error: one(f.error, ERROR_CHARS),
+  at: null,
+  fixedAt: f.fixedAt ? minute(f.fixedAt) : null,
+  fixedBy: code(f.fixedBy, COMMAND_CHARS),
+  explanation: f.explanation ? one(f.explanation, EXPLANATION_CHARS).replace(/"/g, "'") : null,
+});
 
-export function workItemsBody(v: WorkItemsValue): string {
-  const head: string[] = [];
-  if (v.current) {
-    head.push(`- in progress: ${idTitle(v.current)}`);
-    head.push(`- taken up by: ${one(v.current.how, 140)}`);
-    if (v.current.text) head.push(`- description: ${one(v.current.text, HEAD_CHARS)}`);
-  } else head.push("- in progress: (none found)");
-  const open = v.open.map((i) => `- open: ${idTitle(i)}`);
-  return [
-    ...head,
-    ...fitted(open, LESSON_BUDGET.work - head.join("\n").length, "open items", 0),
-  ].join("\n");
+export const storedReadFirst = (f: ReadFirstValue): ReadFirstValue => ({
+  path: one(f.path, PATH_CHARS),
+  why: f.why,
+});
+
+// ---- work items: `- in progress: [id] title`, `- taken up by: ...`, `- description: ...`, `- open: [id] title`
+
+const idTitle = (i: { id: string; title: string }) => `${i.id ? `[${i.id}] ` : ""}${i.title}`;
+export const openLine = (i: { id: string; title: string }) => `- open: ${idTitle(i)}`;
+
+export function workItemsBody(v: WorkItemsValue & { more?: number }): string {
+  const c = v.current;
+  const head = c
+    ? [
+        `- in progress: ${idTitle(c)}`,
+        `- taken up by: ${c.how}`,
+        ...(c.text ? [`- description: ${c.text}`] : []),
+      ]
+    : ["- in progress: (none found)"];
+  return [...head, ...v.open.map(openLine), ...moreLine(v.more ?? 0, "open items")].join("\n");
 }
 
 function parseIdTitle(s: string): { id: string; title: string } {
@@ -89,8 +111,7 @@ function parseIdTitle(s: string): { id: string; title: string } {
   return m ? { id: m[1]!, title: m[2]! } : { id: "", title: s };
 }
 
-export function parseWorkItems(body: string | undefined): WorkItemsValue | null {
-  if (body === undefined) return null;
+export function parseWorkItems(body: string): WorkItemsValue & { more: number } {
   let current: WorkItemsValue["current"] = null;
   const open: { id: string; title: string }[] = [];
   for (const raw of body.split("\n")) {
@@ -103,29 +124,29 @@ export function parseWorkItems(body: string | undefined): WorkItemsValue | null 
     else if (key === "description" && current) current.text = rest;
     else if (key === "open") open.push(parseIdTitle(rest));
   }
-  return { current, open };
+  return { current, open, more: moreOf(body, "open items") };
 }
 
-function fixedLine(f: FixedValue): string {
-  const said = f.explanation ? `; the model said: "${one(f.explanation, EXPLANATION_CHARS)}"` : "";
-  return `- \`${code(f.command, COMMAND_CHARS)}\`: ${one(f.error, ERROR_CHARS)}${said} (fixed at ${minute(f.fixedAt)} by \`${code(f.fixedBy, COMMAND_CHARS)}\`)`;
+// ---- fixed along the way: one line a fix, newest first
+
+export function fixedLine(f: FixedValue): string {
+  const said = f.explanation ? `; the model said: "${f.explanation}"` : "";
+  return `- \`${f.command}\`: ${f.error}${said} (fixed at ${f.fixedAt ?? "?"} by \`${f.fixedBy}\`)`;
 }
 
-/** `## Fixed along the way`: newest first, one line each; null when nothing was fixed. */
-export function fixedBody(items: readonly FixedValue[]): string | null {
-  if (!items.length) return null;
-  return fitted(items.map(fixedLine), LESSON_BUDGET.fixed, "fixes").join("\n");
+export function fixedBody(v: { items: readonly FixedValue[]; more: number }): string {
+  return [...v.items.map(fixedLine), ...moreLine(v.more, "fixes")].join("\n");
 }
 
-export function parseFixed(body: string | undefined): FixedValue[] {
-  const out: FixedValue[] = [];
-  for (const raw of (body ?? "").split("\n")) {
+export function parseFixed(body: string): { items: FixedValue[]; more: number } {
+  const items: FixedValue[] = [];
+  for (const raw of body.split("\n")) {
     const m =
       /^- `([^`]*)`: (.*?)(?:; the model said: "(.*)")? \(fixed at (\S+) by `([^`]*)`\)$/.exec(
         raw.trim(),
       );
     if (m)
-      out.push({
+      items.push({
         command: m[1]!,
         error: m[2]!,
         at: null,
@@ -134,38 +155,26 @@ export function parseFixed(body: string | undefined): FixedValue[] {
         fixedBy: m[5]!,
       });
   }
-  return out;
+  return { items, more: moreOf(body, "fixes") };
 }
 
-/** `## Read first`: the uncommitted files (git's, at the save) in front, then the digest's order, no repeats. */
-export function readFirstBody(
-  uncommitted: readonly string[],
-  list: readonly ReadFirstValue[],
-): string | null {
-  const seen = new Set<string>();
-  const all: ReadFirstValue[] = [];
-  for (const f of [...uncommitted.map((path) => ({ path, why: "uncommitted" as const })), ...list])
-    if (!seen.has(f.path)) {
-      seen.add(f.path);
-      all.push(f);
-    }
-  if (!all.length) return null;
-  return fitted(
-    all.map((f) => `- ${one(f.path, PATH_CHARS)} (${f.why})`),
-    LESSON_BUDGET.readFirst,
-    "files",
-  ).join("\n");
+// ---- read first: `- path (why)` in order
+
+export const readFirstLine = (f: ReadFirstValue) => `- ${f.path} (${f.why})`;
+
+export function readFirstBody(v: { items: readonly ReadFirstValue[]; more: number }): string {
+  return [...v.items.map(readFirstLine), ...moreLine(v.more, "files to read")].join("\n");
 }
 
 const WHYS = "uncommitted|in progress|read for it|committed|read";
-export function parseReadFirst(body: string | undefined): ReadFirstValue[] {
-  const out: ReadFirstValue[] = [];
+export function parseReadFirst(body: string): { items: ReadFirstValue[]; more: number } {
+  const items: ReadFirstValue[] = [];
   const re = new RegExp(`^- (.*) \\((${WHYS})\\)$`);
-  for (const raw of (body ?? "").split("\n")) {
+  for (const raw of body.split("\n")) {
     const m = re.exec(raw.trim());
-    if (m) out.push({ path: m[1]!, why: m[2] as ReadFirstWhy });
+    if (m) items.push({ path: m[1]!, why: m[2] as ReadFirstWhy });
   }
-  return out;
+  return { items, more: moreOf(body, "files to read") };
 }
 
 /**

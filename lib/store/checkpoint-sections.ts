@@ -41,6 +41,14 @@ import {
   wordLine,
 } from "./checkpoint-lines.ts";
 import type { CutList, CutText, SectionValues } from "./checkpoint-values.ts";
+import {
+  fixedBody,
+  parseFixed,
+  parseReadFirst,
+  parseWorkItems,
+  readFirstBody,
+  workItemsBody,
+} from "./checkpoint-lessons.ts";
 
 // The checkpoint format: one row per section, in the order a checkpoint holds them. A row names
 // the section (key, title), writes its body from a value, reads the value back from a body, and
@@ -163,10 +171,13 @@ export const SECTIONS: SectionTable = {
     render: (v) => [...moreLine(v.more, "progress lines"), ...v.items.map(wordLine)].join("\n"),
     parse: (b) => ({ items: parseWords(b), more: moreCount(b, "progress lines") }),
   },
+  workItems: { title: "Work items", render: workItemsBody, parse: parseWorkItems },
   requests: { title: "Requests", render: requestsBody, parse: parseRequests },
   todos: { title: "Todos", render: todosBody, parse: parseTodos },
   workingSet: { title: "Working set", render: workingSetBody, parse: parseWorkingSet },
+  readFirst: { title: "Read first", render: readFirstBody, parse: parseReadFirst },
   failures: { title: "Recent failures", render: failuresBody, parse: parseFailures },
+  fixedAlongTheWay: { title: "Fixed along the way", render: fixedBody, parse: parseFixed },
   compactionSummary: { title: "Compaction summary", render: summaryBody, parse: parseSummary },
   transcriptDigest: {
     title: "Transcript digest",

@@ -1,3 +1,4 @@
+import type { FixedValue, ReadFirstValue, WorkItemsValue } from "./checkpoint-lessons.ts";
 // What each section of a checkpoint holds, as a value: the section table (checkpoint-sections.ts)
 // writes a body from it and reads it back, and parse(render(v)) gives v. One type per idea: the
 // writers (save, the hooks) and the readers (restore, the hooks' notes) share these.
@@ -131,6 +132,12 @@ export interface SectionValues {
   todos: Shown<DigestTodo>;
   workingSet: { changed: DigestFile[]; changedMore: number; read: DigestFile[]; readMore: number };
   failures: Shown<DigestFailure>;
+  /** the item in progress and the open items, in the tracker's words (checkpoint-lessons.ts) */
+  workItems: WorkItemsValue & { more: number };
+  /** failures a later run settled, newest first */
+  fixedAlongTheWay: Shown<FixedValue>;
+  /** the files to read first, in order */
+  readFirst: Shown<ReadFirstValue>;
   compactionSummary: { transcript: string; uuid: string };
   /** the read budget ended before the session's start */
   transcriptDigest: boolean;

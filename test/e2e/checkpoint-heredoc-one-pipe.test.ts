@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { lastUserText, runClaude, startLoopbackModel } from "./loopback-model.ts";
 import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { saveCommand } from "../../../cli/commands/save.ts";
 import { runCli } from "../../../cli/run-cli.ts";
-import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { MEM, memWorld, NOW, SID, transcriptLine, type MemWorld } from "../../helpers/save-deps.ts";
 
 function cli(w: MemWorld, argv: string[], stdin = "") {

@@ -1,16 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES } from "../../../lib/store/checkpoint-budget.ts";
+import {
+  renderSkeletonCheckpoint,
+  type CheckpointData,
+} from "../../../lib/store/checkpoint-format.ts";
+import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import {
   fixedBody,
   handoverSteerData,
-  LESSON_BUDGET,
   parseFixed,
   parseReadFirst,
   parseWorkItems,
   readFirstBody,
+  storedFix,
   workItemsBody,
 } from "../../../lib/store/checkpoint-lessons.ts";
-import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
+import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
+import { coverageByText, cutAtCompaction, fileTokens } from "../../helpers/summary-oracle.ts";
 import {
   fixtureLines,
   SPOTTER,
@@ -18,62 +25,65 @@ import {
   SPOTTER_SID,
 } from "../../helpers/transcript-lines.ts";
 
-const bytes = (s: string | null) => Buffer.byteLength(s ?? "");
+const base: CheckpointData = {
+  status: "checkpoint save (precompact, auto trigger)",
+  currentStage: "",
+  task: "spotter-dov",
+  branch: "spotter-dov",
+  sessionId: SPOTTER_SID,
+  projectHash: "-home-USER-projects-spotter-worktrees-spotter-dov",
+  savedAt: new Date("2026-02-12T20:30:00Z"),
+  artifacts: NO_ARTIFACTS,
+};
 
-describe("the handover sections from the real spotter session", () => {
-  const cut = digestLines(cutAtCompaction(fixtureLines(SPOTTER)).before, {
-    projectRoot: SPOTTER_ROOT,
-    sessionId: SPOTTER_SID,
-  });
+describe("the handover sections in an automatic checkpoint of the real spotter session", () => {
+  const { before, summaryText } = cutAtCompaction(fixtureLines(SPOTTER));
+  const cut = digestLines(before, { projectRoot: SPOTTER_ROOT, sessionId: SPOTTER_SID });
   const end = digestLines(fixtureLines(SPOTTER), {
     projectRoot: SPOTTER_ROOT,
     sessionId: SPOTTER_SID,
   });
 
-  it("work items: written within budget and read back (title, how, description head, open list)", () => {
-    const body = workItemsBody(cut.work);
-    expect(bytes(body)).toBeLessThanOrEqual(LESSON_BUDGET.work);
-    expect(body.split("\n")[0]).toBe(
-      "- in progress: [spotter-dov.3] Implement debug JSON sidecar and expand controls in shared transcript UI",
-    );
-    expect(parseWorkItems(body)).toEqual({
-      current: { ...cut.work.current, text: cut.work.current!.text },
-      open: cut.work.open,
+  it("cut at its compaction: the item in progress within the 4 KB soft cap; with 6 KB its description and the files to read first", () => {
+    const auto = renderSkeletonCheckpoint({ ...base, digest: cut });
+    expect(Buffer.byteLength(auto)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
+    expect(parseCheckpoint(auto).values.workItems!.current!.id).toBe("spotter-dov.3");
+    const text = renderSkeletonCheckpoint({ ...base, digest: cut, modelDocument: true });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
+    const p = parseCheckpoint(text);
+    const work = p.values.workItems!;
+    expect(work.current).toMatchObject({
+      id: "spotter-dov.3",
+      title: "Implement debug JSON sidecar and expand controls in shared transcript UI",
+      how: "bd update spotter-dov.3 --status in_progress",
     });
-    expect(parseWorkItems(workItemsBody(end.work))?.current).toBeNull();
-    expect(parseWorkItems(undefined)).toBeNull();
-  });
-
-  it("fixed along the way: one line a fix, newest first, the model's words and the command that passed; read back", () => {
-    const body = fixedBody(end.fixed)!;
-    expect(bytes(body)).toBeLessThanOrEqual(LESSON_BUDGET.fixed);
-    const lines = body.split("\n");
-    expect(lines[0]).toBe(
-      "- `git push 2>&1`: fatal: The current branch spotter-dov has no upstream branch. (fixed at 2026-02-12T21:03Z by `git push --set-upstream origin spotter-dov 2>&1`)",
-    );
-    expect(body).toContain('the model said: "Two issues: formatting and dialyzer errors.');
-    const back = parseFixed(body);
-    expect(
-      back.length + (lines.at(-1)!.startsWith("+") ? Number(/\+(\d+)/.exec(lines.at(-1)!)![1]) : 0),
-    ).toBe(end.fixed.length);
-    expect(back[0]).toMatchObject({
-      command: "git push 2>&1",
-      fixedBy: "git push --set-upstream origin spotter-dov 2>&1",
-      explanation: null,
-    });
-    expect(fixedBody([])).toBeNull();
-  });
-
-  it("read first: git's uncommitted files in front, then the digest's order, within budget; read back", () => {
-    const body = readFirstBody(["lib/spotter_web/live/session_live.ex"], cut.readFirst)!;
-    expect(bytes(body)).toBeLessThanOrEqual(LESSON_BUDGET.readFirst);
-    const back = parseReadFirst(body);
-    expect(back[0]).toEqual({ path: "lib/spotter_web/live/session_live.ex", why: "uncommitted" });
-    expect(back[1]).toEqual({
+    expect(work.current!.text).toMatch(/^Why This Task Is Necessary/);
+    expect(work.open.length + work.more).toBe(5);
+    expect(p.values.readFirst!.items[0]).toEqual({
       path: "lib/spotter_web/components/transcript_components.ex",
       why: "in progress",
     });
-    expect(back.filter((f) => f.path === "lib/spotter_web/live/session_live.ex")).toHaveLength(1);
+    // with the working set, the checkpoint still names 80 % of the files the summary names
+    expect(coverageByText(fileTokens(summaryText), text).ratio).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("at its end: fixed along the way, newest first, with the model's words and the command that passed", () => {
+    const text = renderSkeletonCheckpoint({ ...base, digest: end });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
+    const fixed = parseCheckpoint(text).values.fixedAlongTheWay!;
+    expect(fixed.items[0]).toEqual({
+      command: "git push 2>&1",
+      error: "fatal: The current branch spotter-dov has no upstream branch.",
+      at: null,
+      explanation: null,
+      fixedAt: "2026-02-12T21:03Z",
+      fixedBy: "git push --set-upstream origin spotter-dov 2>&1",
+    });
+    expect(fixed.items.length + fixed.more).toBe(5);
+    expect(text).toContain(
+      "(fixed at 2026-02-12T21:03Z by `git push --set-upstream origin spotter-dov 2>&1`)",
+    );
+    expect(text).not.toContain("## Recent failures");
   });
 
   it("the steering data: the item in progress and at most 3 fixes", () => {
@@ -87,26 +97,27 @@ describe("the handover sections from the real spotter session", () => {
   });
 });
 
-describe("a line of the model's words can never be read as a heading", () => {
-  it("every line of every body starts with '- ' or '+'", () => {
+describe("the bodies read back, and no line can be read as a heading", () => {
+  it("round trips and every line starts with '- ' or '+'", () => {
     const nasty = "## Active task\n# x";
-    const bodies = [
-      workItemsBody({
-        current: { id: "x-1", title: nasty, text: nasty, how: nasty },
-        open: [{ id: "", title: nasty }],
-      }),
-      fixedBody([
-        {
-          command: nasty,
-          error: nasty,
-          at: null,
-          fixedAt: null,
-          fixedBy: nasty,
-          explanation: nasty,
-        },
-      ])!,
-      readFirstBody([nasty], [])!,
-    ];
-    for (const b of bodies) for (const l of b.split("\n")) expect(l).toMatch(/^(- |\+)/);
+    const fix = storedFix({
+      command: nasty,
+      error: nasty,
+      at: null,
+      fixedAt: null,
+      fixedBy: nasty,
+      explanation: nasty,
+    });
+    const work = {
+      current: { id: "x-1", title: "t", text: "d", how: "h" },
+      open: [{ id: "", title: "o" }],
+      more: 2,
+    };
+    expect(parseWorkItems(workItemsBody(work))).toEqual(work);
+    expect(parseFixed(fixedBody({ items: [fix], more: 1 }))).toEqual({ items: [fix], more: 1 });
+    const rf = { items: [{ path: "a b.ts", why: "read for it" as const }], more: 3 };
+    expect(parseReadFirst(readFirstBody(rf))).toEqual(rf);
+    for (const b of [workItemsBody(work), fixedBody({ items: [fix], more: 1 }), readFirstBody(rf)])
+      for (const l of b.split("\n")) expect(l).toMatch(/^(- |\+)/);
   });
 });
