@@ -186,7 +186,14 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
     openQuestions: mergeList(input.openQuestions, state?.openQuestions),
     decisions: mergeList(input.decisions, state?.decisions),
     unfinished: state?.unfinished,
-    notes: input.notes.length ? input.notes : undefined,
+    notes: [
+      ...input.notes,
+      ...(transcriptMissing
+        ? [
+            `(unknown: no transcript at ${transcriptMissing}) requests, this session's commits, last words and files; ## Uncommitted is git status's, not known to be this session's`,
+          ]
+        : []),
+    ],
     digest,
   };
   return { data, info, warnings, transcriptMissing };

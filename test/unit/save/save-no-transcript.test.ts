@@ -43,6 +43,7 @@ describe("a save with no transcript at the path it was given", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(missing);
     expect(lines[0]).toContain("not known to be this session's");
+    expect(g.data.notes?.join("\n")).toContain(`(unknown: no transcript at ${missing})`);
     expect(g.data.handover?.uncommitted).toEqual([
       { path: "project_review_live.ex", kind: "modified" },
     ]);
