@@ -10,7 +10,7 @@ import type { SaveOutcome, SaveRequest } from "../../lib/save/save-run.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
-import { EXIT, refuse as refuseWith } from "../answer.ts";
+import { EXIT, exitFor, refuse as refuseWith } from "../answer.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
 
@@ -66,7 +66,7 @@ function print(ctx: CliContext, out: SaveOutcome, shared: AutoShare | null = nul
 
 export const saveCommand = defineCommand({
   name: "save",
-  summary: "save this session's place: checkpoint file, sentinel for the mode, ledger row",
+  summary: "save where this session stands, in a checkpoint a fresh session can resume from",
   options: {
     mode: { type: "enum", values: SAVE_MODES },
     "ask-mode": { type: "boolean" },
@@ -85,7 +85,12 @@ export const saveCommand = defineCommand({
   },
   run(ctx, values) {
     const session = sessionForWrite(ctx);
-    if (!session.ok) return refuse(ctx, `${session.reason}; nothing written`);
+    if (!session.ok)
+      return refuseWith(
+        ctx,
+        { reason: `${session.reason}; nothing written` },
+        { code: exitFor("bad value"), text: `[checkpoint] ${session.reason}; nothing written` },
+      );
 
     let doc: SaveDocument = {};
     if (values["stdin-json"]) {

@@ -74,10 +74,10 @@ describe("engine: save", () => {
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
   });
 
-  it("refuses a session id like ../../etc/x with ok:false, the reason, exit 1, and writes nothing", () => {
+  it("refuses a session id like ../../etc/x with ok:false, the reason, exit 2 (a bad value), and writes nothing", () => {
     const w = memWorld();
     const r = cli(w, ["save", "--session", "../../etc/x", "--json"]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.json).toEqual({
       ok: false,
       reason: expect.stringContaining('--session: session id "../../etc/x" is not valid'),
@@ -85,9 +85,18 @@ describe("engine: save", () => {
     expect(w.files()).toEqual([]);
   });
 
-  it("goes on without a sentinel for --session unknown, with the seed's warning", () => {
+  it("goes on without a sentinel for --session unknown when the model gave notes, with the seed's warning", () => {
     const w = memWorld();
-    const r = cli(w, ["save", "--session", "unknown", "--json", "--mode", "restore"]);
+    const r = cli(w, [
+      "save",
+      "--session",
+      "unknown",
+      "--json",
+      "--mode",
+      "restore",
+      "--task",
+      "t1",
+    ]);
     expect(r.json.ok).toBe(true);
     expect(r.json.sentinel).toBeNull();
     expect(r.json.warnings.join("\n")).toContain("refusing to write pending-restore sentinel");
