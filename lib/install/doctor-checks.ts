@@ -292,7 +292,14 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
     checks.push(pathCommandCheck(deps, layouts[0].stateFile, engineCommand(layouts[0].bundleDir)));
   checks.push(...oneInstallChecks(deps, plugin));
   checks.push(...commandNameChecks(plugin, layouts.length > 0));
-  if (input.knobs) checks.push(...windowSourceChecks(deps, input.knobs));
+  if (input.knobs) {
+    const setup = setupFix(deps, layouts[0] ?? null);
+    const makeKnown =
+      setup === UNKNOWN_INSTALLER
+        ? undefined
+        : `${setup} --statusline (the status line records the window), or set QUOIN_CONTEXT_WINDOW`;
+    checks.push(...windowSourceChecks(deps, input.knobs, makeKnown));
+  }
   return checks;
 }
 

@@ -46,7 +46,7 @@ export function scopeArgs(scope: "user" | "project", projectRoot: string | null)
 
 /** The engine of an install as a person types it: `node '<config>/quoin-checkpoint/quoin-checkpoint.cjs'`. */
 export function enginePathCommand(engineFile: string): string {
-  return `node ${posixWord(engineFile)}`;
+  return `node '${engineFile.replace(/'/g, "'\\''")}'`;
 }
 
 /** The folder npx unpacked this package into holds what npx was given: `_npx.packages[0]`. */

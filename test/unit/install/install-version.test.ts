@@ -80,8 +80,8 @@ describe("install version and build hash", () => {
   it("doctor says `quoin-checkpoint <cmd>` works only when the PATH one is this install's version", () => {
     for (const [onPath, expected] of [
       ["0.1.0", "0.1.0, this install's version: quoin-checkpoint <cmd> works"],
-      ["0.0.9", "it is 0.0.9, this install is 0.1.0: run the engine as node"],
-      [null, "none; run the engine as node"],
+      ["0.0.9", "it is 0.0.9, this install is 0.1.0: run the engine by its path, e.g. node"],
+      [null, "none; run the engine by its path, e.g. node"],
     ] as const) {
       const { deps } = memDeps(BUILT, {
         run: (cmd) =>
