@@ -130,7 +130,7 @@ function expectUninstalledExactly(home: string): void {
  * `quoin-checkpoint <cmd>`, `npx <spec> ...`, `npm --prefix <clone> run setup -- ...`, each cut
  * where the sentence around it goes on. Client commands (claude, /plugin) are not collected.
  */
-export function printedCommands(text: string): string[] {
+function printedCommands(text: string): string[] {
   const re =
     /(?:node '[^']+'|node "[^"]+"|quoin-checkpoint(?= [a-z][a-z-]*)|npx (?:'[^']+'|\S+)|npm --prefix \S+ run setup --)[^\n;,()]*/g;
   // a usage line is a synopsis ([--flag X]), not a command to run
