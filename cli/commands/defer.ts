@@ -1,8 +1,16 @@
 import { writeDeferMarker } from "../../lib/store/defer-marker.ts";
-import { printLine } from "../cli-context.ts";
+import { printLine, type CliContext } from "../cli-context.ts";
 import { answer, EXIT, exitFor, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
+
+/** Why there is no session to defer for, in the resolver's words (`no session id: pass --session ID ...`). */
+function noSession(ctx: CliContext): string {
+  if (ctx.sessionFlag !== undefined)
+    return `--session ${JSON.stringify(ctx.sessionFlag)} names no session: pass --session ID`;
+  const resolved = ctx.session();
+  return resolved.ok ? "no session id" : resolved.reason;
+}
 
 export const deferCommand = defineCommand({
   name: "defer",
@@ -15,7 +23,7 @@ export const deferCommand = defineCommand({
       return refuse(
         ctx,
         {
-          reason: `defer: ${session.unavailable ?? "no session id"}; nothing written`,
+          reason: `defer: ${noSession(ctx)}; nothing written`,
           expected: "--session ID",
         },
         { code: exitFor("no session") },

@@ -240,11 +240,13 @@ describe("engine: save", () => {
 });
 
 describe("engine: defer and cleanup", () => {
-  it("defer writes the marker and prints the seed's line", () => {
+  it("defer writes the marker and says what it did in a person's words", () => {
     const w = memWorld();
     const r = cli(w, ["defer", "--session", SID]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("defer marker written");
+    expect(r.stdout).toContain(
+      "the context warning before each prompt is off for this session until the next compaction or save",
+    );
     expect(cli(memWorld(), ["defer", "--session", "unknown", "--json"]).json.ok).toBe(false);
   });
 
