@@ -39,7 +39,7 @@ import {
 } from "./install-plan.ts";
 import { installedBuild, replacementLine } from "./install-version.ts";
 import { pluginTwiceLine } from "./enabled-plugin.ts";
-import type { Invocation } from "./install-invocation.ts";
+import { installerCommand, type Invocation } from "./install-invocation.ts";
 import { doubleInstallLine } from "./installs-present.ts";
 import { lastInstallSteps } from "./uninstall-last.ts";
 
@@ -229,13 +229,30 @@ function versionNotes(
   deps: Deps,
   earlier: InstallState | null,
   build: ReturnType<typeof installedBuild>,
+  opts: InstallOptions,
 ): Said[] {
   const notes: Said[] = [];
   const done = replacementLine(earlier, build, false);
   const dry = replacementLine(earlier, build, true);
   if (done !== null && dry !== null)
     notes.push({ done: done.replace(/^\[quoin\] /, ""), dryRun: dry.replace(/^\[quoin\] /, "") });
-  const twice = pluginTwiceLine(deps);
+  const twice = pluginTwiceLine(
+    deps,
+    opts.invocation
+      ? installerCommand(
+          opts.invocation,
+          "uninstall",
+          opts.scope === "project"
+            ? [
+                "--scope",
+                "project",
+                "--project",
+                path.dirname(installLayout(deps, "project").configDir),
+              ]
+            : [],
+        )
+      : undefined,
+  );
   if (twice !== null) notes.push(said(twice.replace(/^\[quoin\] /, "")));
   return notes;
 }
@@ -321,7 +338,7 @@ function planInstall(
   const twice = doubleInstallLine(deps, opts.scope, opts.invocation ?? null);
   const notes = [
     ...(twice ? [said(twice)] : []),
-    ...versionNotes(deps, earlier, build),
+    ...versionNotes(deps, earlier, build, opts),
     ...installNotes(steps.length === 0, legacyStatusLine, opts, merged.text),
   ];
   return { ok: true, plan: { action: "install", layout, steps, notes } };

@@ -69,8 +69,13 @@ describe("install version and build hash", () => {
       ...BUILT,
       "/home/u/.claude/settings.json": '{ "enabledPlugins": { "quoin-checkpoint@quoin": true } }\n',
     });
-    const res = runInstall(deps, opts("0.1.0"));
-    expect(res.lines.join("\n")).toContain("every hook would run twice");
+    const res = runInstall(deps, {
+      ...opts("0.1.0"),
+      invocation: { via: "npm-global", command: "quoin-checkpoint" },
+    });
+    expect(res.lines.join("\n")).toContain(
+      "every hook would run twice. Keep one: remove this install with quoin-checkpoint uninstall, or run /plugin uninstall quoin-checkpoint in Claude Code",
+    );
     const twice = runDoctorChecks(deps, { nodeVersion: "v20.20.2" }).find(
       (c) => c.name === "one install only",
     );
