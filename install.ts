@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { installMain, runInstallMain } from "./cli/install-main.ts";
+import { cloneInvocation } from "./lib/install/install-invocation.ts";
 
 // npm run setup = build + gen-skills + this. Options: --scope user|project, --uninstall, --dry-run,
 // --statusline, --no-build (use dist/ as it is), --project DIR (the repository for --scope project;
@@ -19,6 +20,7 @@ const opts = {
   // NOTE: npm runs scripts in the package folder; INIT_CWD is where the user typed `npm run setup`.
   cwd: process.env["INIT_CWD"] ?? process.cwd(),
   extraOptions: { "no-build": { type: "boolean" as const, default: false } },
+  invocation: () => cloneInvocation(root),
 };
 
 function main(argv: string[]): number {

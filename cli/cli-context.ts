@@ -3,7 +3,12 @@ import type { Deps } from "../lib/core/deps.ts";
 import { readKnobs, type Knobs } from "../lib/core/knobs.ts";
 import type { MemoryPaths } from "../lib/store/memory-paths.ts";
 import { notAProject, projectMemory } from "../lib/store/project-root.ts";
-import { resolveSessionId, type ResolvedSessionId } from "../lib/store/session-id-resolve.ts";
+import {
+  isGuessed,
+  resolveSessionId,
+  sessionTaken,
+  type ResolvedSessionId,
+} from "../lib/store/session-id-resolve.ts";
 
 /** A wrong invocation: printed as one line, exit 2 (EXIT.usage); `expected` goes in the --json refusal. */
 export class UsageError extends Error {
@@ -35,8 +40,13 @@ export interface CliContext {
   readonly paths: MemoryPaths;
   json: boolean;
   sessionFlag?: string;
-  /** resolved lazily: not every command needs a session */
+  /**
+   * resolved lazily: not every command needs a session. Taken without --session, the first call
+   * says which session and how on stderr (`session 4d5611e5 (newest transcript in this project)`).
+   */
   session: () => ResolvedSessionId;
+  /** the session was taken from the newest transcript: no claim that it is the person's own */
+  readonly sessionGuessed: boolean;
   stdout: (text: string) => void;
   readStdin: () => string;
 }
@@ -66,7 +76,16 @@ export function buildContext(
     },
     json: flags.json,
     sessionFlag: flags.session,
-    session: () => (session ??= resolveSessionId(deps, flags.session, cwd)),
+    session: () => {
+      if (session) return session;
+      session = resolveSessionId(deps, flags.session, cwd);
+      if (session.ok && session.source !== "flag")
+        deps.warn(`quoin-checkpoint: ${sessionTaken(session.id, session.source)}`);
+      return session;
+    },
+    get sessionGuessed() {
+      return session !== undefined && isGuessed(session);
+    },
     stdout: io.stdout,
     readStdin: io.readStdin,
   };

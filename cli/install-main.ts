@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { runInstall } from "../lib/install/installer.ts";
 import { nodeDeps } from "../lib/edge/node-deps.ts";
-import { pathCommandVersion } from "../lib/install/path-command.ts";
+import type { Invocation } from "../lib/install/install-invocation.ts";
 
 // The installer's command line, shared by `npm run setup` (install.ts, from a clone) and the
 // package's bin (`quoin-checkpoint install|uninstall`, the installer bundle dist/installer.cjs).
@@ -17,6 +17,8 @@ export interface InstallMainOptions {
   cwd: string;
   /** `quoin-checkpoint uninstall`: --uninstall is implied */
   uninstall?: boolean;
+  /** how a person starts this installer again (lib/install/install-invocation.ts) */
+  invocation: (deps: ReturnType<typeof nodeDeps>) => Invocation;
   /** install.ts only: --no-build is accepted (the bin installs what it ships) */
   extraOptions?: Record<string, { type: "boolean"; default: boolean }>;
 }
@@ -64,7 +66,9 @@ export function runInstallMain(values: Record<string, unknown>, opts: InstallMai
   );
   const deps = nodeDeps({ cwd });
   const uninstall = opts.uninstall === true || values["uninstall"] === true;
+  const invocation = opts.invocation(deps);
   const outcome = runInstall(deps, {
+    invocation,
     scope: values["scope"] as "user" | "project",
     uninstall,
     dryRun: values["dry-run"] === true,
@@ -77,8 +81,8 @@ export function runInstallMain(values: Record<string, unknown>, opts: InstallMai
     console.error(`[quoin] refused: ${outcome.reason}`);
     return 1;
   }
-  // Only when `quoin-checkpoint` on the PATH is this version may a person be told to type it.
-  if (!uninstall && values["dry-run"] !== true && pathCommandVersion(deps) === opts.packageVersion)
+  // Only when `quoin-checkpoint` on the PATH is this very package may a person be told to type it.
+  if (!uninstall && values["dry-run"] !== true && invocation.via === "npm-global")
     console.log("[quoin] or, from a shell: quoin-checkpoint doctor");
   return 0;
 }

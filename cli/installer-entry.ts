@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { installMain, runInstallMain } from "./install-main.ts";
+import { packageInvocation } from "../lib/install/install-invocation.ts";
 
 // The installer bundle (dist/installer.cjs), loaded by the bin for `quoin-checkpoint install` and
 // `quoin-checkpoint uninstall`. It copies the package's own built files (the folder it sits in)
@@ -17,6 +18,8 @@ const opts = {
   usage: `usage: quoin-checkpoint ${cmd} [--scope user|project] [--project DIR]${cmd === "install" ? " [--statusline]" : ""} [--dry-run]`,
   cwd: process.cwd(),
   uninstall: cmd === "uninstall",
+  invocation: (deps: Parameters<typeof packageInvocation>[0]) =>
+    packageInvocation(deps, dist, pkg.version),
 };
 const parsed = installMain(rest, opts);
 process.exitCode = parsed.values ? runInstallMain(parsed.values, opts) : parsed.code;

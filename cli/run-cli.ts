@@ -8,6 +8,9 @@ import type { Deps } from "../lib/core/deps.ts";
 import { buildContext, UsageError } from "./cli-context.ts";
 import type { Command } from "./command.ts";
 import { EXIT, refusalJson, type Refusal } from "./answer.ts";
+import { didYouMean } from "./did-you-mean.ts";
+import { commandHelpText } from "./command-help.ts";
+import { engineInvocation } from "../lib/core/shell-quote.ts";
 
 const COMMON_OPTIONS = {
   cwd: { type: "string" },
@@ -24,7 +27,68 @@ export interface CliIo {
 
 function helpText(commands: readonly Command[]): string {
   const rows = commands.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join("\n");
-  return `quoin-checkpoint: session continuity for Claude Code\n\nusage: quoin-checkpoint <command> [options]\n\n${rows}\n\nEvery command takes --cwd DIR, --session ID and --json.\n`;
+  return `quoin-checkpoint: session continuity for Claude Code\n\nusage: quoin-checkpoint <command> [options]\n\n${rows}\n\nEvery command takes --cwd DIR, --session ID and --json; quoin-checkpoint <command> --help shows its options and an example.\n`;
+}
+
+type ParseOptions = Command["parseOptions"];
+
+/**
+ * What is wrong with a command's arguments, in the engine's words (the flag as typed and the
+ * nearest one it has), before node's parser sees them; null when nothing is. Node's own texts
+ * ("To specify a positional argument starting with a '-' ...") never reach a person.
+ */
+export function argvFault(
+  command: string,
+  args: readonly string[],
+  options: ParseOptions,
+): string | null {
+  const longs = Object.keys(options).map((k) => `--${k}`);
+  const shorts = new Map<string, string>(
+    Object.entries(options).flatMap(([k, o]) => (o.short ? [[`-${o.short}`, k] as const] : [])),
+  );
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === "--") return null;
+    if (!arg.startsWith("-") || arg === "-") continue;
+    const [flag, inline] = arg.startsWith("--")
+      ? [arg.split("=")[0]!, arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined]
+      : [arg.slice(0, 2), arg.length > 2 ? arg.slice(2) : undefined];
+    const key = flag.startsWith("--") ? flag.slice(2) : shorts.get(flag);
+    const option = key === undefined ? undefined : options[key];
+    if (!option) return `${command}: unknown option ${flag}${didYouMean(flag, longs)}`;
+    if (option.type === "boolean") {
+      if (inline !== undefined) return `${command}: ${flag} takes no value`;
+      continue;
+    }
+    if (inline !== undefined) continue;
+    const next = args[i + 1];
+    if (next === undefined || next.startsWith("-"))
+      return `${command}: ${flag} needs a value (${flag}=VALUE for one that starts with -)`;
+    i += 1;
+  }
+  return null;
+}
+
+/**
+ * argv with the common options given before the command moved after it: the commands the engine
+ * prints for a person to rerun read `<engine> --session ID restore --proceed`.
+ */
+export function commandFirst(argv: readonly string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i]!;
+    const key = arg.startsWith("--") ? arg.slice(2).split("=")[0]! : "";
+    if (key === "json") lead.push(arg);
+    else if ((key === "session" || key === "cwd") && arg.includes("=")) lead.push(arg);
+    else if ((key === "session" || key === "cwd") && i + 1 < argv.length) {
+      lead.push(arg, argv[i + 1]!);
+      i += 1;
+    } else break;
+    i += 1;
+  }
+  if (!lead.length || i >= argv.length) return [...argv];
+  return [argv[i]!, ...lead, ...argv.slice(i + 1)];
 }
 
 /** Parse argv, run one command, and turn every outcome into an exit code by EXIT (answer.ts). */
@@ -34,7 +98,7 @@ export function runCli(
   io: CliIo,
   commands: readonly Command[],
 ): number {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText(commands));
     return name ? EXIT.done : EXIT.usage;
@@ -58,19 +122,23 @@ export function runCli(
     return command?.alwaysExitZero ? EXIT.done : code;
   };
   try {
+    const names = commands.map((c) => c.name);
     if (!command)
       throw new UsageError(
-        `unknown command '${name}'; expected one of: ${commands.map((c) => c.name).join(", ")}`,
-        commands.map((c) => c.name).join("|"),
+        `unknown command ${name}${didYouMean(name, names) || `; expected one of: ${names.join(", ")}`}`,
+        names.join("|"),
       );
+    const options = { ...COMMON_OPTIONS, ...command.parseOptions };
+    const fault = argvFault(name, rest, options);
+    if (fault) throw new UsageError(fault, command.usage);
     const { values, positionals } = parseArgs({
       args: [...rest],
-      options: { ...COMMON_OPTIONS, ...command.parseOptions },
+      options,
       allowPositionals: true,
       strict: true,
     });
     if (values.help) {
-      io.stdout(`usage: quoin-checkpoint ${command.usage}\n`);
+      io.stdout(commandHelpText(command, engineInvocation(world)));
       return EXIT.done;
     }
     if (positionals.length && !command.positionals) {
@@ -97,9 +165,13 @@ export function runCli(
         { reason: e.message, ...(err.expected ? { expected: err.expected } : {}) },
         EXIT.usage,
       );
+    // argvFault has said what is wrong before the parser could throw; this is its fallback.
     if (e.code?.startsWith("ERR_PARSE_ARGS"))
       return refuse(
-        { reason: e.message, ...(command ? { expected: command.usage } : {}) },
+        {
+          reason: `${name}: cannot read the arguments; usage: quoin-checkpoint ${command?.usage ?? "<command> --help"}`,
+          ...(command ? { expected: command.usage } : {}),
+        },
         EXIT.usage,
       );
     return refuse({ reason: `${name}: ${e.message}` }, EXIT.refused);

@@ -1,7 +1,7 @@
 import { cleanupSummary, runCleanup } from "../../lib/save/cleanup-sweep.ts";
 import { utcDate } from "../../lib/core/time-format.ts";
 import { printLine } from "../cli-context.ts";
-import { answer, EXIT, refuse } from "../answer.ts";
+import { answer, EXIT, exitFor, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { historyOutlookText } from "../../lib/share/share-prune.ts";
@@ -9,13 +9,13 @@ import { pruneSharedOf } from "./shared-hook.ts";
 
 export const cleanupCommand = defineCommand({
   name: "cleanup",
-  summary: "move stale sentinels and old checkpoints to trash/ (this session's are kept)",
+  summary: "move stale markers and old checkpoints to trash/ (this session's are kept)",
   options: { "dry-run": { type: "boolean" } },
   run(ctx, values) {
     const session = sessionForWrite(ctx);
     if (!session.ok) {
       const reason = `${session.reason}; nothing moved`;
-      return refuse(ctx, { reason }, { text: `[cleanup] ${reason}` });
+      return refuse(ctx, { reason }, { text: `[cleanup] ${reason}`, code: exitFor("bad value") });
     }
     const warnings: string[] = [];
     if (session.id === null) {

@@ -25,7 +25,7 @@ const TIER_EXPECTED = `--tier ${MODEL_TIERS.join("|")}`;
 
 export const dispatchCommand = defineCommand({
   name: "dispatch",
-  summary: "the 1M-safety check before a skill dispatches to its declared tier",
+  summary: "used by the skills: may a step run on a smaller model in a 1M-token session",
   args: "decide|write-cache",
   options: {
     tier: { type: "string", hint: MODEL_TIERS.join("|") },

@@ -8,7 +8,7 @@ import { sharedCheckpointsOf, sharedListLines } from "./shared-hook.ts";
 
 export const listCommand = defineCommand({
   name: "list",
-  summary: "every checkpoint on disk, newest first (* = a pending-restore sentinel names it)",
+  summary: "every checkpoint on disk, newest first (* = left to be restored)",
   options: {},
   run(ctx) {
     const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {

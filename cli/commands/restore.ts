@@ -4,7 +4,7 @@ import { restoreJson, restoreText } from "../../lib/restore/restore-render.ts";
 import { markRunningSessions } from "../../lib/restore/running-sessions.ts";
 import { sessionRunningCheck } from "../../lib/store/session-liveness.ts";
 import { claudeConfigDir } from "../../lib/core/config-dir.ts";
-import { engineInvocation } from "../../lib/core/shell-quote.ts";
+import { rerunEngine } from "../rerun.ts";
 import { printJson, printLine, UsageError } from "../cli-context.ts";
 import { EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
@@ -13,7 +13,7 @@ import { adoptForRestore, sharedForPicker, sharedHint, sharedPickAlias } from ".
 export const restoreCommand = defineCommand({
   name: "restore",
   summary:
-    "pick the checkpoint to resume (tiers, gate, B3), replay blocked prompts, clean up sentinels",
+    "pick the checkpoint to resume, replay prompts held back before a save, tidy up the markers",
   options: {
     pick: { type: "string", hint: "N" },
     synthesize: { type: "boolean" },
@@ -26,7 +26,7 @@ export const restoreCommand = defineCommand({
     // With --json the answer is always one object, a refused answer included (as for --replay).
     const refused = (reason: string, expected?: string): number => {
       if (!ctx.json) throw new UsageError(`restore: ${reason}`, expected);
-      const extra = restoreJson({ action: "invalid", reason }, engineInvocation(ctx.deps));
+      const extra = restoreJson({ action: "invalid", reason }, rerunEngine(ctx));
       return refuse(ctx, { reason, expected }, { code: EXIT.usage, extra: extra as object });
     };
     const rawPick = values.pick;
@@ -67,6 +67,7 @@ export const restoreCommand = defineCommand({
       runRestore(ctx.deps, ctx.knobs, {
         paths: ctx.paths,
         sessionId: session.ok ? session.id : "",
+        sessionGuessed: ctx.sessionGuessed,
         pick,
         synthesize: values.synthesize,
         replay: values.replay,
@@ -94,7 +95,7 @@ export const restoreCommand = defineCommand({
         // goes in with the other fields so the 8 KB fit counts it
         restoreJson(
           outcome,
-          engineInvocation(ctx.deps),
+          rerunEngine(ctx),
           {
             ok: outcome.action !== "invalid",
             midAgentHandoff: handoff,
@@ -108,7 +109,7 @@ export const restoreCommand = defineCommand({
       printLine(
         ctx,
         [
-          restoreText(outcome, engineInvocation(ctx.deps), offered),
+          restoreText(outcome, rerunEngine(ctx), offered),
           ...(handoff ? [handoffLine(handoff)] : []),
           ...(hint ? [hint] : []),
         ].join("\n"),

@@ -10,7 +10,7 @@ import type { SaveOutcome, SaveRequest } from "../../lib/save/save-run.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printJson, printLine, type CliContext } from "../cli-context.ts";
 import { defineCommand } from "../command.ts";
-import { EXIT, refuse as refuseWith } from "../answer.ts";
+import { EXIT, exitFor, refuse as refuseWith } from "../answer.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { autoShare, autoShareOn, type AutoShare } from "../../lib/share/share-auto.ts";
 import {
@@ -80,7 +80,7 @@ function print(
 
 export const saveCommand = defineCommand({
   name: "save",
-  summary: "save this session's place: checkpoint file, sentinel for the mode, ledger row",
+  summary: "save where this session stands, in a checkpoint a fresh session can resume from",
   options: {
     mode: { type: "enum", values: SAVE_MODES },
     "ask-mode": { type: "boolean" },
@@ -99,7 +99,12 @@ export const saveCommand = defineCommand({
   },
   run(ctx, values) {
     const session = sessionForWrite(ctx);
-    if (!session.ok) return refuse(ctx, `${session.reason}; nothing written`);
+    if (!session.ok)
+      return refuseWith(
+        ctx,
+        { reason: `${session.reason}; nothing written` },
+        { code: exitFor("bad value"), text: `[checkpoint] ${session.reason}; nothing written` },
+      );
 
     const sid = session.id;
     // The document: from stdin (a pipe or a quoted heredoc), or the one --ask-mode kept for the

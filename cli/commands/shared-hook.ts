@@ -1,5 +1,5 @@
 import { writeAtomic } from "../../lib/core/atomic-write.ts";
-import { engineInvocation } from "../../lib/core/shell-quote.ts";
+import { rerunEngine } from "../rerun.ts";
 import { localPickerCount } from "../../lib/restore/picker-count.ts";
 import { sentinelPath } from "../../lib/store/sentinels.ts";
 import { SHARE_REF } from "../../lib/share/share-tree.ts";
@@ -35,7 +35,7 @@ export function sharedListLines(ctx: CliContext, shared: readonly SharedCheckpoi
   return [
     `${shared.length} shared checkpoint(s) from other clones (fetched; never picked automatically):`,
     ...shared.map(sharedRowText),
-    `show one with: ${engineInvocation(ctx.deps)} show s1; resume one with: ${engineInvocation(ctx.deps)} restore --shared s1`,
+    `show one with: ${rerunEngine(ctx)} show s1; resume one with: ${rerunEngine(ctx)} restore --shared s1`,
   ];
 }
 
@@ -108,7 +108,7 @@ export function sharedForPicker(ctx: CliContext, action: string): SharedCheckpoi
 export function sharedHint(ctx: CliContext, action: string): string | null {
   if (action !== "none") return null;
   const here = sharedCheckpointsOf(ctx);
-  const engine = engineInvocation(ctx.deps);
+  const engine = rerunEngine(ctx);
   if (here.length > 0)
     return `[checkpoint] ${here.length} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
   const git = new ShareGit(ctx.deps, ctx.root);

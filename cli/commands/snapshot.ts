@@ -2,7 +2,7 @@ import { writeSnapshotCheckpoint } from "../../lib/save/snapshot-save.ts";
 import { FORCED_SAVE_STATUS } from "../../lib/save/skeleton-save.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
 import { printLine, UsageError } from "../cli-context.ts";
-import { answer, EXIT, refuse } from "../answer.ts";
+import { answer, EXIT, exitFor, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 
@@ -14,7 +14,7 @@ import { sessionForWrite } from "../session-for-write.ts";
 export const snapshotCommand = defineCommand({
   name: "snapshot",
   summary:
-    "a skeleton checkpoint with the transcript digest and pending-restore (the prompt hook's forced save)",
+    "a quick checkpoint from the transcript alone, left for the next session (the save when the context is full)",
   options: {
     kind: { type: "enum", values: ["forced"] as const },
     transcript: { type: "string", hint: "PATH" },
@@ -25,7 +25,8 @@ export const snapshotCommand = defineCommand({
     const session = sessionForWrite(ctx);
     if (!session.ok || !session.id) {
       const reason = `${session.ok ? (session.unavailable ?? "no session id") : session.reason}; nothing written`;
-      return refuse(ctx, { reason }, { text: `[checkpoint] ${reason}` });
+      const code = exitFor(session.ok ? "no session" : "bad value");
+      return refuse(ctx, { reason }, { text: `[checkpoint] ${reason}`, code });
     }
     const transcript = values.transcript ?? transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     const saved = writeSnapshotCheckpoint(ctx.deps, {

@@ -2,13 +2,13 @@ import { claudeConfigDir } from "../../lib/core/config-dir.ts";
 import { describeUsage, formatTokens } from "../../lib/context/context-window.ts";
 import { measureUtilization } from "../../lib/context/context-utilization.ts";
 import { transcriptPathFor } from "../../lib/store/session-id-resolve.ts";
-import { printLine, UsageError } from "../cli-context.ts";
-import { answer, EXIT, refuse } from "../answer.ts";
+import { printLine } from "../cli-context.ts";
+import { answer, EXIT, exitFor, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 
 export const statusCommand = defineCommand({
   name: "status",
-  summary: "context utilization now, from the transcript's tail",
+  summary: "how full the context is now, from the end of the transcript",
   options: { transcript: { type: "string", hint: "PATH" } },
   run(ctx, values) {
     let transcript = values.transcript;
@@ -17,9 +17,13 @@ export const statusCommand = defineCommand({
     if (session.ok) sid = session.id;
     if (!transcript) {
       if (!session.ok)
-        throw new UsageError(
-          `status: ${session.reason}; or pass --transcript PATH`,
-          "--transcript PATH",
+        return refuse(
+          ctx,
+          {
+            reason: `status: ${session.reason}; or pass --transcript PATH`,
+            expected: "--transcript PATH",
+          },
+          { code: exitFor(ctx.sessionFlag === undefined ? "no session" : "bad value") },
         );
       transcript = transcriptPathFor(ctx.deps, ctx.cwd, session.id);
     }
@@ -32,15 +36,20 @@ export const statusCommand = defineCommand({
       projectRoot: ctx.root,
       sessionId: sid,
     });
-    if (!u)
+    if (!u) {
+      const missing = !ctx.deps.fs.existsSync(transcript);
+      const reason =
+        missing && sid !== undefined && !values.transcript
+          ? `no transcript for session ${sid} at ${transcript}`
+          : missing
+            ? `no transcript at ${transcript}`
+            : `${transcript} is not a Claude Code transcript (no line of it could be read)`;
       return refuse(
         ctx,
-        { reason: `cannot read transcript ${transcript}`, expected: "a Claude Code .jsonl file" },
-        {
-          text: `[quoin] cannot read transcript ${transcript}: expected a Claude Code .jsonl file`,
-          textTo: "stdout",
-        },
+        { reason, expected: "a Claude Code .jsonl transcript" },
+        { code: exitFor("no transcript"), text: `[quoin] ${reason}`, textTo: "stdout" },
       );
+    }
     if (ctx.json)
       return answer(ctx, {
         tokens: u.tokens,

@@ -9,7 +9,7 @@ import { EXIT } from "../answer.ts";
 export const statuslineCommand = defineCommand({
   name: "statusline",
   summary:
-    "status-line command (older installs; setup now registers statusline.cjs): records the window, prints a gauge",
+    "the status-line command of older installs: records the context window, prints a usage gauge",
   options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
   run(ctx, values) {
     const line = renderStatusLine(

@@ -1,8 +1,10 @@
 import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
+import { readTextOrNull } from "../../lib/core/file-range.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
 import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import {
+  holdsNothing,
   newestCheckpoint,
   PERMISSION_MODES,
   permissionNote,
@@ -31,16 +33,26 @@ export const successorCommand = defineCommand({
     const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: 0,
     });
-    const newest = newestCheckpoint(snap);
-    if (!newest)
+    const empty: string[] = [];
+    const newest = newestCheckpoint(snap, (c) => {
+      const text = readTextOrNull(ctx.deps.fs, c.path);
+      if (text !== null && !holdsNothing(parseCheckpoint(text))) return true;
+      empty.push(c.name);
+      return false;
+    });
+    if (!newest) {
+      const skipped = empty.length
+        ? ` (${empty.length} hold nothing of a session: no session id and no notes, e.g. ${empty[0]})`
+        : "";
       return refuse(
         ctx,
-        { reason: "no checkpoint to resume from" },
+        { reason: `no checkpoint to resume from${skipped}` },
         {
-          text: `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}`,
+          text: `[checkpoint] no checkpoint to resume from in ${ctx.paths.checkpoints}${skipped}`,
           textTo: "stdout",
         },
       );
+    }
     const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
     const argv = [

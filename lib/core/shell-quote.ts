@@ -5,7 +5,7 @@ import { ENGINE_BUNDLE } from "./engine-name.ts";
  * One word a person can paste into a shell: in double quotes when nothing in it expands there,
  * else in single quotes (`"`, `$`, a backtick, a backslash or `!` would expand or end the quotes).
  */
-function shellWord(text: string): string {
+export function shellWord(text: string): string {
   if (!/["$`\\!]/.test(text)) return `"${text}"`;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -20,6 +20,18 @@ import { windowSourceChecks } from "./doctor-windows.ts";
 import { PLUGIN_COMMAND, SETTINGS_COMMAND } from "../core/checkpoint-command.ts";
 import { enabledPluginIn } from "./enabled-plugin.ts";
 import { pathCommandCheck } from "./path-command.ts";
+import {
+  engineInstaller,
+  installerCommand,
+  scopeArgs,
+  UNKNOWN_INSTALLER,
+} from "./install-invocation.ts";
+import {
+  projectRootOf,
+  recordedInvocation,
+  settingsInstalls,
+  uninstallCommandFor,
+} from "./installs-present.ts";
 
 // `quoin-checkpoint doctor`: what is installed, whether Claude Code will find it, how fast the
 // hooks start. Each check says what is wrong and the command that fixes it.
@@ -41,8 +53,16 @@ export interface DoctorInput {
   knobs?: Knobs;
 }
 
-const SETUP_FIX =
-  "run `npm run setup` in the quoin-checkpoint checkout (add `-- --scope project` for a project install)";
+/**
+ * The fix that reinstalls `layout` (null: a first install), as the installer that made it runs
+ * (its install state), else as the one beside this engine; never a form of another install.
+ */
+function setupFix(deps: Deps, layout: InstallLayout | null): string {
+  const inv = (layout && recordedInvocation(deps, layout)) ?? engineInstaller(deps);
+  if (!inv) return UNKNOWN_INSTALLER;
+  const args = layout ? scopeArgs(layout.scope, projectRootOf(layout)) : [];
+  return `run ${installerCommand(inv, "install", args)}`;
+}
 
 function timed(
   deps: Deps,
@@ -57,7 +77,11 @@ function timed(
 
 function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): DoctorCheck[] {
   const where = `${layout.scope} install (${layout.configDir})`;
-  const out = [...bundleChecks(deps, layout, where), ...skillChecks(deps, layout, where)];
+  const setup = setupFix(deps, layout);
+  const out = [
+    ...bundleChecks(deps, layout, where, setup),
+    ...skillChecks(deps, layout, where, setup),
+  ];
   const settings = readTextOrNull(deps.fs, layout.settingsFile);
   const owned = settings === null ? {} : ownedHookCommands(settings);
   if ("reason" in owned) {
@@ -65,19 +89,19 @@ function layoutChecks(deps: Deps, layout: InstallLayout, slowMs: number): Doctor
       name: `${where}: settings.json`,
       ok: false,
       detail: String(owned.reason),
-      fix: `fix the JSON in ${layout.settingsFile} by hand, then ${SETUP_FIX}`,
+      fix: `fix the JSON in ${layout.settingsFile} by hand, then ${setup}`,
     });
     return out;
   }
   return [
     ...out,
-    ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs),
-    ...matcherChecks(settings ?? "", where),
+    ...hookChecks(deps, layout, where, owned as Record<string, string[]>, slowMs, setup),
+    ...matcherChecks(settings ?? "", where, setup),
   ];
 }
 
 /** An install older than this one keeps its old matchers (SessionStart without fork) until a reinstall. */
-function matcherChecks(settings: string, where: string): DoctorCheck[] {
+function matcherChecks(settings: string, where: string, setup: string): DoctorCheck[] {
   const found = ownedHookMatchers(settings);
   return HOOK_SPECS.flatMap((spec): DoctorCheck[] => {
     const bad = (found[spec.event] ?? []).filter((m) => m !== spec.matcher);
@@ -88,19 +112,24 @@ function matcherChecks(settings: string, where: string): DoctorCheck[] {
         name: `${where}: ${spec.event} matcher`,
         ok: false,
         detail: `is ${stale === undefined ? "absent" : `"${stale}"`}; this version installs "${spec.matcher ?? "(none)"}"${spec.event === "SessionStart" ? " (without fork a forked session gets no banner)" : ""}`,
-        fix: SETUP_FIX,
+        fix: setup,
       },
     ];
   });
 }
 
-function bundleChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {
+function bundleChecks(
+  deps: Deps,
+  layout: InstallLayout,
+  where: string,
+  setup: string,
+): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const engine = path.join(layout.bundleDir, ENGINE_BUNDLE);
   out.push(
     deps.fs.existsSync(engine)
       ? { name: `${where}: engine`, ok: true, detail: engine }
-      : { name: `${where}: engine`, ok: false, detail: `${engine} is missing`, fix: SETUP_FIX },
+      : { name: `${where}: engine`, ok: false, detail: `${engine} is missing`, fix: setup },
   );
   // A warning only: without the tables the engine still saves, with `?` for each non-ASCII character.
   const anyAscii = path.join(layout.bundleDir, ANY_ASCII_BUNDLE);
@@ -113,26 +142,31 @@ function bundleChecks(deps: Deps, layout: InstallLayout, where: string): DoctorC
             ok: true,
             warn: true,
             detail: `${anyAscii} is missing: transliteration falls back to '?' (a checkpoint's free text keeps ASCII only)`,
-            fix: `reinstall: ${SETUP_FIX}`,
+            fix: `reinstall: ${setup}`,
           },
     );
   }
   return out;
 }
 
-function skillChecks(deps: Deps, layout: InstallLayout, where: string): DoctorCheck[] {
+function skillChecks(
+  deps: Deps,
+  layout: InstallLayout,
+  where: string,
+  setup: string,
+): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   for (const skill of SKILL_NAMES) {
     const file = path.join(layout.skillsDir, skill, "SKILL.md");
     const name = `${where}: /${skill} skill`;
     const text = readTextOrNull(deps.fs, file);
-    if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: SETUP_FIX });
+    if (text === null) out.push({ name, ok: false, detail: `${file} is missing`, fix: setup });
     else if (!text.includes(GENERATED_SKILL_MARKER)) {
       out.push({
         name,
         ok: false,
         detail: `${file} is not quoin's (another /${skill} skill is in its place)`,
-        fix: `move that folder away, then ${SETUP_FIX}`,
+        fix: `move that folder away, then ${setup}`,
       });
     } else out.push({ name, ok: true, detail: file });
   }
@@ -145,6 +179,7 @@ function hookChecks(
   where: string,
   owned: Record<string, string[]>,
   slowMs: number,
+  setup: string,
 ): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const root = path.dirname(layout.configDir);
@@ -157,9 +192,11 @@ function hookChecks(
         name,
         ok: false,
         detail: `no quoin entry under hooks.${spec.event} in ${layout.settingsFile}`,
-        fix: deps.fs.existsSync(bundle)
-          ? SETUP_FIX
-          : `build the ${spec.bundle} bundle (npm run build), then ${SETUP_FIX}`,
+        // a clone builds its bundles itself; a package's installer copies them
+        fix:
+          deps.fs.existsSync(bundle) || !/ run setup\b|npm run setup/.test(setup)
+            ? setup
+            : `build the ${spec.bundle} bundle (npm run build), then ${setup}`,
       });
       continue;
     }
@@ -169,7 +206,7 @@ function hookChecks(
         name,
         ok: false,
         detail: `settings point at ${target ?? commands[0]}, which is missing`,
-        fix: SETUP_FIX,
+        fix: setup,
       });
       continue;
     }
@@ -179,7 +216,7 @@ function hookChecks(
         name,
         ok: false,
         detail: `${target} exited ${t.status} on empty input (hooks must fail open with 0)`,
-        fix: SETUP_FIX,
+        fix: setup,
       });
     else if (t.ms > slowMs)
       out.push({
@@ -245,26 +282,49 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
         : {
             name: "installed files",
             ok: false,
-            detail:
-              "no quoin-checkpoint install under ~/.claude or this project's .claude, and no enabled plugin",
-            fix: SETUP_FIX,
+            detail: `no quoin-checkpoint install under ${installLayout(deps, "user").configDir}${availableScopes(deps).includes("project") ? ` or ${installLayout(deps, "project").configDir}` : ""}, and no enabled plugin`,
+            fix: setupFix(deps, null),
           },
     );
   }
   for (const layout of layouts) checks.push(...layoutChecks(deps, layout, slowMs));
   if (layouts[0])
     checks.push(pathCommandCheck(deps, layouts[0].stateFile, engineCommand(layouts[0].bundleDir)));
-  if (plugin && layouts.length) {
-    checks.push({
+  checks.push(...oneInstallChecks(deps, plugin));
+  checks.push(...commandNameChecks(plugin, layouts.length > 0));
+  if (input.knobs) {
+    const setup = setupFix(deps, layouts[0] ?? null);
+    const makeKnown =
+      setup === UNKNOWN_INSTALLER
+        ? undefined
+        : `${setup} --statusline (the status line records the window), or set QUOIN_CONTEXT_WINDOW`;
+    checks.push(...windowSourceChecks(deps, input.knobs, makeKnown));
+  }
+  return checks;
+}
+
+/** Two installs Claude Code runs at once (user + project here, or settings + plugin): every hook runs twice. */
+function oneInstallChecks(deps: Deps, plugin: string | null): DoctorCheck[] {
+  const installs = settingsInstalls(deps);
+  const self = engineInstaller(deps);
+  const out: DoctorCheck[] = [];
+  const user = installs.find((l) => l.scope === "user");
+  const project = installs.find((l) => l.scope === "project");
+  if (user && project)
+    out.push({
       name: "one install only",
       ok: false,
-      detail: `the plugin ${plugin} is enabled as well as a settings install: every hook runs twice`,
-      fix: "keep one: `npm run setup -- --uninstall`, or `/plugin uninstall quoin-checkpoint`",
+      detail: `every hook runs twice: user install ${user.configDir} and project install ${project.configDir}`,
+      fix: `keep one: ${uninstallCommandFor(deps, project, self)} (or the user install: ${uninstallCommandFor(deps, user, self)})`,
     });
-  }
-  checks.push(...commandNameChecks(plugin, layouts.length > 0));
-  if (input.knobs) checks.push(...windowSourceChecks(deps, input.knobs));
-  return checks;
+  if (plugin && installs[0])
+    out.push({
+      name: "one install only",
+      ok: false,
+      detail: `every hook runs twice: the plugin ${plugin} is enabled as well as the ${installs[0].scope} install ${installs[0].configDir}`,
+      fix: `keep one: ${uninstallCommandFor(deps, installs[0], self)}, or /plugin uninstall quoin-checkpoint`,
+    });
+  return out;
 }
 
 /**
@@ -287,7 +347,7 @@ function commandNameChecks(plugin: string | null, settingsInstall: boolean): Doc
       ok: true,
       warn: true,
       detail: `type ${PLUGIN_COMMAND}: with the plugin a bare ${SETTINGS_COMMAND} opens Rewind (Claude Code 2.1.332's /rewind has the aliases /checkpoint and /undo), and a plugin's skill is reachable only by its plugin-qualified name`,
-      fix: `type ${PLUGIN_COMMAND}; or use the settings install (npm run setup), whose /checkpoint wins by exact name`,
+      fix: `type ${PLUGIN_COMMAND}; or install with settings instead (npx quoin-checkpoint install, then /plugin uninstall quoin-checkpoint), whose /checkpoint wins by exact name`,
     });
   return out;
 }

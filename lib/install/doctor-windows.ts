@@ -38,7 +38,8 @@ function recentSessionIds(
   return [...seen].map(([sid, at]) => ({ sid, at }));
 }
 
-export function windowSourceChecks(deps: Deps, knobs: Knobs): WindowCheck[] {
+/** `makeKnown`: the fix in this install's own words (the installer with --statusline) */
+export function windowSourceChecks(deps: Deps, knobs: Knobs, makeKnown?: string): WindowCheck[] {
   const paths = projectMemory(deps.fs, deps.cwd, deps.home);
   if (!paths) return [];
   const root = paths.root;
@@ -69,8 +70,8 @@ export function windowSourceChecks(deps: Deps, knobs: Knobs): WindowCheck[] {
         name,
         ok: true,
         warn: true,
-        detail: `${detail}: a guess, so the block tier only advises`,
-        fix: MAKE_WINDOW_KNOWN,
+        detail: `${detail}: a guess, so a prompt past the limit is only warned about, never held back`,
+        fix: makeKnown ?? MAKE_WINDOW_KNOWN,
       });
   }
   return out;

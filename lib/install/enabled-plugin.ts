@@ -20,9 +20,12 @@ export function enabledPluginIn(deps: Pick<Deps, "fs">, settingsFile: string): s
 }
 
 /** install's warning when the plugin is enabled as well; null when it is not. */
-export function pluginTwiceLine(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">): string | null {
+export function pluginTwiceLine(
+  deps: Pick<Deps, "fs" | "env" | "home" | "cwd">,
+  uninstall = "the uninstall of this installer",
+): string | null {
   const plugin = enabledPluginIn(deps, installLayout(deps, "user").settingsFile);
   return plugin === null
     ? null
-    : `[quoin] WARNING: the plugin ${plugin} is enabled too: every hook would run twice. Keep one: uninstall this (uninstall), or /plugin uninstall quoin-checkpoint`;
+    : `[quoin] WARNING: the plugin ${plugin} is enabled too: every hook would run twice. Keep one: remove this install with ${uninstall}, or run /plugin uninstall quoin-checkpoint in Claude Code`;
 }

@@ -3,6 +3,7 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import { ENGINE_BUNDLE } from "../core/engine-name.ts";
 import type { Deps } from "../core/deps.ts";
 import { notAProject, projectMemory } from "../store/project-root.ts";
+import { projectHash } from "../core/project-hash.ts";
 import type { OwnedHook } from "./settings-merge.ts";
 
 // Where an install puts things, and the hook entries it owns. One place for every name the
@@ -72,13 +73,22 @@ export interface InstallLayout {
   /** <config>/quoin-checkpoint: the engine and hook bundles */
   bundleDir: string;
   skillsDir: string;
-  /** settings backups and uninstalled files; never inside bundleDir, which uninstall moves */
+  /**
+   * settings backups and uninstalled files; never inside bundleDir, which uninstall moves. A
+   * project install's go to the user's config folder (backups/projects/<project>), so nothing of
+   * them is left in the repository.
+   */
   backupsDir: string;
   stateFile: string;
   /** how a hook command names the bundle folder */
   bundleDirInCommands: string;
   /** how the status-line command names it (no documented ${CLAUDE_PROJECT_DIR} substitution there: the shell falls back to the cwd) */
   bundleDirInStatusLine: string;
+}
+
+/** `<user config>/quoin-checkpoint-backups`: every install's backups, a project's included. */
+export function userBackupsDir(deps: Pick<Deps, "env" | "home">): string {
+  return path.join(claudeConfigDir(deps.env, deps.home), "quoin-checkpoint-backups");
 }
 
 /** The scopes that exist here: "project" only inside a project ($HOME, its ancestors and / are none). */
@@ -104,7 +114,9 @@ export function installLayout(
     settingsFile: path.join(configDir, "settings.json"),
     bundleDir,
     skillsDir: path.join(configDir, "skills"),
-    backupsDir: path.join(configDir, "quoin-checkpoint-backups"),
+    backupsDir: project
+      ? path.join(userBackupsDir(deps), "projects", projectHash(project.root))
+      : userBackupsDir(deps),
     stateFile: path.join(bundleDir, "install-state.json"),
     // NOTE: a project install is committed and shared: Claude Code substitutes ${CLAUDE_PROJECT_DIR}.
     bundleDirInCommands:

@@ -3,7 +3,8 @@ import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { changedLines } from "../core/line-diff.ts";
 import { utcIso } from "../core/time-format.ts";
-import { engineCommand, type InstallLayout } from "./install-layout.ts";
+import { ENGINE_BUNDLE, type InstallLayout } from "./install-layout.ts";
+import { enginePathCommand } from "./install-invocation.ts";
 
 // The installer in two halves: installer.ts computes every write, move and settings
 // edit once, as a plan; --dry-run prints it (describePlan), an install performs it (applyPlan).
@@ -17,8 +18,10 @@ export type InstallStep =
    * quoin's entries and moves to backups/ whole instead
    */
   | { kind: "settings"; file: string; before: string | null; after: string; aside: boolean }
-  /** a file or folder moved to backups/, at its path under the config folder */
-  | { kind: "move"; from: string; why?: string };
+  /** a file or folder moved to backups/, at its path under the config folder (or `as`, relative) */
+  | { kind: "move"; from: string; why?: string; as?: string }
+  /** a folder removed when nothing is left in it (one the install created, or a shared one) */
+  | { kind: "remove-empty"; dir: string };
 
 /** A line that reads differently before (`--dry-run`) and after the fact. */
 export interface Said {
@@ -38,12 +41,19 @@ export interface InstallPlan {
 export const said = (line: string): Said => ({ done: line, dryRun: line });
 
 /** The plan in words: one line a step, the settings diff on --dry-run, then the notes. */
-export function describePlan(plan: InstallPlan, dryRun: boolean): string[] {
+export function describePlan(
+  plan: InstallPlan,
+  dryRun: boolean,
+  deps?: Pick<Deps, "fs">,
+): string[] {
   const v = (verb: string) => (dryRun ? `would ${verb}` : verb);
   const lines: string[] = [];
   for (const step of plan.steps) {
     if (step.kind === "write") lines.push(`[quoin] ${v("write")} ${step.to}`);
-    else if (step.kind === "move") {
+    else if (step.kind === "remove-empty") {
+      if (deps?.fs.existsSync(step.dir) ?? true)
+        lines.push(`[quoin] ${v("remove")} ${step.dir} once empty`);
+    } else if (step.kind === "move") {
       const why = step.why ? ` (${step.why})` : "";
       lines.push(`[quoin] ${v("move")} ${step.from}${why} to ${plan.layout.backupsDir}`);
     } else {
@@ -124,14 +134,60 @@ export function applyPlan(deps: Deps, plan: InstallPlan): string[] {
   for (const step of plan.steps) {
     if (step.kind === "write") writeAtomic(deps.fs, step.to, step.text, { pid: deps.pid });
     else if (step.kind === "settings") lines.push(...applySettings(deps, step, backups));
+    else if (step.kind === "remove-empty") removeIfEmpty(deps, step.dir);
     else {
-      const target = path.join(backups(), path.relative(layout.configDir, step.from));
+      const target = path.join(backups(), step.as ?? path.relative(layout.configDir, step.from));
       deps.fs.mkdirSync(path.dirname(target), { recursive: true });
       deps.fs.renameSync(step.from, target);
     }
   }
+  if (backupDir) pruneBackups(deps, path.dirname(backupDir), backupDir);
   if (plan.action === "install")
-    lines.push(`[quoin] check it with: ${engineCommand(layout.bundleDir)} doctor`);
+    lines.push(
+      `[quoin] check it with: ${enginePathCommand(path.join(layout.bundleDir, ENGINE_BUNDLE))} doctor`,
+    );
   else if (backupDir) lines.push(`[quoin] uninstalled; removed files are kept in ${backupDir}`);
   return lines;
+}
+
+function removeIfEmpty(deps: Deps, dir: string): void {
+  try {
+    if ((deps.fs.readdirSync(dir) as string[]).length === 0)
+      deps.fs.rmSync(dir, { recursive: true });
+  } catch {
+    // gone already, or not ours to read: left as it is
+  }
+}
+
+/** Backups kept whatever their age; older ones go only past BACKUP_MAX_AGE_DAYS. */
+export const BACKUPS_KEPT = 5;
+export const BACKUP_MAX_AGE_DAYS = 30;
+
+/**
+ * Keep the backups folder bounded: the newest BACKUPS_KEPT runs stay; an older run's folder is
+ * deleted once it is past BACKUP_MAX_AGE_DAYS (by the time in its name). `keep`: this run's.
+ */
+export function pruneBackups(deps: Deps, dir: string, keep: string): string[] {
+  const runs = (() => {
+    try {
+      return (deps.fs.readdirSync(dir) as string[]).filter((n) =>
+        /^\d{4}-\d\d-\d\dT\d{6}Z-/.test(n),
+      );
+    } catch {
+      return [];
+    }
+  })()
+    .sort()
+    .reverse();
+  const cutoff = deps.now().getTime() - BACKUP_MAX_AGE_DAYS * 86_400_000;
+  const gone: string[] = [];
+  for (const name of runs.slice(BACKUPS_KEPT)) {
+    const full = path.join(dir, name);
+    const m = /^(\d{4}-\d\d-\d\d)T(\d\d)(\d\d)(\d\d)Z/.exec(name);
+    const at = m ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`) : Number.NaN;
+    if (full === keep || !(at < cutoff)) continue;
+    deps.fs.rmSync(full, { recursive: true, force: true });
+    gone.push(full);
+  }
+  return gone;
 }

@@ -39,6 +39,9 @@ import {
 } from "./install-plan.ts";
 import { installedBuild, replacementLine } from "./install-version.ts";
 import { pluginTwiceLine } from "./enabled-plugin.ts";
+import { installerCommand, type Invocation } from "./install-invocation.ts";
+import { doubleInstallLine } from "./installs-present.ts";
+import { lastInstallSteps } from "./uninstall-last.ts";
 
 // install.ts's core. Everything through deps.fs, so a memfs home tests it whole. Each of install
 // and uninstall is a plan (install-plan.ts) computed before anything is written, so a refusal
@@ -53,6 +56,8 @@ export interface InstallOptions {
   distDir: string;
   /** package.json's version of the build being installed, recorded in the install state */
   packageVersion?: string;
+  /** how this installer was started (install-invocation.ts): recorded, and named in messages */
+  invocation?: Invocation;
 }
 
 export type InstallOutcome =
@@ -67,6 +72,10 @@ const StateSchema = z.object({
   /** the package version and build hash (install-version.ts) of the files last installed */
   packageVersion: z.optional(z.string()),
   buildHash: z.optional(z.string()),
+  /** how the installer that made this install is run again (install-invocation.ts) */
+  installedWith: z.optional(z.object({ via: z.string(), command: z.string() })),
+  /** folders the first install created (relative to the config folder): uninstall removes them when empty */
+  createdFolders: z.optional(z.array(z.string())),
 });
 type InstallState = z.infer<typeof StateSchema>;
 
@@ -185,16 +194,34 @@ function installSources(
 
 /** The install state, built in this one place: what uninstall needs to put settings.json back. */
 function installState(
+  deps: Deps,
+  layout: InstallLayout,
   earlier: InstallState | null,
   before: string | null,
   build: ReturnType<typeof installedBuild>,
+  invocation: Invocation | undefined,
 ): InstallState {
+  const created = earlier
+    ? (earlier.createdFolders ?? [])
+    : createdFolders(deps, layout).map((d) => path.relative(layout.configDir, d) || ".");
+  const installedWith = invocation ?? earlier?.installedWith;
   return {
     version: 1,
     settingsCreated: earlier?.settingsCreated ?? before === null,
     keptContainers: earlier ? (earlier.keptContainers ?? []) : existingHookContainers(before),
     ...build,
+    ...(installedWith
+      ? { installedWith: { via: installedWith.via, command: installedWith.command } }
+      : {}),
+    ...(created.length ? { createdFolders: created } : {}),
   };
+}
+
+/** The folders an install would create: a project's .claude, the skills folder. */
+function createdFolders(deps: Deps, layout: InstallLayout): string[] {
+  const dirs =
+    layout.scope === "project" ? [layout.configDir, layout.skillsDir] : [layout.skillsDir];
+  return dirs.filter((d) => !deps.fs.existsSync(d));
 }
 
 /** The "which replaced which" line and the plugin-twice warning, as notes of the plan. */
@@ -202,13 +229,30 @@ function versionNotes(
   deps: Deps,
   earlier: InstallState | null,
   build: ReturnType<typeof installedBuild>,
+  opts: InstallOptions,
 ): Said[] {
   const notes: Said[] = [];
   const done = replacementLine(earlier, build, false);
   const dry = replacementLine(earlier, build, true);
   if (done !== null && dry !== null)
     notes.push({ done: done.replace(/^\[quoin\] /, ""), dryRun: dry.replace(/^\[quoin\] /, "") });
-  const twice = pluginTwiceLine(deps);
+  const twice = pluginTwiceLine(
+    deps,
+    opts.invocation
+      ? installerCommand(
+          opts.invocation,
+          "uninstall",
+          opts.scope === "project"
+            ? [
+                "--scope",
+                "project",
+                "--project",
+                path.dirname(installLayout(deps, "project").configDir),
+              ]
+            : [],
+        )
+      : undefined,
+  );
   if (twice !== null) notes.push(said(twice.replace(/^\[quoin\] /, "")));
   return notes;
 }
@@ -274,7 +318,7 @@ function planInstall(
 
   const earlier = readState(deps, layout.stateFile);
   const build = installedBuild(opts.packageVersion ?? "unknown", layout.configDir, sources.copies);
-  const state = installState(earlier, before, build);
+  const state = installState(deps, layout, earlier, before, build, opts.invocation);
   const writes = [
     ...sources.copies,
     { to: layout.stateFile, text: `${JSON.stringify(state, null, 2)}\n` },
@@ -291,8 +335,10 @@ function planInstall(
   // Last: until settings.json stops naming them, the old bundles stay where its commands look.
   for (const from of legacyBundles(deps, layout))
     steps.push({ kind: "move", from, why: `replaced by its ${HOT_BUNDLE_EXT} bundle` });
+  const twice = doubleInstallLine(deps, opts.scope, opts.invocation ?? null);
   const notes = [
-    ...versionNotes(deps, earlier, build),
+    ...(twice ? [said(twice)] : []),
+    ...versionNotes(deps, earlier, build, opts),
     ...installNotes(steps.length === 0, legacyStatusLine, opts, merged.text),
   ];
   return { ok: true, plan: { action: "install", layout, steps, notes } };
@@ -363,6 +409,16 @@ function onlyQuoinsSettings(after: string, state: InstallState | null): boolean 
 
 /** Every settings edit and move of an uninstall: quoin's entries out, its files to backups/. */
 function planUninstall(deps: Deps, layout: InstallLayout): Planned {
+  const planned = planUninstallOwn(deps, layout);
+  if (!planned.ok || planned.plan.steps.length === 0) return planned;
+  const state = readState(deps, layout.stateFile);
+  planned.plan.steps.push(
+    ...lastInstallSteps(deps, layout, planned.plan.steps, state?.createdFolders ?? []),
+  );
+  return planned;
+}
+
+function planUninstallOwn(deps: Deps, layout: InstallLayout): Planned {
   const read = readSettings(deps, layout.settingsFile);
   if (!read.ok) return read;
   const before = read.text;
@@ -409,7 +465,7 @@ export function runInstall(deps: Deps, opts: InstallOptions): InstallOutcome {
     : planInstall(deps, opts, layout, lines);
   if (!planned.ok) return { ok: false, reason: planned.reason, lines };
   const { plan } = planned;
-  lines.push(...describePlan(plan, opts.dryRun));
+  lines.push(...describePlan(plan, opts.dryRun, deps));
   if (!opts.dryRun) lines.push(...applyPlan(deps, plan));
   return { ok: true, lines, changed: plan.steps.length > 0 };
 }

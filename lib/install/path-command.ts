@@ -36,7 +36,8 @@ export function pathCommandCheck(
     installed = null;
   }
   const onPath = pathCommandVersion(deps);
-  if (onPath === null) return { name, ok: true, detail: `none; run the engine as ${engine} <cmd>` };
+  if (onPath === null)
+    return { name, ok: true, detail: `none; run the engine by its path, e.g. ${engine} status` };
   if (installed !== null && onPath === installed)
     return {
       name,
@@ -47,7 +48,7 @@ export function pathCommandCheck(
     name,
     ok: true,
     warn: true,
-    detail: `it is ${onPath}, this install is ${installed ?? "of an unrecorded version"}: run the engine as ${engine} <cmd>`,
+    detail: `it is ${onPath}, this install is ${installed ?? "of an unrecorded version"}: run the engine by its path, e.g. ${engine} status`,
     fix: "install the same version both ways (npm i -g quoin-checkpoint@<version>, then quoin-checkpoint install)",
   };
 }

@@ -50,6 +50,8 @@ export interface RestoreRequest {
   paths: MemoryPaths;
   /** "" when no session id could be resolved */
   sessionId: string;
+  /** the id was only the newest transcript's: never claim the checkpoint is the person's own session */
+  sessionGuessed?: boolean;
   pick?: number;
   synthesize?: boolean;
   /** the answer to "Replay which?", as typed */
@@ -353,7 +355,7 @@ function restoreCheckpoint(
   }
   out.summary = checkpointSummary(deps, req.paths.root, file, checked.parsed);
   // Restore step 1.5, for every tier that resolved a checkpoint.
-  out.sameSession = isSameSession(snap, checked.parsed.sessionId);
+  out.sameSession = !req.sessionGuessed && isSameSession(snap, checked.parsed.sessionId);
   out.reconcile = reconcile(deps, req.paths.root, checked.parsed);
   const sentinel = decision.candidate.sentinel;
   const preferSid =

@@ -1,4 +1,5 @@
 import type { CheckpointFile, MemoryListing } from "./memory-listing.ts";
+import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import * as path from "node:path";
 import { MIN_CHECKPOINT_BYTES } from "./memory-listing.ts";
 import { withCommand } from "../core/checkpoint-command.ts";
@@ -22,26 +23,51 @@ export function sentinelsNaming(snap: MemoryListing, checkpoint: string): string
     .map((s) => s.path);
 }
 
-/** Seed 001 save-and-spawn-successor: the predecessor is the most recently modified checkpoint. */
-export function newestCheckpoint(snap: MemoryListing): CheckpointFile | null {
-  let best: CheckpointFile | null = null;
-  for (const c of snap.checkpoints) {
-    if (c.size < MIN_CHECKPOINT_BYTES) continue;
-    if (!best || c.mtimeMs > best.mtimeMs || (c.mtimeMs === best.mtimeMs && c.name > best.name))
-      best = c;
-  }
-  return best;
+/**
+ * The predecessor is the most recently modified checkpoint (seed 001's hand-over to a fresh
+ * session), skipping those `usable` turns down (a checkpoint that holds nothing of a session).
+ */
+export function newestCheckpoint(
+  snap: MemoryListing,
+  usable: (c: CheckpointFile) => boolean = () => true,
+): CheckpointFile | null {
+  const ordered = snap.checkpoints
+    .filter((c) => c.size >= MIN_CHECKPOINT_BYTES)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || (b.name > a.name ? 1 : b.name < a.name ? -1 : 0));
+  return ordered.find(usable) ?? null;
+}
+
+/**
+ * A checkpoint that knows nothing of its session: no session id and not one word from the model
+ * (what a save with nothing to go on wrote before such saves were refused). A fresh `claude -p`
+ * handed it would start from nothing while believing it resumes something.
+ */
+export function holdsNothing(p: ParsedCheckpoint): boolean {
+  const none = (t: string | undefined | null) =>
+    !t || /^\(?(none|unknown)[^)]*\)?$/i.test(t.trim());
+  return (
+    none(p.sessionId) &&
+    none(p.task) &&
+    none(p.intent) &&
+    none(p.inProgress) &&
+    p.nextUp.length === 0 &&
+    p.done.length === 0 &&
+    p.commits.length === 0 &&
+    (p.blockers.length === 0 || p.blockers.every((b) => none(b))) &&
+    none(p.decisions) &&
+    none(p.openQuestions)
+  );
 }
 
 const SUCCESSOR_INSTRUCTIONS = [
-  "Resume the work of a predecessor Claude Code session. Read the checkpoint below and reconcile it",
-  "before doing anything else (save-and-spawn-successor steps):",
+  "Resume the work of an earlier Claude Code session. Read its checkpoint below and check it against",
+  "the repository before doing anything else:",
   "1. Open the plan file it names: the plan is the source of truth for task state.",
   "2. Completed this session: keep an entry as done only if its commit hash is in git log; drop the others as noise. Do not redo confirmed work.",
   "3. In progress is a hint, not fact: re-derive the true state from git status, git diff and the plan.",
   "4. Known blockers: re-check each one; clear those that no longer apply.",
   "5. Resume from Next up if its prerequisites are met; else resolve the blocker or take the next eligible plan task.",
-  "Reset any rotation budget to zero (fresh prompt count and clock). When you stop, write your own checkpoint",
+  "You start fresh: count your own prompts and time from now, not the earlier session's. When you stop, write your own checkpoint",
   "with /checkpoint (it gets a new file; never overwrite this one).",
 ].join("\n");
 

@@ -30,6 +30,7 @@ import { checkpointIdentity } from "./checkpoint-identity.ts";
 import { otherActiveSkills } from "./skill-presence.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
 import { CHECKPOINT_SOFT_CAP_BYTES, describeCuts } from "../store/checkpoint-budget.ts";
+import { nothingToSave } from "./save-from-nothing.ts";
 
 const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
 
@@ -108,6 +109,10 @@ function modeSentinel(
 
 /** Every step of the seed's save mode, in order (save steps 0.5, 1.4, 1.45, 1.5, 1.47, 1, 1.6, 2, 3/4a/4b/4c, 4, 5, 6). */
 export function runSave(rawDeps: Deps, req: SaveRequest): SaveOutcome {
+  return nothingToSave(rawDeps, req) ?? saveKnown(rawDeps, req);
+}
+
+function saveKnown(rawDeps: Deps, req: SaveRequest): SaveOutcome {
   // The clock is read once per save (see withFrozenClock).
   const deps = withFrozenClock(rawDeps);
   const run = startRun(deps, req);

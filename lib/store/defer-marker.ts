@@ -33,6 +33,6 @@ export function writeDeferMarker(
     ok: true,
     file,
     message:
-      "[checkpoint] defer marker written; userpromptsubmit advisory suppressed until next compact or voluntary save.",
+      "[checkpoint] the context warning before each prompt is off for this session until the next compaction or save.",
   };
 }

@@ -11,6 +11,22 @@ export type ResolvedSessionId =
   | { ok: true; id: string; source: SessionIdSource }
   | { ok: false; reason: string };
 
+const SOURCE_WORDS: Record<SessionIdSource, string> = {
+  flag: "from --session",
+  env: "from CLAUDE_CODE_SESSION_ID",
+  "newest-transcript": "newest transcript in this project",
+};
+
+/** `session 4d5611e5 (newest transcript in this project)`: which session a command took, and how. */
+export function sessionTaken(id: string, source: SessionIdSource): string {
+  return `session ${id.slice(0, 8)} (${SOURCE_WORDS[source]})`;
+}
+
+/** A session id taken from the newest transcript is a guess: it may be another session's. */
+export function isGuessed(resolved: ResolvedSessionId): boolean {
+  return resolved.ok && resolved.source === "newest-transcript";
+}
+
 /** The folder Claude Code keeps this launch cwd's transcripts in. */
 function sessionTranscriptDir(deps: Deps, launchCwd: string): string {
   return transcriptDir(claudeConfigDir(deps.env, deps.home), launchCwd);
@@ -49,8 +65,7 @@ export function resolveSessionId(
   }
   return {
     ok: false,
-    reason:
-      "no session id: pass --session <id> (a SKILL.md can pass ${CLAUDE_SESSION_ID}) or set CLAUDE_CODE_SESSION_ID",
+    reason: `no session id: pass --session ID (no transcript in ${sessionTranscriptDir(deps, launchCwd)}, and CLAUDE_CODE_SESSION_ID is not set)`,
   };
 }
 

@@ -120,7 +120,38 @@ function expectInstalledOutside(home: string, outside: string): void {
 function expectUninstalledExactly(home: string): void {
   expect(readFileSync(path.join(home, ".claude", "settings.json"), "utf8")).toBe(USER_SETTINGS);
   expect(existsSync(path.join(home, ".claude", "quoin-checkpoint"))).toBe(false);
-  expect(existsSync(path.join(home, ".claude", "skills", "checkpoint"))).toBe(false);
+  // the last install gone: no shared folder, no code cache, no skills folder it created
+  expect(existsSync(path.join(home, ".claude", "skills"))).toBe(false);
+  expect(existsSync(path.join(home, ".cache", "quoin-checkpoint"))).toBe(false);
+}
+
+/**
+ * Every engine or installer command in `text` printed for a person to run: `node '<engine>' ...`,
+ * `quoin-checkpoint <cmd>`, `npx <spec> ...`, `npm --prefix <clone> run setup -- ...`, each cut
+ * where the sentence around it goes on. Client commands (claude, /plugin) are not collected.
+ */
+function printedCommands(text: string): string[] {
+  const re =
+    /(?:node '[^']+'|node "[^"]+"|quoin-checkpoint(?= [a-z][a-z-]*)|npx (?:'[^']+'|\S+)|npm --prefix \S+ run setup --)[^\n;,()]*/g;
+  // a usage line is a synopsis ([--flag X]), not a command to run
+  const found = [...text.replace(/^usage: .*$/gm, "").matchAll(re)].map((m) =>
+    m[0]
+      .replace(/ (or|then|and|to|shows|resumes|once|if)\b.*$/, "")
+      .replace(/[.:]\s*$/, "")
+      .trim(),
+  );
+  return [...new Set(found)];
+}
+
+/** Runs each printed command as printed (uninstalls last): none is a usage error or unknown to the shell. */
+function runPrinted(commands: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
+  const last = (c: string) => (/ uninstall\b|--uninstall/.test(c) ? 1 : 0);
+  for (const command of [...commands].sort((a, b) => last(a) - last(b))) {
+    const res = spawnSync("sh", ["-c", command], { cwd, env, encoding: "utf8", timeout: 120_000 });
+    const said = `${command}\n${res.stdout}${res.stderr}`;
+    expect(res.status === 2 || res.status === 126 || res.status === 127, said).toBe(false);
+    expect(said).not.toMatch(/unknown option|unknown command|command not found|Cannot find module/);
+  }
 }
 
 beforeAll(() => {
@@ -182,6 +213,11 @@ describe("the npm package", () => {
     const install = sh("quoin-checkpoint", ["install"], { cwd: home, env: withBin });
     expect(install.code, install.out).toBe(0);
     expect(install.out).toContain("[quoin] or, from a shell: quoin-checkpoint doctor");
+    runPrinted(
+      printedCommands(install.out.replace(/^.*\b(?:write|move|update)\b.*$/gm, "")),
+      home,
+      withBin,
+    );
     expectInstalledOutside(home, prefix);
 
     const doctor = sh("quoin-checkpoint", ["doctor"], { cwd: home, env: withBin });
@@ -225,6 +261,13 @@ describe("the npm package", () => {
     const up = sh("npx", ["--yes", `file:${tarball}`, "install"], { cwd: home, env: env(home) });
     expect(up.code, up.out).toBe(0);
     expect(up.out).toContain(`[quoin] upgrade: ${VERSION} replaces 0.0.1`);
+    // npx's own folder is on the PATH while it runs: the doctor named is the installed engine's
+    const engineFile = path.join(home, ".claude", "quoin-checkpoint", "quoin-checkpoint.cjs");
+    expect(up.out).toContain(`[quoin] check it with: node '${engineFile}' doctor`);
+    expect(up.out).not.toContain("quoin-checkpoint doctor");
+    const doctor = sh("sh", ["-c", `node '${engineFile}' doctor`], { cwd: home, env: env(home) });
+    expect(doctor.code, doctor.out).toBe(0);
+    expect(doctor.out).not.toContain("npm run setup");
     expectInstalledOutside(home, path.join(work, "npm-cache"));
     const state = JSON.parse(
       readFileSync(path.join(home, ".claude", "quoin-checkpoint", "install-state.json"), "utf8"),
@@ -248,5 +291,106 @@ describe("the npm package", () => {
     const un = sh("npx", ["--yes", `file:${tarball}`, "uninstall"], { cwd: home, env: env(home) });
     expect(un.code, un.out).toBe(0);
     expectUninstalledExactly(home);
+  }, 180_000);
+
+  it("user + project install in one repository: install warns, doctor fails, the printed fix removes the project one and leaves the repository clean", () => {
+    const prefix = path.join(work, "prefix-double");
+    const home = freshHome();
+    const npmI = sh("npm", ["i", "-g", "--prefix", prefix, "--omit=dev", tarball], {
+      cwd: work,
+      env: env(home),
+    });
+    expect(npmI.code, npmI.out).toBe(0);
+    const withBin = env(home, { PATH: `${path.join(prefix, "bin")}:${process.env["PATH"] ?? ""}` });
+    const repo = path.join(home, "repo");
+    mkdirSync(repo);
+    for (const args of [
+      ["init", "-q"],
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "x"],
+    ])
+      expect(sh("git", args, { cwd: repo, env: withBin }).code).toBe(0);
+    expect(sh("quoin-checkpoint", ["install"], { cwd: repo, env: withBin }).code).toBe(0);
+    const project = sh("quoin-checkpoint", ["install", "--scope", "project"], {
+      cwd: repo,
+      env: withBin,
+    });
+    expect(project.code, project.out).toBe(0);
+    expect(project.out).toContain(
+      `[quoin] WARNING: user install at ${path.join(home, ".claude")} too: with this project install every hook runs twice. Keep one; remove that one with: quoin-checkpoint uninstall`,
+    );
+    const engine = path.join(home, ".claude", "quoin-checkpoint", "quoin-checkpoint.cjs");
+    const doctor = sh(process.execPath, [engine, "doctor"], { cwd: repo, env: withBin });
+    expect(doctor.code, doctor.out).toBe(1);
+    expect(doctor.out).toContain(
+      `FAIL  one install only: every hook runs twice: user install ${path.join(home, ".claude")} and project install ${path.join(repo, ".claude")}`,
+    );
+    const fix = /fix: keep one: (.*) \(or the user install/.exec(doctor.out)?.[1];
+    expect(fix).toBe(`quoin-checkpoint uninstall --scope project --project ${repo}`);
+    const removed = sh("sh", ["-c", fix!], { cwd: home, env: withBin });
+    expect(removed.code, removed.out).toBe(0);
+    expect(sh("git", ["status", "--porcelain", "--ignored"], { cwd: repo, env: withBin }).out).toBe(
+      "",
+    );
+    const again = sh(process.execPath, [engine, "doctor"], { cwd: repo, env: withBin });
+    expect(again.code, again.out).toBe(0);
+    runPrinted(printedCommands(again.out), repo, withBin);
+    expect(sh("quoin-checkpoint", ["uninstall"], { cwd: home, env: withBin }).code).toBe(0);
+    expectUninstalledExactly(home);
+  }, 180_000);
+
+  it("with CLAUDE_CONFIG_DIR: npx install goes there, doctor finds it there; every command the engine prints for a person runs as printed", () => {
+    const home = freshHome();
+    const config = path.join(home, "cfg");
+    const withConfig = env(home, { CLAUDE_CONFIG_DIR: config });
+    const install = sh("npx", ["--yes", `file:${tarball}`, "install"], {
+      cwd: home,
+      env: withConfig,
+    });
+    expect(install.code, install.out).toBe(0);
+    const engine = path.join(config, "quoin-checkpoint", "quoin-checkpoint.cjs");
+    expect(install.out).toContain(`check it with: node '${engine}' doctor`);
+    const doctor = sh(process.execPath, [engine, "doctor"], { cwd: home, env: withConfig });
+    expect(doctor.code, doctor.out).toBe(0);
+    expect(doctor.out).toContain(`user install (${config})`);
+
+    // A project with a transcript of its own: the engine's texts for a person, each command run.
+    const repo = path.join(home, "proj");
+    mkdirSync(path.join(repo, ".workflow_artifacts"), { recursive: true });
+    const sid = "4d5611e5-1111-4222-8333-444455556666";
+    const transcripts = path.join(config, "projects", repo.replace(/[^A-Za-z0-9-]/g, "-"));
+    mkdirSync(transcripts, { recursive: true });
+    writeFileSync(
+      path.join(transcripts, `${sid}.jsonl`),
+      `${JSON.stringify({ type: "assistant", timestamp: "2026-12-01T00:00:00.000Z", message: { model: "claude-sonnet-4-5", usage: { input_tokens: 1000 } } })}\n`,
+    );
+    const run = (args: string[]) =>
+      sh(process.execPath, [engine, ...args], { cwd: repo, env: withConfig });
+    expect(run(["save", "--task", "t1"]).code).toBe(0);
+    const texts = [
+      run(["--help"]).out,
+      ...[
+        "save",
+        "restore",
+        "defer",
+        "cleanup",
+        "status",
+        "successor",
+        "list",
+        "show",
+        "doctor",
+        "share",
+        "fetch",
+      ].map((c) => run([c, "--help"]).out),
+      run(["restore"]).out,
+      run(["list"]).out.replace(/ show N\b/, " show 1"),
+      run(["status"]).out,
+      run(["doctor"]).out,
+    ].join("\n");
+    expect(run(["status"]).out).toContain("session 4d5611e5 (newest transcript in this project)");
+    const commands = printedCommands(texts).filter(
+      (c) => !/ (dispatch|pidfile|statusline|snapshot|share|fetch)\b/.test(c),
+    );
+    expect(commands.length).toBeGreaterThan(8);
+    runPrinted(commands, repo, withConfig);
   }, 180_000);
 });

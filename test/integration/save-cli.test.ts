@@ -106,7 +106,7 @@ describe("save in a real repository, through the built engine", () => {
   it("refuses a session id like ../../etc/x, says why, and creates nothing", () => {
     const repo = tempRepo();
     const r = save(repo, ["--session", "../../etc/x"]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a bad value (cli/answer.ts EXIT_CAUSES)
     expect(r.json.ok).toBe(false);
     expect(r.json.reason).toContain("is not valid");
     expect(repo.files()).toEqual([]);

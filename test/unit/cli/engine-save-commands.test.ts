@@ -74,10 +74,10 @@ describe("engine: save", () => {
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
   });
 
-  it("refuses a session id like ../../etc/x with ok:false, the reason, exit 1, and writes nothing", () => {
+  it("refuses a session id like ../../etc/x with ok:false, the reason, exit 2 (a bad value), and writes nothing", () => {
     const w = memWorld();
     const r = cli(w, ["save", "--session", "../../etc/x", "--json"]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.json).toEqual({
       ok: false,
       reason: expect.stringContaining('--session: session id "../../etc/x" is not valid'),
@@ -85,9 +85,18 @@ describe("engine: save", () => {
     expect(w.files()).toEqual([]);
   });
 
-  it("goes on without a sentinel for --session unknown, with the seed's warning", () => {
+  it("goes on without a sentinel for --session unknown when the model gave notes, with the seed's warning", () => {
     const w = memWorld();
-    const r = cli(w, ["save", "--session", "unknown", "--json", "--mode", "restore"]);
+    const r = cli(w, [
+      "save",
+      "--session",
+      "unknown",
+      "--json",
+      "--mode",
+      "restore",
+      "--task",
+      "t1",
+    ]);
     expect(r.json.ok).toBe(true);
     expect(r.json.sentinel).toBeNull();
     expect(r.json.warnings.join("\n")).toContain("refusing to write pending-restore sentinel");
@@ -237,11 +246,13 @@ describe("engine: save", () => {
 });
 
 describe("engine: defer and cleanup", () => {
-  it("defer writes the marker and prints the seed's line", () => {
+  it("defer writes the marker and says what it did in a person's words", () => {
     const w = memWorld();
     const r = cli(w, ["defer", "--session", SID]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("defer marker written");
+    expect(r.stdout).toContain(
+      "the context warning before each prompt is off for this session until the next compaction or save",
+    );
     expect(cli(memWorld(), ["defer", "--session", "unknown", "--json"]).json.ok).toBe(false);
   });
 

@@ -1,3 +1,5 @@
+import * as path from "node:path";
+import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../cli/run-cli.ts";
@@ -155,7 +157,7 @@ describe("restore hints for the skill", () => {
     );
     expect(out).toBe(0);
     expect(text).toContain(
-      'Answer, then rerun: node "/h/a b/quoin-checkpoint.cjs" restore --pick 2 --replay all|N,M|none|edit N',
+      `Answer, then rerun: node "/h/a b/quoin-checkpoint.cjs" --session ${CUR} restore --pick 2 --replay all|N,M|none|edit N`,
     );
   });
 
@@ -246,7 +248,7 @@ describe("successor", () => {
     f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 });
     const r = cli(f, ["successor"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/\nclaude -p 'Resume the work of a predecessor/);
+    expect(r.out).toMatch(/\nclaude -p 'Resume the work of an earlier Claude Code session/);
     expect(f.runs.some((x) => x.cmd === "claude")).toBe(false);
   });
 
@@ -283,6 +285,24 @@ describe("successor", () => {
     });
     expect(res.stdout).toBe(j.argv[2]);
     expect(j.argv[2]).toContain("$(touch /tmp/quoin-pwned)");
+  });
+
+  it("never hands over a checkpoint that holds nothing of a session (the old save from nothing): the newest one that does, else a refusal", () => {
+    const nothing = readFileSync(
+      path.join(import.meta.dirname, "../../fixtures/nothing-known-checkpoint.md"),
+      "utf8",
+    );
+    const f = new MemoryFixture();
+    const alpha = f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.5 });
+    f.checkpoint("2026-11-29T1200-unknown.md", { task: "x", raw: nothing, ageDays: 0.01 });
+    const j = JSON.parse(cli(f, ["successor", "--json"]).out) as { checkpoint: string };
+    expect(j.checkpoint).toBe(alpha);
+    const only = new MemoryFixture();
+    only.checkpoint("2026-11-29T1200-unknown.md", { task: "x", raw: nothing, ageDays: 0.01 });
+    const r = cli(only, ["successor"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("1 hold nothing of a session");
+    expect(only.runs.some((x) => x.cmd === "claude")).toBe(false);
   });
 
   it("stops early when there is no checkpoint", () => {

@@ -63,19 +63,19 @@ type Row = [argv: string[], code: number, ok: boolean, world?: () => MemWorld];
 
 const empty = () => memWorld();
 
-// The exit-code table (cli/answer.ts): 0 done or an answer is needed, 1 refused, 2 bad usage;
-// dispatch and pidfile always 0.
+// The exit-code table (cli/answer.ts EXIT_CAUSES): 0 done or an answer is needed, 1 refused,
+// 2 bad usage (a malformed --session is a bad value); dispatch and pidfile always 0.
 const ROWS: Row[] = [
   [["save", "--session", SID, "--mode", "load-as-reference", "--task", "t2"], EXIT.done, true],
-  [["save", "--session", "../x"], EXIT.refused, false],
+  [["save", "--session", "../x"], EXIT.usage, false],
   [["save", "--mode", "bogus"], EXIT.usage, false],
   [["restore", "--session", SID], EXIT.done, true],
   [["restore", "--pick", "0"], EXIT.usage, false],
   [["restore", "--session", SID], EXIT.done, true, empty],
   [["defer", "--session", SID], EXIT.done, true],
-  [["defer", "--session", "../x"], EXIT.refused, false],
+  [["defer", "--session", "../x"], EXIT.usage, false],
   [["cleanup", "--session", SID, "--dry-run"], EXIT.done, true],
-  [["cleanup", "--session", "../x"], EXIT.refused, false],
+  [["cleanup", "--session", "../x"], EXIT.usage, false],
   [["status", "--session", SID, "--transcript", TRANSCRIPT], EXIT.done, true],
   [["status", "--transcript", `${ROOT}/none.jsonl`], EXIT.refused, false],
   [["successor"], EXIT.done, true],
@@ -98,7 +98,7 @@ const ROWS: Row[] = [
   [["doctor"], EXIT.refused, false],
   [["snapshot", "--kind", "forced", "--session", SID, "--transcript", TRANSCRIPT], EXIT.done, true],
   [["snapshot"], EXIT.usage, false],
-  [["snapshot", "--kind", "forced", "--session", "../x"], EXIT.refused, false],
+  [["snapshot", "--kind", "forced", "--session", "../x"], EXIT.usage, false],
   [["no-such-command"], EXIT.usage, false],
 ];
 

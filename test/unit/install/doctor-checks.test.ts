@@ -275,6 +275,25 @@ describe("doctor: the window of recent sessions", () => {
       '{"context_window_size":1000000}\n',
   };
 
+  it("an install that recorded its installer names it, with --statusline, as the way to make the window known", () => {
+    const { deps } = memDeps({ ...BUILT, ...files });
+    runInstall(deps, {
+      scope: "user",
+      uninstall: false,
+      dryRun: false,
+      statusLine: false,
+      distDir: DIST,
+      invocation: { via: "npx", command: "npx quoin-checkpoint@0.1.0" },
+    });
+    const check = runDoctorChecks(deps, {
+      nodeVersion: "v20.20.2",
+      knobs: readKnobs({}, () => {}),
+    }).find((c) => c.name.startsWith(`window of session ${A.slice(0, 8)}`));
+    expect(check?.fix).toBe(
+      "run npx quoin-checkpoint@0.1.0 install --statusline (the status line records the window), or set QUOIN_CONTEXT_WINDOW",
+    );
+  });
+
   it("names each session's window source, newest first, and warns on the default guess without failing", () => {
     const { deps } = memDeps(files);
     const checks = runDoctorChecks(deps, {
@@ -287,7 +306,7 @@ describe("doctor: the window of recent sessions", () => {
         ok: true,
         warn: true,
         detail:
-          "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so the block tier only advises",
+          "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so a prompt past the limit is only warned about, never held back",
         fix: "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW",
       },
       {

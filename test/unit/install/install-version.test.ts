@@ -69,8 +69,13 @@ describe("install version and build hash", () => {
       ...BUILT,
       "/home/u/.claude/settings.json": '{ "enabledPlugins": { "quoin-checkpoint@quoin": true } }\n',
     });
-    const res = runInstall(deps, opts("0.1.0"));
-    expect(res.lines.join("\n")).toContain("every hook would run twice");
+    const res = runInstall(deps, {
+      ...opts("0.1.0"),
+      invocation: { via: "npm-global", command: "quoin-checkpoint" },
+    });
+    expect(res.lines.join("\n")).toContain(
+      "every hook would run twice. Keep one: remove this install with quoin-checkpoint uninstall, or run /plugin uninstall quoin-checkpoint in Claude Code",
+    );
     const twice = runDoctorChecks(deps, { nodeVersion: "v20.20.2" }).find(
       (c) => c.name === "one install only",
     );
@@ -80,8 +85,8 @@ describe("install version and build hash", () => {
   it("doctor says `quoin-checkpoint <cmd>` works only when the PATH one is this install's version", () => {
     for (const [onPath, expected] of [
       ["0.1.0", "0.1.0, this install's version: quoin-checkpoint <cmd> works"],
-      ["0.0.9", "it is 0.0.9, this install is 0.1.0: run the engine as node"],
-      [null, "none; run the engine as node"],
+      ["0.0.9", "it is 0.0.9, this install is 0.1.0: run the engine by its path, e.g. node"],
+      [null, "none; run the engine by its path, e.g. node"],
     ] as const) {
       const { deps } = memDeps(BUILT, {
         run: (cmd) =>

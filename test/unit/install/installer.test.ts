@@ -42,6 +42,13 @@ const THEIRS = `{
 }
 `;
 
+const GIT_HEAD = { "/home/u/proj/.git/HEAD": "ref: refs/heads/main\n" };
+
+/** A project install in /home/u/proj beside the user's: uninstalling one leaves an install. */
+function alsoProjectInstall(deps: Parameters<typeof runInstall>[0]): void {
+  must(runInstall(deps, opts({ scope: "project" })));
+}
+
 function must(r: InstallOutcome): Extract<InstallOutcome, { ok: true }> {
   if (!r.ok) throw new Error(r.reason);
   return r;
@@ -201,8 +208,9 @@ describe("installer, user scope", () => {
   });
 
   it("uninstall takes this install's prompt-hook code caches (every node's) and leaves another install's", () => {
-    const { deps, vol } = memDeps(BUILT);
+    const { deps, vol } = memDeps({ ...BUILT, ...GIT_HEAD });
     must(runInstall(deps, opts()));
+    alsoProjectInstall(deps);
     const cache = "/home/u/.cache/quoin-checkpoint";
     const ours = codeCachePrefix("/home/u/.claude/quoin-checkpoint/hooks/userpromptsubmit.cjs");
     const theirs = codeCachePrefix(
@@ -271,9 +279,10 @@ describe("installer, user scope", () => {
     expect(vol.readFileSync("/home/u/.claude/settings.json", "utf8")).toBe(theirs);
   });
 
-  it("uninstall leaves the skills' 1M-dispatch config and cache in the bundle folder", () => {
-    const { deps, vol } = memDeps(BUILT);
+  it("uninstall leaves the skills' 1M-dispatch config and cache in the bundle folder while another install remains", () => {
+    const { deps, vol } = memDeps({ ...BUILT, ...GIT_HEAD });
     must(runInstall(deps, opts()));
+    alsoProjectInstall(deps);
     vol.writeFileSync("/home/u/.claude/quoin-checkpoint/config.json", '{"1m_dispatch": "off"}\n');
     vol.writeFileSync("/home/u/.claude/quoin-checkpoint/dispatch-cache.json", "{}\n");
     must(runInstall(deps, opts({ uninstall: true })));
@@ -414,9 +423,10 @@ describe("installer over the ES-module engine of an older install", () => {
     expect(vol.readFileSync(`${B}/quoin-checkpoint.mjs`, "utf8")).toBe("// old engine\n");
   });
 
-  it("uninstall takes quoin-checkpoint.mjs and any-ascii.cjs too, and leaves the user's own files", () => {
-    const { deps, vol } = memDeps({ ...BUILT });
+  it("uninstall takes quoin-checkpoint.mjs and any-ascii.cjs too, and leaves the user's own files while another install remains", () => {
+    const { deps, vol } = memDeps({ ...BUILT, ...GIT_HEAD });
     must(runInstall(deps, opts()));
+    alsoProjectInstall(deps);
     vol.writeFileSync(`${B}/quoin-checkpoint.mjs`, "// old engine\n");
     vol.writeFileSync(`${B}/dispatch.json`, "{}\n");
     must(runInstall(deps, opts({ uninstall: true })));

@@ -24,10 +24,14 @@ describe("successor", () => {
       ["Dropped as noise (not in git): 2222222"],
       "/checkpoint",
     );
-    expect(p).toMatch(/^Resume the work of a predecessor/);
+    expect(p).toMatch(/^Resume the work of an earlier Claude Code session/);
     expect(p).toContain("commit hash is in git log");
     expect(p).toContain("re-derive the true state from git status, git diff");
-    expect(p).toContain("Reset any rotation budget to zero");
+    expect(p).toContain("count your own prompts and time from now");
+    // words the person never saw in this tool's own texts
+    expect(p).not.toMatch(
+      /rotation budget|save-and-spawn|predecessor|tier|\bB3\b|CASE [A-C]|clause [A-C]/i,
+    );
     expect(p).toContain("- Dropped as noise (not in git): 2222222");
     expect(p).toContain("--- /x/cp.md ---\n## Active task\nalpha\n");
     expect(p).toContain("write your own checkpoint\nwith /checkpoint (it gets a new file");

@@ -212,7 +212,7 @@ describe("save: step 1.4, compact already ran", () => {
 
   it("warns and goes on when the session id is unknown", () => {
     const w = world();
-    const out = ok(runSave(w.deps, request(w, { sessionId: null })));
+    const out = ok(runSave(w.deps, request(w, { sessionId: null, task: "t1" })));
     expect(out.warnings).toContain(
       "[checkpoint] WARNING: session UUID unavailable for compact-happened check; skipping skip-path",
     );
@@ -545,7 +545,7 @@ describe("save: the sentinel guard for an empty or unknown session id", () => {
     "%s: refuses the sentinel with the seed's warning",
     (mode) => {
       const w = world();
-      const out = ok(runSave(w.deps, request(w, { sessionId: null, mode })));
+      const out = ok(runSave(w.deps, request(w, { sessionId: null, mode, task: "t1" })));
       expect(out.sentinel).toBeNull();
       expect(
         out.warnings.some((l) =>
