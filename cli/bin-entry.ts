@@ -21,7 +21,7 @@ if (cmd === "--version" || cmd === "-v" || cmd === "version") {
 } else {
   if (!cmd || cmd === "--help" || cmd === "-h" || cmd === "help")
     process.stdout.write(
-      "quoin-checkpoint install [--scope user|project] [--project DIR] [--statusline] [--dry-run]\nquoin-checkpoint uninstall [--scope user|project] [--project DIR] [--dry-run]\nquoin-checkpoint --version\n\n",
+      "quoin-checkpoint install [--scope user|project] [--project DIR] [--statusline | --no-statusline] [--dry-run]\nquoin-checkpoint uninstall [--scope user|project] [--project DIR] [--dry-run]\nquoin-checkpoint --version\n\n",
     );
   // The engine names itself in its messages (node-deps engineScript reads argv[1]).
   process.argv[1] = path.join(dir, "quoin-checkpoint.cjs");

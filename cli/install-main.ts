@@ -36,6 +36,7 @@ export function installMain(
         uninstall: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         statusline: { type: "boolean", default: false },
+        "no-statusline": { type: "boolean", default: false },
         project: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         ...opts.extraOptions,
@@ -73,6 +74,8 @@ export function runInstallMain(values: Record<string, unknown>, opts: InstallMai
     uninstall,
     dryRun: values["dry-run"] === true,
     statusLine: values["statusline"] === true,
+    // By default the status line is an invisible recorder of the window; --no-statusline: none.
+    recorder: values["no-statusline"] !== true,
     distDir: opts.distDir,
     packageVersion: opts.packageVersion,
   });

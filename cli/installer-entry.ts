@@ -15,7 +15,7 @@ const pkg = JSON.parse(readFileSync(path.join(dist, "..", "package.json"), "utf8
 const opts = {
   distDir: dist,
   packageVersion: pkg.version,
-  usage: `usage: quoin-checkpoint ${cmd} [--scope user|project] [--project DIR]${cmd === "install" ? " [--statusline]" : ""} [--dry-run]`,
+  usage: `usage: quoin-checkpoint ${cmd} [--scope user|project] [--project DIR]${cmd === "install" ? " [--statusline | --no-statusline]" : ""} [--dry-run]`,
   cwd: process.cwd(),
   uninstall: cmd === "uninstall",
   invocation: (deps: Parameters<typeof packageInvocation>[0]) =>

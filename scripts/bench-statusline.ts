@@ -53,4 +53,12 @@ export function benchStatusLine(ctx: BenchContext): void {
     env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: "" },
   };
   console.log(formatRow("statusline draw (window recorded)", measure(job, ctx.runs)));
+  // The default install's recorder: records, prints nothing of its own.
+  const quiet = { ...job, args: [...job.args, "--quiet"] };
+  console.log(formatRow("statusline draw --quiet (default recorder)", measure(quiet, ctx.runs)));
+  // Wrapping the person's line costs their command plus a shell.
+  const wrapped = { ...job, args: [...job.args, "--quiet", "--wrap", "printf main"] };
+  console.log(
+    formatRow("statusline draw --quiet --wrap 'printf main'", measure(wrapped, ctx.runs)),
+  );
 }

@@ -10,7 +10,10 @@ export const statuslineCommand = defineCommand({
   name: "statusline",
   summary:
     "the status-line command of older installs: records the context window, prints a usage gauge",
-  options: { wrap: { type: "string", hint: "'THEIR COMMAND'" } },
+  options: {
+    wrap: { type: "string", hint: "'THEIR COMMAND'" },
+    quiet: { type: "boolean" },
+  },
   run(ctx, values) {
     const line = renderStatusLine(
       { ...ctx.deps, cwd: ctx.cwd },
@@ -18,6 +21,7 @@ export const statuslineCommand = defineCommand({
       ctx.knobs,
       claudeConfigDir(ctx.deps.env, ctx.deps.home),
       values.wrap,
+      values.quiet,
     );
     if (line) printLine(ctx, line);
     return EXIT.done;

@@ -7,6 +7,7 @@ import {
   type WindowSource,
 } from "./context-window.ts";
 import { settingWindow } from "./model-setting.ts";
+import { AUTO_COMPACT_MIN, autoCompactWindow } from "./auto-compact-setting.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
 import { readRegistry } from "../store/session-registry.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -52,14 +53,17 @@ export interface MeasureInput {
   sourcesFromBps?: number;
 }
 
-/** Below 200k nothing Claude Code reports is smaller: a figure quiet on 200k is quiet on any window. */
-const SMALLEST_REPORTED_WINDOW = 200_000;
+/**
+ * No model window Claude Code reports is under 200k, and no auto-compact window under 100k (the
+ * clients' floor): a figure quiet on 100k is quiet on any window.
+ */
+const SMALLEST_WINDOW = AUTO_COMPACT_MIN;
 
 function needsSources(input: MeasureInput, tokens: number, first: WindowChoice): boolean {
   if (input.sourcesFromBps === undefined) return true;
   if (first.source === "env") return false;
   const floor = chooseWindow({
-    envWindow: Math.min(first.window, SMALLEST_REPORTED_WINDOW),
+    envWindow: Math.min(first.window, SMALLEST_WINDOW),
     buffer: input.knobs.QUOIN_AUTOCOMPACT_BUFFER,
     limitOverride: input.knobs.QUOIN_EFFECTIVE_CONTEXT_LIMIT,
   });
@@ -91,7 +95,12 @@ export function measureUtilization(input: MeasureInput): Utilization | null {
           { env: deps.env, configDir: input.configDir, projectRoot: input.projectRoot ?? null },
           reading.model,
         );
-    choice = chooseWindow({ ...base, recorded, setting });
+    const autoCompact = autoCompactWindow(deps.fs, {
+      env: deps.env,
+      configDir: input.configDir,
+      projectRoot: input.projectRoot ?? null,
+    });
+    choice = chooseWindow({ ...base, recorded, setting, autoCompact });
   }
   return {
     tokens: reading.tokens,

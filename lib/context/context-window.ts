@@ -5,7 +5,11 @@ import table from "./model-windows.json" with { type: "json" };
 // model setting Claude Code exposes (CLAUDE_CODE_DISABLE_1M_CONTEXT, ANTHROPIC_MODEL or
 // settings.json `model` with [1m] naming this model); the model table when the model has one
 // window only; else the default, which is a guess. Usage above a guessed (or table) window proves
-// a larger one. Only a guess stops the block tier from blocking.
+// a larger one. Then the auto-compact window the person set (CLAUDE_CODE_AUTO_COMPACT_WINDOW or
+// settings `autoCompactWindow`): the client compacts as if the window were that size, when it is
+// smaller than the model's; every threshold is then relative to it. Only a guess stops the block
+// tier from blocking; an auto-compact window no larger than the guess (the smallest window the
+// model offers) settles it, since the client compacts there on any window.
 
 /** How to make a guessed window known, said wherever the guess matters. */
 export const MAKE_WINDOW_KNOWN =
@@ -17,6 +21,7 @@ export type WindowSource =
   | "model-setting"
   | "model-table"
   | "usage"
+  | "auto-compact"
   | "default";
 
 /** A window a setting of Claude Code's settles, with where it was read (for the message). */
@@ -35,6 +40,8 @@ export interface WindowInputs {
   /** context_window_size the status line recorded (or reports now) for this session */
   recorded?: number | undefined;
   setting?: SettingWindow | null | undefined;
+  /** the auto-compact window the person set (auto-compact-setting.ts) */
+  autoCompact?: SettingWindow | null | undefined;
   /** the transcript's (or status line's) model id */
   model?: string | undefined;
   /** context tokens now: the evidence */
@@ -122,6 +129,14 @@ export function chooseWindow(inp: WindowInputs): WindowChoice {
         from: `usage ${formatTokens(inp.tokens ?? 0)} is over ${formatTokens(pick.window)}: at least ${formatTokens(proven)}`,
       };
   }
+  // The client compacts at min(model window, auto-compact window): a guess is the smallest window
+  // the model offers, so an auto-compact window at or under it holds on every window.
+  if (inp.autoCompact && inp.autoCompact.window <= pick.window && pick.source !== "env")
+    pick = {
+      window: inp.autoCompact.window,
+      source: "auto-compact",
+      from: `auto-compact window: ${inp.autoCompact.where}`,
+    };
   const limit = effectiveLimit(pick.window, inp.buffer, inp.limitOverride);
   // A limit the user set by hand is not a guess either.
   return { ...pick, limit, known: pick.source !== "default" || inp.limitOverride !== undefined };

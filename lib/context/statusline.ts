@@ -96,7 +96,9 @@ function statusLineGauge(deps: Pick<Deps, "fs">, input: StatusLineInput, knobs: 
 
 /**
  * One draw: record the window, then print the user's own status line first (--wrap, exactly as
- * it would print without us) and the gauge after it. Never throws: a status line fails quietly.
+ * it would print without us) and the gauge after it. `quiet` (--quiet): record only, print the
+ * user's line alone (nothing when there is none), so the recorder is invisible. Never throws: a
+ * status line fails quietly.
  */
 export function renderStatusLine(
   deps: Deps,
@@ -104,6 +106,7 @@ export function renderStatusLine(
   knobs: Knobs,
   configDir: string,
   wrap?: string,
+  quiet = false,
 ): string {
   let theirs = "";
   if (wrap)
@@ -119,7 +122,7 @@ export function renderStatusLine(
       // a read-only config folder: the gauge still draws
     }
     try {
-      ours = statusLineGauge(deps, input, knobs);
+      if (!quiet) ours = statusLineGauge(deps, input, knobs);
     } catch {
       ours = "";
     }

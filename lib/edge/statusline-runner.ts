@@ -19,6 +19,15 @@ function wrapArg(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** `--quiet` before any `--wrap CMD`: record the window, print no gauge. */
+function quietArg(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === "--quiet") return true;
+    if (a === "--wrap" || a.startsWith("--wrap=")) return false;
+  }
+  return false;
+}
+
 /**
  * dist/statusline.cjs: one draw, exit 0 whatever happens. Knobs are parsed once, quietly: a
  * status line has nowhere to show a warning (the hooks and `doctor` report a bad knob).
@@ -34,6 +43,7 @@ export async function runStatusLine(deps: Deps, argv: readonly string[]): Promis
       readKnobs(deps.env, () => {}),
       claudeConfigDir(deps.env, deps.home),
       wrapArg(argv),
+      quietArg(argv),
     );
     if (line) writeStdout(`${line}\n`);
   } catch {

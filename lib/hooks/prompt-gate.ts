@@ -2,6 +2,7 @@ import type { Knobs } from "../core/knobs.ts";
 import {
   describeThreshold,
   describeUsage,
+  formatBps,
   formatTokens,
   MAKE_WINDOW_KNOWN,
 } from "../context/context-window.ts";
@@ -88,6 +89,24 @@ export interface BlockFiles {
   pendingPrompt: string | null;
   checkpoint: string | null;
   sentinelExisted: boolean;
+}
+
+/** The most a line for the person may take: the model's additionalContext says the rest. */
+export const PERSON_LINE_MAX = 200;
+
+/**
+ * The person's line when a prompt past the hold threshold went through (systemMessage, at most
+ * PERSON_LINE_MAX characters); the model gets blockText's whole account.
+ */
+export function blockLine(u: Utilization, knobs: Knobs, mode: BlockMode): string {
+  const why =
+    mode === "advise"
+      ? "QUOIN_BLOCK_MODE=advise"
+      : `window ${formatTokens(u.window)} assumed; QUOIN_CONTEXT_WINDOW sets it`;
+  return (
+    `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}, past ${formatBps(knobs.QUOIN_BLOCK_BPS)}: ` +
+    `sent, not held (${why}). Run /checkpoint now, then /checkpoint --restore in a new session`
+  );
 }
 
 export function blockText(

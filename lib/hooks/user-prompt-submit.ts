@@ -12,6 +12,7 @@ import {
   advisoryLine,
   advisoryText,
   blockMode,
+  blockLine,
   blockText,
   idleText,
   isExemptPrompt,
@@ -210,7 +211,11 @@ export function handleUserPromptSubmit(
     // block tier cannot follow a compaction in practice, the context was just made small).
     if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
     const words = blockText(u, knobs, files, mode);
-    return contextAnswer(EVENT, reentry ? `${reentry}\n${words}` : words, words);
+    return contextAnswer(
+      EVENT,
+      reentry ? `${reentry}\n${words}` : words,
+      blockLine(u, knobs, mode),
+    );
   }
 
   const notes: string[] = reentry ? [reentry] : [];

@@ -26,6 +26,7 @@ import {
   existingHookContainers,
   hasLegacyEngineStatusLine,
   hasOwnedStatusLine,
+  hasQuietStatusLine,
   mergeInstall,
   mergeUninstall,
 } from "./settings-merge.ts";
@@ -52,6 +53,12 @@ export interface InstallOptions {
   uninstall: boolean;
   dryRun: boolean;
   statusLine: boolean;
+  /**
+   * Without `statusLine`: register the status line as an invisible recorder (`--quiet`: it records
+   * the window the client reports and prints only the person's own line, wrapped), so the window
+   * is known without a gauge. The CLI sets it unless --no-statusline.
+   */
+  recorder?: boolean;
   /** the build output: quoin-checkpoint.cjs, any-ascii.cjs, statusline.cjs, hooks/*.cjs, skills/<name>/SKILL.md */
   distDir: string;
   /** package.json's version of the build being installed, recorded in the install state */
@@ -272,7 +279,7 @@ function installNotes(
       done: `${ran} now runs ${STATUSLINE_BUNDLE} (same gauge)`,
       dryRun: `${ran} would run ${STATUSLINE_BUNDLE} (same gauge)`,
     });
-  } else if (!opts.statusLine && hasOwnedStatusLine(settingsAfter)) {
+  } else if (!opts.statusLine && !opts.recorder && hasOwnedStatusLine(settingsAfter)) {
     notes.push(
       said(
         "the status line installed earlier (--statusline) stays as it is; --uninstall removes it",
@@ -300,9 +307,12 @@ function planInstall(
   // user's wrapped command kept, even without --statusline.
   const legacyStatusLine = !opts.statusLine && before !== null && hasLegacyEngineStatusLine(before);
   const statusLine = opts.statusLine || legacyStatusLine;
+  // The recorder prints no gauge; a gauge asked for earlier (--statusline) stays a gauge.
+  const gaugeBefore = before !== null && hasOwnedStatusLine(before) && !hasQuietStatusLine(before);
+  const recorder = !statusLine && opts.recorder === true && !gaugeBefore;
 
   // 2. Sources: the engine and the rendered skills are required; a missing hook bundle is reported.
-  const sources = installSources(deps, opts, layout, statusLine, warnings);
+  const sources = installSources(deps, opts, layout, statusLine || recorder, warnings);
   if (!sources.ok) return sources;
 
   // 3. settings.json merged as text, refused when malformed, before any write.
@@ -310,7 +320,11 @@ function planInstall(
     before,
     {
       hooks: ownedHooks(layout.bundleDirInCommands, sources.bundles),
-      ...(statusLine ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) } : {}),
+      ...(statusLine || (opts.recorder === true && gaugeBefore)
+        ? { statusLine: statusLineBundleCommand(layout.bundleDirInStatusLine) }
+        : recorder
+          ? { statusLine: `${statusLineBundleCommand(layout.bundleDirInStatusLine)} --quiet` }
+          : {}),
     },
     layout.settingsFile,
   );

@@ -171,6 +171,16 @@ export function hasOwnedStatusLine(text: string): boolean {
   return command !== undefined && OWNED_STATUSLINE.test(command);
 }
 
+/** True when quoin's status line is the invisible recorder (`statusline.cjs --quiet`). */
+export function hasQuietStatusLine(text: string): boolean {
+  const command = _statusLineCommandOf(text);
+  return (
+    command !== undefined &&
+    OWNED_STATUSLINE.test(command) &&
+    /statusline\.cjs["']? --quiet( |$)/.test(command)
+  );
+}
+
 /** True when quoin's status line still runs the ES-module engine an older install wrote (`quoin-checkpoint.mjs statusline`). */
 export function hasLegacyEngineStatusLine(text: string): boolean {
   const command = _statusLineCommandOf(text);
