@@ -3,7 +3,7 @@ import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import { printLine, UsageError } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
-import { showShared } from "./shared-hook.ts";
+import { readShared } from "../../lib/share/shared-for-restore.ts";
 
 export const showCommand = defineCommand({
   name: "show",
@@ -19,7 +19,18 @@ export const showCommand = defineCommand({
     };
     const [arg] = positionals;
     if (!arg || positionals.length > 1) return refused(`expected one checkpoint: ${expected}`);
-    if (/^s\d+$/i.test(arg)) return showShared(ctx, arg);
+    if (/^s\d+$/i.test(arg)) {
+      const found = readShared(ctx.deps, ctx.paths, arg);
+      if (!found.ok)
+        return refuse(ctx, found, {
+          text: `[checkpoint] show: ${found.reason} (expected: ${found.expected})`,
+        });
+      const c = found.shared;
+      if (ctx.json) return answer(ctx, { shared: c, content: found.text });
+      printLine(ctx, `--- ${c.label}: ${c.path} on ${c.remote}, shared by ${c.from} ---`);
+      printLine(ctx, found.text.trimEnd());
+      return EXIT.done;
+    }
     const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,

@@ -1,6 +1,7 @@
 import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-format.ts";
-import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
+import { reconcile } from "../../lib/restore/reconcile.ts";
+import { reconcileLines } from "../../lib/restore/brief/reconcile-lines.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import {
   newestCheckpoint,

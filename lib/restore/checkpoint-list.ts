@@ -4,7 +4,6 @@ import { savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidate
 import { MIN_CHECKPOINT_BYTES, type MemoryListing } from "./memory-listing.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
-import { rowIntent } from "./restore-render.ts";
 import { compareNames } from "../core/dir-listing.ts";
 
 /** One row of `list`: every checkpoint on disk, newest first, for a person at a terminal. */
@@ -57,12 +56,6 @@ export function listCheckpoints(snap: MemoryListing): CheckpointRow[] {
         intent: f.intent ?? null,
       };
     });
-}
-
-export function checkpointRowText(r: CheckpointRow): string {
-  const mark = r.sentinels.length ? "*" : " ";
-  const intent = r.intent ? `  "${rowIntent(r.intent)}"` : "";
-  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${r.task}  [${r.branch}]${r.legacy ? " (legacy)" : ""}  ${r.name}${intent}`;
 }
 
 /**

@@ -1,18 +1,11 @@
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
-import {
-  EMPTY_SESSION,
-  listLines,
-  rereadList,
-  resumeSession,
-  type ResumeSession,
-} from "./resume-session.ts";
+import { EMPTY_SESSION, listLines, rereadList, resumeSession } from "./resume-session.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
-import type { MemoryPaths } from "../store/memory-paths.ts";
 import { listRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import { freshestSessionState } from "./restore-gate.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
@@ -23,12 +16,12 @@ import {
   parseReplaySelection,
   type PendingPromptSource,
   type ReplayCase,
-  type ReplayResult,
 } from "./prompt-replay.ts";
-import { reconcile, type Reconciliation } from "./reconcile.ts";
+import { reconcile } from "./reconcile.ts";
 import {
   CHECKPOINT_WINDOW_DAYS,
   checkpointIndex,
+  enumerateCandidates,
   sentinelTarget,
   toCandidate,
 } from "./restore-candidates.ts";
@@ -40,28 +33,21 @@ import {
   type PickerDecision,
   type PickerSettings,
 } from "./restore-picker.ts";
-import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
+import { cleanupAfterRestore } from "./restore-cleanup.ts";
 import { buildMemoryListing, type MemoryListing } from "./memory-listing.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 import { checkpointKindLine } from "./checkpoint-kind-line.ts";
-
-export interface RestoreRequest {
-  paths: MemoryPaths;
-  /** "" when no session id could be resolved */
-  sessionId: string;
-  pick?: number;
-  synthesize?: boolean;
-  /** the answer to "Replay which?", as typed */
-  replay?: string;
-  /** the user chose to proceed after the same-session warning */
-  proceed?: boolean;
-  /**
-   * the user said no to the B3 (session-state) synthesis offer: remember it for that file, then
-   * pick without it
-   */
-  declineSynthesis?: boolean;
-}
+import {
+  NO_SURROUNDINGS,
+  type RestoreDecision,
+  type RestoreOutcome,
+  type RestoreRequest,
+  type Restored,
+  type ResumeSummary,
+} from "./restore-outcome.ts";
+import { findMidAgentHandoff } from "../store/mid-agent-handoff.ts";
+import { markRunningSessions } from "./running-sessions.ts";
 
 export function pickerSettings(knobs: Knobs): PickerSettings {
   return {
@@ -71,62 +57,6 @@ export function pickerSettings(knobs: Knobs): PickerSettings {
     dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
   };
 }
-
-/**
- * What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3
- * (the session-state synthesis).
- */
-export interface ResumeSummary {
-  source: "checkpoint" | "session-state";
-  /** automatic (a hook's save: no notes of the model) or curated (/checkpoint) */
-  kind: "automatic" | "curated" | "session-state";
-  /** the brief's line saying so */
-  kindLine: string;
-  file: string;
-  task: string;
-  branch: string;
-  intent: string;
-  sessionId: string | null;
-  /** `claude --resume <id>`, or why there is none */
-  resume: string;
-  savedAt?: string;
-  artifacts: string[];
-  openQuestions: string[];
-  /** what the session was doing, from the checkpoint (the model's fields and the transcript digest) */
-  session: ResumeSession;
-  /** files to Read now: the artifacts, then the newest changed files that still exist (absolute) */
-  reread: string[];
-}
-
-export type Need = "same-session" | "replay" | "manual-recovery";
-
-export interface Restored {
-  action: "restore";
-  /** false: a question is open (needs); nothing was cleaned up or logged yet */
-  done: boolean;
-  needs: Need[];
-  path: string;
-  summary: ResumeSummary | null;
-  sameSession: boolean;
-  consumedSentinel: string;
-  warnings: string[];
-  reconcile: Reconciliation | null;
-  prompts: ReplayCase;
-  replay: Extract<ReplayResult, { ok: true }> | null;
-  cleanup: CleanupReport | null;
-  ledger: string | null;
-  corrupt?: { file: string; reason: string; raw: string; hint: string };
-  /** flags that reach this same checkpoint again, to repeat with the answers to `needs` */
-  rerun: string[];
-}
-
-export type RestoreOutcome =
-  | Restored
-  | Exclude<
-      PickerDecision,
-      { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }
-    >
-  | { action: "invalid"; reason: string };
 
 const MANUAL_RECOVERY_HINT =
   "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
@@ -278,15 +208,26 @@ function declinedSyntheses(
   return keys;
 }
 
+/** `--pick N` past the local candidates: the shared checkpoint the picker numbered N, as its `sN`. */
+function sharedAlias(req: RestoreRequest, snap: MemoryListing, s: PickerSettings): string | null {
+  if (req.pick === undefined || !req.sharedSource) return null;
+  const local = enumerateCandidates(snap, {
+    sentinelWindowDays: s.sentinelWindowDays,
+    dedupWindowDays: s.dedupWindowDays,
+  }).candidates.length;
+  if (req.pick <= local) return null;
+  return req.pick - local <= req.sharedSource.list().length ? `s${req.pick - local}` : null;
+}
+
+type Picked =
+  | { decision: PickerDecision; snap: MemoryListing }
+  | { sharedAlias: string; snap: MemoryListing };
+
 /**
- * Restore step 1 (the picker): Tier 1 (this session's own pending-restore) on a first listing of
- * that sentinel alone, else the full picker.
+ * Restore step 1 (the picker): Tier 1 (this session's own pending-restore) on a first listing of that sentinel alone, else the
+ * full picker; the full listing is built once, and a pick past its candidates names a shared one.
  */
-function pick(
-  deps: Deps,
-  knobs: Knobs,
-  req: RestoreRequest,
-): { decision: PickerDecision; snap: MemoryListing } {
+function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): Picked {
   const now = deps.now();
   const answered = req.pick !== undefined || req.synthesize === true;
   // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
@@ -308,6 +249,8 @@ function pick(
     sentinelWindowDays: settings.sentinelWindowDays,
     headCachePid: deps.pid,
   });
+  const alias = sharedAlias(req, snap, settings);
+  if (alias) return { sharedAlias: alias, snap };
   const declinedB3 = declinedSyntheses(deps, req, snap, settings);
   return {
     decision: pickRestore(snap, settings, {
@@ -338,8 +281,7 @@ function restoreCheckpoint(
   const checked =
     text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
   if (!checked.ok) {
-    // Path 6 (a checkpoint that cannot be read): shown raw with the manual-recovery hint; no
-    // sentinel is consumed or trashed.
+    // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
     out.path = "6";
     out.consumedSentinel = "";
     out.needs = ["manual-recovery"];
@@ -461,10 +403,19 @@ function finishRestore(
 }
 
 /** Restore mode end to end: picker, restore steps 1.5 and 2, reconciliation, step 4 replay, step 5 cleanup, step 6 ledger. */
-export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
-  // The clock is read once per restore (see withFrozenClock).
-  const deps = withFrozenClock(rawDeps);
-  const { decision, snap } = pick(deps, knobs, req);
+function decide(deps: Deps, knobs: Knobs, req: RestoreRequest): Decided {
+  const picked = pick(deps, knobs, req);
+  if ("sharedAlias" in picked) return adoptAndRestore(deps, knobs, req, picked.sharedAlias);
+  return { decision: decidePicked(deps, req, picked), adopted: null };
+}
+
+type Decided = { decision: RestoreDecision; adopted: string | null };
+
+function decidePicked(
+  deps: Deps,
+  req: RestoreRequest,
+  { decision, snap }: { decision: PickerDecision; snap: MemoryListing },
+): RestoreDecision {
   if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none")
     return decision;
   if (decision.action === "synthesize" && !decision.confirmed) return decision;
@@ -472,8 +423,7 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   let out: Restored;
   let preferSid: string | null = null;
   if (decision.action === "synthesize") {
-    // Path 5: a session-state synthesis (B3) consumes no sentinel; current-session cleanup still
-    // runs.
+    // Synthesis from a session-state file consumes no sentinel; current-session cleanup still runs.
     out = base(decision.path, decision.warnings, { case: "A" });
     out.summary = synthesisSummary(decision.synthesis);
     out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
@@ -491,4 +441,69 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   if (invalid) return invalid;
   if (out.needs.length > 0) return out;
   return finishRestore(deps, req, snap, out);
+}
+
+/**
+ * `--shared sN` (or a pick past the local rows): the shared checkpoint copied here and named by
+ * this session's own sentinel, then restored by Tier 1 (the picker's look at that sentinel); a picked shared checkpoint asks no
+ * same-session question.
+ */
+function adoptAndRestore(deps: Deps, knobs: Knobs, req: RestoreRequest, arg: string): Decided {
+  const refused = (reason: string, expected: string): Decided => ({
+    decision: { action: "invalid", reason, expected },
+    adopted: null,
+  });
+  if (!isUsableSessionId(req.sessionId) || !req.sharedSource)
+    return refused(
+      "restore --shared needs this session's id",
+      "--session ID (the skill passes it)",
+    );
+  const adopted = req.sharedSource.adopt(arg, req.sessionId);
+  if (!adopted.ok) return refused(adopted.reason, adopted.expected);
+  const { decision } = decide(deps, knobs, {
+    ...req,
+    pick: undefined,
+    shared: undefined,
+    proceed: true,
+    sharedSource: undefined,
+  });
+  return { decision, adopted: adopted.file };
+}
+
+/** One restore, computed: the decision, running sessions marked, and what was found around it. */
+export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
+  // The clock is read once per restore (see withFrozenClock).
+  const deps = withFrozenClock(rawDeps);
+  const { decision, adopted } = req.shared
+    ? adoptAndRestore(deps, knobs, req, req.shared)
+    : decide(deps, knobs, req);
+  const marked = req.running ? markRunningSessions(decision, req.sessionId, req.running) : decision;
+  const offered =
+    marked.action === "choose" || marked.action === "synthesize"
+      ? (req.sharedSource?.list() ?? [])
+      : [];
+  return {
+    ...marked,
+    ...NO_SURROUNDINGS,
+    midAgentHandoff: findMidAgentHandoff(
+      deps.fs,
+      req.paths.memory,
+      req.sessionId,
+      deps.now().getTime(),
+      knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    ),
+    offeredShared: offered,
+    sharedHint: marked.action === "none" ? sharedHint(req) : null,
+    adoptedShared: adopted,
+  };
+}
+
+/** With nothing to pick: the shared checkpoints fetched here, else whether the remote holds some. */
+function sharedHint(req: RestoreRequest): RestoreOutcome["sharedHint"] {
+  const source = req.sharedSource;
+  if (!source) return null;
+  const fetched = source.list().length;
+  if (fetched > 0) return { fetched };
+  const remote = source.remoteHolding();
+  return remote ? { remote } : null;
 }

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-format.ts";
-import {
-  planDrift,
-  planTaskStates,
-  reconcile,
-  reconcileLines,
-} from "../../../lib/restore/reconcile.ts";
+import { planDrift, planTaskStates, reconcile } from "../../../lib/restore/reconcile.ts";
+import { reconcileLines } from "../../../lib/restore/brief/reconcile-lines.ts";
 import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
 
 function fixtureCheckpoint(f: MemoryFixture) {

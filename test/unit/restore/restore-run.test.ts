@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  runRestore,
-  type RestoreOutcome,
-  type Restored,
-} from "../../../lib/restore/restore-run.ts";
-import { restoreJson, restoreText } from "../../../lib/restore/restore-render.ts";
+import { runRestore } from "../../../lib/restore/restore-run.ts";
+import type { RestoreOutcome, Restored } from "../../../lib/restore/restore-outcome.ts";
+import { restoreJson, restoreText } from "../../../lib/restore/brief/restore-answer.ts";
 
 const ENGINE = 'node "/e/quoin-checkpoint.cjs"';
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
@@ -26,7 +23,7 @@ function restore(
   return runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: req.sid ?? CUR, ...req });
 }
 
-function restored(o: RestoreOutcome): Restored {
+function restored(o: RestoreOutcome): Extract<RestoreOutcome, Restored> {
   if (o.action !== "restore")
     throw new Error(`expected restore, got ${JSON.stringify(restoreJson(o, ENGINE))}`);
   return o;

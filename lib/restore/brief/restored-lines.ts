@@ -1,7 +1,8 @@
-import { replayMenu } from "./prompt-replay.ts";
-import { driftLines, reconcileLines, workingTreeLine } from "./reconcile.ts";
-import type { Restored } from "./restore-run.ts";
-import { BRIEF_LIMITS, cut, digestNotes, notesLines, whereLines } from "./restore-guide.ts";
+import { replayMenu } from "../prompt-replay.ts";
+import { driftLines, reconcileLines, workingTreeLine } from "./reconcile-lines.ts";
+import type { Restored } from "../restore-outcome.ts";
+import { cut } from "../text-cut.ts";
+import { BRIEF_LIMITS, digestNotes, notesLines, whereLines } from "./brief-sections.ts";
 import type { BriefLine } from "./brief-fit.ts";
 
 // The lines of a restore's brief (`show`), in the order they are kept: what fits least is cut
