@@ -1,6 +1,7 @@
 import { listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
 import { checkpointRowText } from "../../lib/restore/brief/picker-rows.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
+import { pickerSettings } from "../../lib/restore/restore-picker.ts";
 import { sharedCheckpointsOf, sharedListLines } from "../../lib/share/shared-for-restore.ts";
 import { printLine } from "../cli-context.ts";
 import { answer, EXIT } from "../answer.ts";
@@ -16,7 +17,7 @@ export const listCommand = defineCommand({
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,
     });
-    const rows = listCheckpoints(snap);
+    const rows = listCheckpoints(snap, pickerSettings(ctx.knobs));
     const shared = sharedCheckpointsOf(ctx.deps, ctx.paths);
     if (ctx.json) return answer(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints, shared });
     const engine = engineInvocation(ctx.deps);

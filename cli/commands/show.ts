@@ -1,5 +1,6 @@
 import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
+import { pickerSettings } from "../../lib/restore/restore-picker.ts";
 import { printLine, UsageError } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
@@ -35,7 +36,7 @@ export const showCommand = defineCommand({
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,
     });
-    const target = resolveShowTarget(snap, arg);
+    const target = resolveShowTarget(snap, arg, pickerSettings(ctx.knobs));
     if (!target.ok) return refused(target.reason);
     const text = ctx.deps.fs.readFileSync(target.file, "utf8");
     if (ctx.json) return answer(ctx, { file: target.file, content: text });

@@ -1,7 +1,7 @@
 import type { MidAgentHandoff } from "../store/mid-agent-handoff.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import type { CleanupReport } from "./restore-cleanup.ts";
-import type { PickerDecision } from "./restore-picker.ts";
+import type { ListedCandidate, PickerDecision } from "./restore-picker.ts";
 import type { ReplayCase, ReplayResult } from "./prompt-replay.ts";
 import type { Reconciliation } from "./reconcile.ts";
 import type { ResumeSession } from "./resume-session.ts";
@@ -86,11 +86,13 @@ export type Need = "same-session" | "replay" | "manual-recovery";
 /** A checkpoint that cannot be restored as one: shown raw (its head), with a hint; its sentinel is kept. */
 export interface Damage {
   file: string;
-  /** `cut short`, `not a checkpoint`, `empty`, `unreadable` */
+  /** `cut short`, `not a checkpoint`, `empty`, `unreadable`, `no ## Branch` */
   reason: string;
   /** the first bytes, non-printing ones replaced */
   raw: string;
   hint: string;
+  /** the other checkpoints, numbered as `--pick` takes them */
+  others: ListedCandidate[];
 }
 
 export interface Restored {

@@ -21,13 +21,14 @@ import { reconcile } from "./reconcile.ts";
 import {
   CHECKPOINT_WINDOW_DAYS,
   checkpointIndex,
-  enumerateCandidates,
   sentinelTarget,
   toCandidate,
 } from "./restore-candidates.ts";
 import {
   b3Key,
   isSameSession,
+  numberedList,
+  pickerSettings,
   pickFastPath,
   pickRestore,
   type PickerDecision,
@@ -38,6 +39,8 @@ import { buildMemoryListing, type MemoryListing } from "./memory-listing.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 import { checkpointKindLine } from "./checkpoint-kind-line.ts";
+import { CHECKPOINT_READ_CAP, damageOf, shownHead } from "./checkpoint-damage.ts";
+import { readHead } from "../core/file-range.ts";
 import {
   NO_SURROUNDINGS,
   type RestoreDecision,
@@ -49,24 +52,19 @@ import {
 import { findMidAgentHandoff } from "../store/mid-agent-handoff.ts";
 import { markRunningSessions } from "./running-sessions.ts";
 
-export function pickerSettings(knobs: Knobs): PickerSettings {
-  return {
-    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
-    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
-    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
-    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
-  };
-}
-
 const MANUAL_RECOVERY_HINT =
   "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
-const RAW_CAP = 16_000;
 
-/** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
+/**
+ * Restore step 2: a checkpoint is damaged when it cannot be read, is empty, not a checkpoint or cut
+ * short (checkpoint-damage.ts), or lacks its Active task or Branch.
+ */
 function checkCheckpointText(
   text: string,
+  size: number,
 ): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
-  if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
+  const damage = damageOf(text, size);
+  if (damage) return { ok: false, reason: damage };
   const parsed = parseCheckpoint(text);
   if (!parsed.task) return { ok: false, reason: `no ## ${titleOf("task")}` };
   if (!parsed.branch) return { ok: false, reason: `no ## ${titleOf("branch")}` };
@@ -211,10 +209,7 @@ function declinedSyntheses(
 /** `--pick N` past the local candidates: the shared checkpoint the picker numbered N, as its `sN`. */
 function sharedAlias(req: RestoreRequest, snap: MemoryListing, s: PickerSettings): string | null {
   if (req.pick === undefined || !req.sharedSource) return null;
-  const local = enumerateCandidates(snap, {
-    sentinelWindowDays: s.sentinelWindowDays,
-    dedupWindowDays: s.dedupWindowDays,
-  }).candidates.length;
+  const local = numberedList(snap, s).length;
   if (req.pick <= local) return null;
   return req.pick - local <= req.sharedSource.list().length ? `s${req.pick - local}` : null;
 }
@@ -245,7 +240,9 @@ function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): Picked {
   }
   const settings = pickerSettings(knobs);
   const snap = buildMemoryListing(deps.fs, req.paths, req.sessionId, now, {
-    checkpointWindowDays: CHECKPOINT_WINDOW_DAYS,
+    // an explicit pick may name any file `list` numbers: every head is read (the head cache holds them)
+    checkpointWindowDays:
+      req.pick === undefined ? CHECKPOINT_WINDOW_DAYS : Number.POSITIVE_INFINITY,
     sentinelWindowDays: settings.sentinelWindowDays,
     headCachePid: deps.pid,
   });
@@ -273,23 +270,30 @@ function restoreCheckpoint(
   out.consumedSentinel = decision.consumedSentinelPath;
   const file = decision.candidate.file;
   let text: string | null = null;
+  let size = 0;
   try {
-    text = deps.fs.readFileSync(file, "utf8");
+    size = deps.fs.statSync(file).size;
+    text = readHead(deps.fs, file, CHECKPOINT_READ_CAP);
+    if (text === null) throw new Error("not a regular file it can open");
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
   const checked =
-    text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
+    text === null
+      ? ({ ok: false, reason: "unreadable" } as const)
+      : checkCheckpointText(text, size);
   if (!checked.ok) {
-    // Path 6: shown raw with the manual-recovery hint; no sentinel is consumed or trashed.
+    // Path 6 (a damaged file): its head shown with the manual-recovery hint and the other
+    // checkpoints listed; no sentinel is consumed or trashed.
     out.path = "6";
     out.consumedSentinel = "";
     out.needs = ["manual-recovery"];
     out.corrupt = {
       file,
       reason: checked.reason,
-      raw: (text ?? "").slice(0, RAW_CAP),
+      raw: shownHead(text ?? ""),
       hint: MANUAL_RECOVERY_HINT,
+      others: decision.list.filter((c) => c.file !== file),
     };
     return { out, preferSid: null };
   }

@@ -1,6 +1,7 @@
 import type { OfferedShared } from "../restore-outcome.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "../restore-picker.ts";
 import type { CheckpointRow } from "../checkpoint-list.ts";
+import { kindOf } from "../../store/checkpoint-status.ts";
 
 // The rows of a picker: the local candidates, then the shared checkpoints numbered after them.
 
@@ -53,18 +54,41 @@ export function candidateJson(c: ListedCandidate) {
   };
 }
 
-/** The intent as a row shows it: one line, at most 70 characters. */
-export function rowIntent(intent: string): string {
-  const flat = intent.replace(/\s+/g, " ").trim();
-  return flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
+/** What kind of save a checkpoint is, from its `## Status`, in a person's words. */
+export function saveKindLabel(status: string | undefined): string {
+  const k = kindOf(status);
+  if (k.kind === "voluntary") return "your /checkpoint";
+  if (k.kind === "panic") return "your /checkpoint, short";
+  if (k.kind === "precompact") return "before compaction";
+  if (k.kind === "forced") return "forced at the limit";
+  if (k.kind === "session-end") return "session end";
+  if (/\bcurated\b|\bvoluntary\b/i.test(k.status)) return "your /checkpoint";
+  if (/precompact/i.test(k.status)) return "before compaction";
+  if (/forced|block/i.test(k.status)) return "forced at the limit";
+  if (/session end/i.test(k.status)) return "session end";
+  if (/recovered/i.test(k.status)) return "recovered";
+  return "saved";
 }
 
-/** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)  "intent"` with the gate's annotation. */
+/** What the save was doing, as a row shows it: the model's intent, or what the person last asked. */
+export function rowIntent(intent: string): string {
+  const asked = /^\(newest request\)\s*/.exec(intent);
+  const text = asked ? intent.slice(asked[0].length) : intent;
+  const flat = text.replace(/\s+/g, " ").trim();
+  const shown = flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
+  return asked ? `last asked "${shown}"` : `"${shown}"`;
+}
+
+/**
+ * `  1. * your /checkpoint, 2026-11-29 11:00 UTC: alpha [main] "intent" (damaged: cut short)`:
+ * the kind of save, when, the task and branch, what it was doing, then why it would not be
+ * picked by itself. `*`: this session or another names it to be restored next.
+ */
 function candidateRow(c: ListedCandidate): string {
-  const source = c.sessionId === undefined ? "(legacy)" : `(${c.source})`;
-  const note = c.note ? `  [${c.note}]` : "";
-  const intent = c.intent ? `  "${rowIntent(c.intent)}"` : "";
-  return `  ${String(c.n).padStart(2)}. ${c.source === "sentinel" ? "*" : " "} Task: ${c.task}  Branch: ${c.branch}  Saved: ${c.saved}  ${source}${intent}${note}`;
+  const what = c.damage ? "" : c.intent ? `  ${rowIntent(c.intent)}` : "";
+  const note = c.note ? `  (${c.note})` : "";
+  const kind = c.damage ? "damaged file" : saveKindLabel(c.status);
+  return `  ${String(c.n).padStart(2)}. ${c.sentinel ? "*" : " "} ${kind}, ${c.saved}: ${c.task} [${c.branch}]${what}${note}`;
 }
 
 export function pickerLines(list: readonly ListedCandidate[]): string[] {
@@ -74,9 +98,10 @@ export function pickerLines(list: readonly ListedCandidate[]): string[] {
   return lines;
 }
 
-/** One row of `list`. */
+/** One row of `list`, numbered as `restore --pick` takes them. */
 export function checkpointRowText(r: CheckpointRow): string {
   const mark = r.sentinels.length ? "*" : " ";
-  const intent = r.intent ? `  "${rowIntent(r.intent)}"` : "";
-  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${r.task}  [${r.branch}]${r.legacy ? " (legacy)" : ""}  ${r.name}${intent}`;
+  const kind = r.damage ? `damaged: ${r.damage}` : saveKindLabel(r.status);
+  const what = !r.damage && r.intent ? `  ${rowIntent(r.intent)}` : "";
+  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${kind}: ${r.task}  [${r.branch}]  ${r.name}${what}`;
 }

@@ -1,7 +1,7 @@
 import { promptPreview, replayMenu } from "../prompt-replay.ts";
 import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restored-lines.ts";
 import { fitShow, type BriefLine } from "./brief-fit.ts";
-import { PICKER_LIST_CAP, type ListedCandidate } from "../restore-picker.ts";
+import { PICKER_LIST_CAP } from "../restore-picker.ts";
 import type {
   OfferedShared,
   RestoreDecision,
@@ -155,8 +155,9 @@ function sharedHintLine(o: RestoreOutcome, engine: string): string | null {
 const plain = (text: string): BriefLine[] => text.split("\n").map((t) => ({ text: t }));
 
 function restoreFields(o: RestoreDecision, shared: readonly OfferedShared[]): object {
-  const offered = (list: readonly ListedCandidate[]) =>
-    shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedJson(c, list.length + i + 1));
+  const numbered =
+    "numbered" in o && o.numbered !== undefined ? o.numbered : "list" in o ? o.list.length : 0;
+  const offered = shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedJson(c, numbered + i + 1));
   switch (o.action) {
     case "restore":
       return restoredJson(o);
@@ -165,7 +166,7 @@ function restoreFields(o: RestoreDecision, shared: readonly OfferedShared[]): ob
         action: o.action,
         reason: o.reason,
         warnings: warningsOf(o),
-        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: o.more,
         menu: chooseLines(o, shared),
       };
@@ -176,7 +177,7 @@ function restoreFields(o: RestoreDecision, shared: readonly OfferedShared[]): ob
         path: o.path,
         warnings: o.warnings,
         sessionState: o.synthesis,
-        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: Math.max(0, o.list.length - PICKER_LIST_CAP),
         menu: synthesizeLines(o, shared),
       };
@@ -193,13 +194,15 @@ type Synthesize = Extract<RestoreDecision, { action: "synthesize" }>;
 function chooseLines(o: Choose, shared: readonly OfferedShared[]): string[] {
   const head =
     o.reason === "multiple"
-      ? "Multiple recent checkpoints found. Which session do you want to restore?"
-      : "Auto-pick suppressed and no recent session-state to synthesize from. Pick one explicitly, or skip:";
+      ? "Several recent checkpoints. Which one do you want to restore?"
+      : "None of these is restored by itself, and no recent session notes to start from. Pick one, or skip:";
   return [
     head,
     ...pickerLines(o.list),
-    ...sharedLines(o.list.length, shared),
-    "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice.",
+    ...sharedLines(o.numbered ?? o.list.length, shared),
+    o.list.slice(0, PICKER_LIST_CAP).some((c) => c.note)
+      ? "Enter a number (rerun with --pick N), or 'skip'. A note in ( ) does not stop you picking that row."
+      : "Enter a number (rerun with --pick N), or 'skip'.",
   ];
 }
 
@@ -210,7 +213,7 @@ function synthesizeLines(o: Synthesize, shared: readonly OfferedShared[]): strin
       ? [
           "Or restore a checkpoint explicitly (rerun with --pick N):",
           ...pickerLines(o.list),
-          ...sharedLines(o.list.length, shared),
+          ...sharedLines(o.numbered ?? o.list.length, shared),
         ]
       : []),
   ];

@@ -26,7 +26,12 @@ function carryOnOptions(r: Restored): string {
 }
 
 function restoredNext(r: Restored): string[] {
-  if (r.corrupt) return ["Show the raw content and the hint above, then stop."];
+  if (r.corrupt)
+    return [
+      r.corrupt.others.length
+        ? "Show the damaged file's text and the hint above; then ask whether to restore one of the other checkpoints listed (run `E restore --json --pick N`), or stop."
+        : "Show the raw content and the hint above, then stop.",
+    ];
   const rerun = `E restore --json ${r.rerun.join(" ")}`.trimEnd();
   if (r.needs.includes("same-session")) {
     return [

@@ -4,6 +4,7 @@ import type { Restored } from "../restore-outcome.ts";
 import { cut } from "../text-cut.ts";
 import { BRIEF_LIMITS, digestNotes, notesLines, whereLines } from "./brief-sections.ts";
 import type { BriefLine } from "./brief-fit.ts";
+import { pickerLines } from "./picker-rows.ts";
 
 // The lines of a restore's brief (`show`), in the order they are kept: what fits least is cut
 // first, from the end; `keep` lines and `held` text are never cut (brief-fit.ts).
@@ -47,14 +48,21 @@ export function restoredLines(r: Restored, engine: string, json: boolean): Brief
   const keep = (text: string): BriefLine => ({ text, keep: true });
   const lines: BriefLine[] = warningsOf(r).map(keep);
   if (r.corrupt) {
+    const others = r.corrupt.others;
     lines.push(
       keep(
-        `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+        `[checkpoint] ${r.corrupt.file} is damaged: ${r.corrupt.reason}; nothing was restored and its sentinel is kept.`,
       ),
-      keep("----- raw content -----"),
+      keep("----- its first 2 KB (non-printing bytes as ?) -----"),
       { text: r.corrupt.raw, held: true },
       keep("-----------------------"),
       keep(r.corrupt.hint),
+      ...(others.length
+        ? [
+            keep(`Or restore another checkpoint (${engine} restore --pick N):`),
+            ...pickerLines(others).map(keep),
+          ]
+        : []),
     );
     return lines;
   }
