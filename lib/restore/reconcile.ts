@@ -27,7 +27,11 @@ export interface Reconciliation {
   rebasedCommits: RebasedCommit[];
   /** listed in the checkpoint, in git under neither its hash nor its subject: not in this clone */
   droppedCommits: CommitRef[];
-  /** at most STATUS_ENTRIES lines of `git status --porcelain` now, the working set's first */
+  /**
+   * at most STATUS_ENTRIES lines of `git status --porcelain` now: the session's working set, then
+   * what changed since the save (files untouched since, untracked ones already there among them,
+   * are in the counts only)
+   */
   status: string[];
   statusTotal: number;
   statusCounts: Partial<Record<StatusKind, number>>;
@@ -222,7 +226,17 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
       `${since.length}${since.length >= SINCE_COUNT_CAP ? "+" : ""} commit(s) since the checkpoint was saved`,
     );
   const set = workingSet(root, cp);
-  const summary = summarizeStatus(status ?? [], new Set(set));
+  // Entries outside the session's working set that did not change since the save (untracked
+  // files that were already there, say) are counted, not listed.
+  const changedSince = (rel: string): boolean => {
+    if (!Number.isFinite(savedMs)) return true;
+    try {
+      return deps.fs.statSync(path.join(root, rel)).mtimeMs > savedMs;
+    } catch {
+      return true; // gone since: a change
+    }
+  };
+  const summary = summarizeStatus(status ?? [], new Set(set), undefined, changedSince);
   const gitDrift = git
     ? gitDriftLines({
         status: status ?? [],

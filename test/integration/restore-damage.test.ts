@@ -147,7 +147,7 @@ describe("damage named, never swapped in silence (built engine)", () => {
     expect(j.corrupt).toMatchObject({ file: noise, reason: "not a checkpoint" });
     const shown = j.show.join("\n");
     expect(shown).toContain(`${noise} is damaged: not a checkpoint`);
-    expect(shown).toMatch(new RegExp(`4\\. .*good \\[feature/login\\]`));
+    expect(shown).toMatch(/4\. .*good \[feature\/login\]/);
     expect(shown).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]/);
     expect(fs.existsSync(own)).toBe(true);
     expect(fs.existsSync(good)).toBe(true);

@@ -53,11 +53,13 @@ export function whereLines(x: ResumeSession): string[] {
     for (const w of x.progress.slice(-L.lastWords))
       lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
   }
-  if (x.lastWords.length) {
+  const said = new Set(x.progress.map((w) => w.text.trim()));
+  const lastWords = x.lastWords.filter((w) => !said.has(w.text.trim()));
+  if (lastWords.length) {
     lines.push("Last words of the model (newest last):");
-    const words = x.lastWords.slice(-L.lastWords);
-    if (x.lastWords.length > words.length)
-      lines.push(`  (+${x.lastWords.length - words.length} older)`);
+    const words = lastWords.slice(-L.lastWords);
+    if (lastWords.length > words.length)
+      lines.push(`  (+${lastWords.length - words.length} older)`);
     for (const w of words)
       lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
   }
@@ -97,14 +99,10 @@ export function whereLines(x: ResumeSession): string[] {
   return lines;
 }
 
-/** The model's own notes (a curated checkpoint): done, in progress, next up, decisions. */
-export function notesLines(x: ResumeSession): string[] {
+/** The model's own notes of what is open (a curated checkpoint): in progress, next up, decisions. */
+export function modelLines(x: ResumeSession): string[] {
   const lines: string[] = [];
   const item = (t: string) => cut(t, L.itemChars);
-  if (x.done.length) {
-    lines.push("Done:");
-    lines.push(...bounded(x.done, L.items, "done items", (d) => `  - ${item(d)}`));
-  }
   if (x.inProgress) lines.push(`In progress: ${cut(x.inProgress, L.inProgressChars)}`);
   lines.push(
     ...bounded(
@@ -116,6 +114,12 @@ export function notesLines(x: ResumeSession): string[] {
   );
   lines.push(...bounded(x.decisions, L.items, "decisions", (d) => `Decision: ${item(d)}`));
   return lines;
+}
+
+/** What the model noted as done. */
+export function doneLines(x: ResumeSession): string[] {
+  if (!x.done.length) return [];
+  return ["Done:", ...bounded(x.done, L.items, "done items", (d) => `  - ${cut(d, L.itemChars)}`)];
 }
 
 /** The digest's footnotes: where the compaction summary is, a history cut short. */

@@ -9,7 +9,7 @@ const commitLine = (c: CommitRef) => `${c.hash}${c.subject ? ` ${c.subject}` : "
 /** A few lines for a person or a successor prompt; each fact once (next up and the like are the checkpoint's). */
 export function reconcileLines(
   r: Reconciliation,
-  opts: { drift?: boolean; tree?: boolean } = {},
+  opts: { drift?: boolean; tree?: boolean; blockers?: boolean } = {},
 ): string[] {
   const lines: string[] = [];
   if (!r.git) lines.push("git: not a repository here; commits not checked");
@@ -25,7 +25,7 @@ export function reconcileLines(
   if (statLast) lines.push(`  ${statLast}`);
   if (opts.drift !== false) lines.push(...driftLines(r));
   for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
-  for (const b of r.blockers) lines.push(`Blocker (re-check): ${b}`);
+  if (opts.blockers !== false) lines.push(...blockerLines(r));
   return lines;
 }
 
@@ -38,7 +38,12 @@ export function driftLines(r: Reconciliation): string[] {
 export function workingTreeLine(r: Reconciliation): string {
   const shown =
     r.status.length < r.statusTotal
-      ? `; the first ${r.status.length}, the checkpoint's files first`
+      ? `; listed: ${r.status.length}, the session's files and what changed since the save`
       : "";
   return `Working tree now: ${statusCountsLine({ total: r.statusTotal, counts: r.statusCounts })}${shown}`;
+}
+
+/** The blockers the checkpoint carries, to re-check before starting. */
+export function blockerLines(r: Reconciliation): string[] {
+  return r.blockers.map((b) => `Blocker (re-check): ${b}`);
 }

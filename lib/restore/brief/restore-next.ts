@@ -1,10 +1,10 @@
 import type { RestoreDecision, Restored } from "../restore-outcome.ts";
-import { cut } from "../text-cut.ts";
+import { cutAtWord } from "../text-cut.ts";
 
 // The per-case wording of restore, in the engine's answer rather than in the skill: `next` says
 // what the model does with this answer (ask, run, read, restate), so the SKILL.md stays small.
 
-const quote = (t: string) => `"${cut(t, 80).replace(/"/g, "'")}"`;
+const quote = (t: string) => `"${cutAtWord(t, 80).replace(/"/g, "'")}"`;
 
 /** The options of the closing question of a finished restore: carry on, look at the drift, read more, other. */
 function carryOnOptions(r: Restored): string {

@@ -66,7 +66,7 @@ describe("restore --json", () => {
         "Enter a number (rerun with --pick N), or 'skip'.",
       ]
     `);
-    expect(r.out).not.toMatch(/\(sentinel\)|\(disk-only\)|\(legacy\)  |notes in \[/);
+    expect(r.out).not.toMatch(/\(sentinel\)|\(disk-only\)|\(legacy\) {2}|notes in \[/);
   });
 
   it("refuses a --pick that is not a number (exit 2)", () => {
