@@ -9,6 +9,7 @@ import { parseKeyValues, type SentinelFamily } from "../store/sentinels.ts";
 import { parseActiveTask } from "../store/checkpoint-format.ts";
 import { readHead } from "../core/file-range.ts";
 import { handoffSkillList } from "../store/mid-agent-handoff.ts";
+import { CHECKPOINT_READ_CAP, damageOf, type DamageKind } from "../restore/checkpoint-damage.ts";
 
 const TASK_HEAD_BYTES = 4096;
 
@@ -19,6 +20,8 @@ export interface Banner {
   text: string;
   checkpoint: string | null;
   sentinel: string;
+  /** the checkpoint named cannot be restored as one */
+  damage?: DamageKind;
 }
 
 /**
@@ -31,6 +34,17 @@ export function taskOf(deps: Deps, checkpoint: string): string {
   if (fromFile) return reduceTaskName(fromFile);
   const shape = parseCheckpointName(path.basename(checkpoint));
   return reduceTaskName(shape?.rest ?? "unknown");
+}
+
+/** Why the checkpoint a sentinel names cannot be restored as one, or null (checkpoint-damage.ts). */
+function damageOfFile(deps: Deps, checkpoint: string): DamageKind | null {
+  try {
+    const size = deps.fs.statSync(checkpoint).size;
+    const text = readHead(deps.fs, checkpoint, CHECKPOINT_READ_CAP);
+    return text === null ? null : damageOf(text, size);
+  } catch {
+    return null;
+  }
 }
 
 function sentinelsOf(
@@ -64,7 +78,19 @@ export function chooseBanner(
       readSentinelHead(deps, s.file)?.split("\n")[0],
     );
     if (!checkpoint) continue;
-    const task = taskOf(deps, checkpoint);
+    const damage = damageOfFile(deps, checkpoint);
+    const task = damage ? "unknown" : taskOf(deps, checkpoint);
+    if (damage) {
+      return {
+        kind: s.sid === sid ? "own-restore" : "other-restore",
+        checkpoint,
+        sentinel: s.file,
+        damage,
+        text:
+          `[quoin-checkpoint] ${s.sid === sid ? "The checkpoint waiting for this session" : `The checkpoint another session (${s.sid}) left waiting`}, ${checkpoint}, is damaged: ${damage}. ` +
+          "Nothing will be restored from it by itself; /checkpoint --restore shows its text and lists the other checkpoints.",
+      };
+    }
     if (s.sid === sid) {
       return {
         kind: "own-restore",

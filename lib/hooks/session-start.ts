@@ -97,6 +97,8 @@ export const REENTRY_NOTE =
 /** The banner's one short line for the person (systemMessage); the model gets the whole banner. */
 function bannerLine(banner: Banner): string {
   const file = banner.checkpoint ? path.basename(banner.checkpoint) : "";
+  if (banner.damage)
+    return `[quoin] the checkpoint waiting (${file}) is damaged: ${banner.damage}; /checkpoint --restore shows it and lists the others`;
   switch (banner.kind) {
     case "own-restore":
       return `[quoin] a checkpoint of this session is waiting (${file}): /checkpoint --restore resumes it`;
