@@ -15,6 +15,8 @@ const RANK: Record<string, number> = {
   install: 3,
   // sharing reads restore's list and save's windows; hooks may call it (QUOIN_SHARE=auto)
   share: 3.5,
+  // the hooks' notes to the model and the person, rendered from data the hooks gather
+  notes: 3.7,
   hooks: 4,
   edge: 5,
 };

@@ -21,8 +21,9 @@ export function sharedJson(c: OfferedShared, n: number) {
   };
 }
 
+/** `  13.   shared by another clone, <saved>: task [branch]  (shared s1: who, where, when)` */
 function sharedRow(c: OfferedShared, n: number): string {
-  return `  ${String(n).padStart(2)}.   Task: ${c.task ?? "(none)"}  Branch: ${c.branch ?? "?"}  Saved: ${c.savedAt ?? "?"}  (shared ${c.label}: ${c.from})`;
+  return `  ${String(n).padStart(2)}.   shared by another clone, ${c.savedAt ?? "?"}: ${c.task ?? "(unknown task)"} [${c.branch ?? "?"}]  (shared ${c.label}: ${c.from})`;
 }
 
 /** Shared rows numbered after the whole local list (`--pick N` counts past the cap too). */

@@ -35,7 +35,7 @@ describe("the picker numbers shared checkpoints after every local candidate", ()
     const lines = restoreText({ ...o, offeredShared: offered }, ENGINE).split("\n");
     const older = lines.findIndex((l) => l.includes("... and 2 older."));
     expect(lines[older + 1]).toBe(
-      "  13.   Task: remote  Branch: main  Saved: 2026-11-29T01:00:00Z  (shared s1: dev-b@laptop, branch main, 2026-11-29T01:05Z)",
+      "  13.   shared by another clone, 2026-11-29T01:00:00Z: remote [main]  (shared s1: dev-b@laptop, branch main, 2026-11-29T01:05Z)",
     );
     expect(lines[older + 5]).toMatch(/^ {2}17\. .*\(shared s5: /);
     expect(lines[older + 6]).toBe("  ... and 1 more shared (list shows them).");
