@@ -1,6 +1,14 @@
+import { titleOf, type SectionKey } from "../store/checkpoint-sections.ts";
+
 // What is wrong with a checkpoint file that cannot be restored as one, named for the person:
 // nothing in it, not a checkpoint at all (binary bytes, no section), or cut short (its last line
 // unfinished, or a checkpoint of this tool without the hint every one of them ends with).
+
+/** Whether the text has the section `key` (its heading alone on a line). */
+function hasSection(text: string, key: SectionKey): boolean {
+  const heading = `## ${titleOf(key)}`;
+  return text.split("\n").some((l) => l.replace(/\r$/, "") === heading);
+}
 
 export type DamageKind = "empty" | "not a checkpoint" | "cut short";
 
@@ -23,11 +31,11 @@ export function damageOf(text: string, size: number): DamageKind | null {
   if (!/^## \S/m.test(text)) return "not a checkpoint";
   if (!text.endsWith("\n")) return "cut short";
   // restore needs both; every checkpoint written here or by the seed has them
-  if (!/^## Active task\r?$/m.test(text) || !/^## Branch\r?$/m.test(text)) return "cut short";
+  if (!hasSection(text, "task") || !hasSection(text, "branch")) return "cut short";
   if (
-    /^## Status\r?$/m.test(text) &&
-    /^## Session ID\r?$/m.test(text) &&
-    !/^## Restore hint\r?$/m.test(text)
+    hasSection(text, "status") &&
+    hasSection(text, "sessionId") &&
+    !hasSection(text, "restoreHint")
   )
     return "cut short";
   return null;
