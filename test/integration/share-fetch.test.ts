@@ -176,7 +176,7 @@ describe("restore's picker numbers shared checkpoints after the local ones", () 
     expect(rows[1]).toMatch(/^\s+2\. .*: billing \[/);
     expect(rows[2]).toMatch(
       new RegExp(
-        `^\\s+3\\. shared by another clone, .*: payments \\[.*\\(shared s1: dev-a@host-a, branch main, ${TODAY}T`,
+        `^\\s+3\\.\\s+shared by another clone, .*: payments \\[.*\\(shared s1: dev-a@host-a, branch main, ${TODAY}T`,
       ),
     );
     expect(r.candidates.map((x: { n: number; source: string }) => [x.n, x.source])).toEqual([
