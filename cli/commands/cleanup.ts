@@ -5,7 +5,7 @@ import { answer, EXIT, exitFor, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { sessionForWrite } from "../session-for-write.ts";
 import { historyOutlookText } from "../../lib/share/share-prune.ts";
-import { pruneSharedOf } from "./shared-hook.ts";
+import { pruneSharedOf } from "../../lib/share/shared-for-restore.ts";
 
 export const cleanupCommand = defineCommand({
   name: "cleanup",
@@ -32,7 +32,13 @@ export const cleanupCommand = defineCommand({
       trashDays: ctx.knobs.QUOIN_TRASH_DAYS,
       dryRun,
     });
-    const shared = pruneSharedOf(ctx, now, ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW, dryRun);
+    const shared = pruneSharedOf(
+      ctx.deps,
+      ctx.root,
+      now,
+      ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
+      dryRun,
+    );
     const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
     if (ctx.json)
       return answer(ctx, {

@@ -1,10 +1,12 @@
-import { checkpointRowText, listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
+import { listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
+import { checkpointRowText } from "../../lib/restore/brief/picker-rows.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
+import { pickerSettings } from "../../lib/restore/restore-picker.ts";
+import { sharedCheckpointsOf, sharedListLines } from "../../lib/share/shared-for-restore.ts";
 import { printLine } from "../cli-context.ts";
 import { answer, EXIT } from "../answer.ts";
 import { defineCommand } from "../command.ts";
 import { engineInvocation } from "../../lib/core/shell-quote.ts";
-import { sharedCheckpointsOf, sharedListLines } from "./shared-hook.ts";
 
 export const listCommand = defineCommand({
   name: "list",
@@ -15,18 +17,19 @@ export const listCommand = defineCommand({
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,
     });
-    const rows = listCheckpoints(snap);
-    const shared = sharedCheckpointsOf(ctx);
+    const rows = listCheckpoints(snap, pickerSettings(ctx.knobs));
+    const shared = sharedCheckpointsOf(ctx.deps, ctx.paths);
     if (ctx.json) return answer(ctx, { checkpoints: rows, folder: ctx.paths.checkpoints, shared });
+    const engine = engineInvocation(ctx.deps);
     if (rows.length === 0) {
       printLine(ctx, `[checkpoint] no checkpoints in ${ctx.paths.checkpoints}`);
-      for (const line of sharedListLines(ctx, shared)) printLine(ctx, line);
+      for (const line of sharedListLines(shared, engine)) printLine(ctx, line);
       return EXIT.done;
     }
     printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
     for (const r of rows) printLine(ctx, checkpointRowText(r));
-    printLine(ctx, `show one with: ${engineInvocation(ctx.deps)} show N`);
-    for (const line of sharedListLines(ctx, shared)) printLine(ctx, line);
+    printLine(ctx, `show one with: ${engine} show N`);
+    for (const line of sharedListLines(shared, engine)) printLine(ctx, line);
     return EXIT.done;
   },
 });

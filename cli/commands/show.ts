@@ -1,9 +1,10 @@
 import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
+import { pickerSettings } from "../../lib/restore/restore-picker.ts";
 import { printLine, UsageError } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";
-import { showShared } from "./shared-hook.ts";
+import { readShared } from "../../lib/share/shared-for-restore.ts";
 
 export const showCommand = defineCommand({
   name: "show",
@@ -19,12 +20,23 @@ export const showCommand = defineCommand({
     };
     const [arg] = positionals;
     if (!arg || positionals.length > 1) return refused(`expected one checkpoint: ${expected}`);
-    if (/^s\d+$/i.test(arg)) return showShared(ctx, arg);
+    if (/^s\d+$/i.test(arg)) {
+      const found = readShared(ctx.deps, ctx.paths, arg);
+      if (!found.ok)
+        return refuse(ctx, found, {
+          text: `[checkpoint] show: ${found.reason} (expected: ${found.expected})`,
+        });
+      const c = found.shared;
+      if (ctx.json) return answer(ctx, { shared: c, content: found.text });
+      printLine(ctx, `--- ${c.label}: ${c.path} on ${c.remote}, shared by ${c.from} ---`);
+      printLine(ctx, found.text.trimEnd());
+      return EXIT.done;
+    }
     const snap = buildMemoryListing(ctx.deps.fs, ctx.paths, "", ctx.deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
       headCachePid: ctx.deps.pid,
     });
-    const target = resolveShowTarget(snap, arg);
+    const target = resolveShowTarget(snap, arg, pickerSettings(ctx.knobs));
     if (!target.ok) return refused(target.reason);
     const text = ctx.deps.fs.readFileSync(target.file, "utf8");
     if (ctx.json) return answer(ctx, { file: target.file, content: text });

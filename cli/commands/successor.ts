@@ -1,7 +1,8 @@
 import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
 import { readTextOrNull } from "../../lib/core/file-range.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
-import { reconcile, reconcileLines } from "../../lib/restore/reconcile.ts";
+import { reconcile } from "../../lib/restore/reconcile.ts";
+import { reconcileLines } from "../../lib/restore/brief/reconcile-lines.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import {
   holdsNothing,

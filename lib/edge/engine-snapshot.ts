@@ -1,5 +1,5 @@
 import type { Deps } from "../core/deps.ts";
-import type { ForcedSave } from "../hooks/user-prompt-submit.ts";
+import type { ForcedSave } from "../hooks/prompt-hook-options.ts";
 
 /** Under the hook deadline (8 s) with room for the in-process fallback. */
 const SNAPSHOT_TIMEOUT_MS = 5000;

@@ -13,7 +13,7 @@ import {
 } from "../save/skeleton-save.ts";
 import type { UserPromptSubmitInput } from "./hook-io.ts";
 import type { BlockFiles } from "./prompt-gate.ts";
-import type { PromptHookOptions } from "./user-prompt-submit.ts";
+import type { PromptHookOptions } from "./prompt-hook-options.ts";
 
 // The prompt hook's rare paths: the block tier's hold and forced save, and the re-entry at the
 // first prompt after a compaction. The prompt bundle compiles this part only when one is reached

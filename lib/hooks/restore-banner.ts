@@ -9,16 +9,28 @@ import { parseKeyValues, type SentinelFamily } from "../store/sentinels.ts";
 import { parseActiveTask } from "../store/checkpoint-parse.ts";
 import { readHead } from "../core/file-range.ts";
 import { handoffSkillList } from "../store/mid-agent-handoff.ts";
+import { CHECKPOINT_READ_CAP, damageOf, type DamageKind } from "../restore/checkpoint-damage.ts";
+import { bannerText, type BannerFacts, type BannerKind } from "../notes/banner-note.ts";
 
 const TASK_HEAD_BYTES = 4096;
 
-export type BannerKind = "own-restore" | "other-restore" | "reference" | "mid-agent";
-
+/** The banner found: its facts, the sentinel behind it, and its words for the model. */
 export interface Banner {
   kind: BannerKind;
+  facts: BannerFacts;
   text: string;
   checkpoint: string | null;
   sentinel: string;
+}
+
+function banner(facts: BannerFacts, sentinel: string): Banner {
+  return {
+    kind: facts.kind,
+    facts,
+    text: bannerText(facts),
+    checkpoint: "checkpoint" in facts ? facts.checkpoint : null,
+    sentinel,
+  };
 }
 
 /**
@@ -31,6 +43,17 @@ export function taskOf(deps: Deps, checkpoint: string): string {
   if (fromFile) return reduceTaskName(fromFile);
   const shape = parseCheckpointName(path.basename(checkpoint));
   return reduceTaskName(shape?.rest ?? "unknown");
+}
+
+/** Why the checkpoint a sentinel names cannot be restored as one, or null (checkpoint-damage.ts). */
+function damageOfFile(deps: Deps, checkpoint: string): DamageKind | null {
+  try {
+    const size = deps.fs.statSync(checkpoint).size;
+    const text = readHead(deps.fs, checkpoint, CHECKPOINT_READ_CAP);
+    return text === null ? null : damageOf(text, size);
+  } catch {
+    return null;
+  }
 }
 
 function sentinelsOf(
@@ -64,23 +87,17 @@ export function chooseBanner(
       readSentinelHead(deps, s.file)?.split("\n")[0],
     );
     if (!checkpoint) continue;
-    const task = taskOf(deps, checkpoint);
-    if (s.sid === sid) {
-      return {
-        kind: "own-restore",
+    const damage = damageOfFile(deps, checkpoint);
+    return banner(
+      {
+        kind: s.sid === sid ? "own-restore" : "other-restore",
         checkpoint,
-        sentinel: s.file,
-        text: `[quoin-checkpoint] A checkpoint for this session is waiting: ${checkpoint} (task '${task}'). Run /checkpoint --restore to resume from it.`,
-      };
-    }
-    return {
-      kind: "other-restore",
-      checkpoint,
-      sentinel: s.file,
-      text:
-        `[quoin-checkpoint] Another session (${s.sid}) left a checkpoint waiting: ${checkpoint} (task '${task}'). ` +
-        "It belongs to that session, not this one. Run /checkpoint --restore to pick it up, or ignore it.",
-    };
+        sid: s.sid,
+        task: damage ? "unknown" : taskOf(deps, checkpoint),
+        ...(damage ? { damage } : {}),
+      },
+      s.file,
+    );
   }
   for (const s of listing.filter((l) => l.family === "pending-resume-ref")) {
     // Shown until a session acts on it (the first session it reached), not to every new session.
@@ -90,29 +107,25 @@ export function chooseBanner(
     const checkpoint = trustedCheckpoint(deps, paths, kv["checkpoint_path"]);
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!checkpoint || !prior.ok) continue;
-    return {
-      kind: "reference",
-      checkpoint,
-      sentinel: s.path,
-      text:
-        `[quoin-checkpoint] Reference checkpoint from session ${prior.id}: ${checkpoint} (task '${taskOf(deps, checkpoint)}'). ` +
-        "Treat it as read-only background; open it only if the user's work needs it.",
-    };
+    return banner(
+      { kind: "reference", checkpoint, prior: prior.id, task: taskOf(deps, checkpoint) },
+      s.path,
+    );
   }
   for (const s of sentinelsOf(listing, "mid-agent-handoff")) {
     const head = readSentinelHead(deps, s.file) ?? "";
     const kv = parseKeyValues(head);
     const prior = checkSessionId(kv["prior_session_uuid"]);
     if (!prior.ok) continue;
-    const skills = handoffSkillList(head).join(", ") || "(none)";
-    return {
-      kind: "mid-agent",
-      checkpoint: null,
-      sentinel: s.file,
-      text:
-        `[quoin-checkpoint] Mid-agent handoff from session ${prior.id}: task '${reduceTaskName(kv["task_name"])}', skills active then: ${skills}. ` +
-        "Run /checkpoint --restore to reload it.",
-    };
+    return banner(
+      {
+        kind: "mid-agent",
+        prior: prior.id,
+        task: reduceTaskName(kv["task_name"]),
+        skills: handoffSkillList(head),
+      },
+      s.file,
+    );
   }
   return null;
 }

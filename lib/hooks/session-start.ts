@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
 import { runCleanup } from "../save/cleanup-sweep.ts";
@@ -7,7 +6,8 @@ import { isUsableSessionId } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
-import { chooseBanner, type Banner } from "./restore-banner.ts";
+import { chooseBanner } from "./restore-banner.ts";
+import { bannerLine } from "../notes/banner-note.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTextOrNull } from "../core/file-range.ts";
@@ -95,21 +95,6 @@ export const REENTRY_NOTE =
   "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
   "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
 
-/** The banner's one short line for the person (systemMessage); the model gets the whole banner. */
-function bannerLine(banner: Banner): string {
-  const file = banner.checkpoint ? path.basename(banner.checkpoint) : "";
-  switch (banner.kind) {
-    case "own-restore":
-      return `[quoin] a checkpoint of this session is waiting (${file}): /checkpoint --restore resumes it`;
-    case "other-restore":
-      return `[quoin] another session left a checkpoint (${file}): /checkpoint --restore picks it up`;
-    case "reference":
-      return `[quoin] reference checkpoint given to the model: ${file}`;
-    case "mid-agent":
-      return "[quoin] a mid-agent handoff is waiting: /checkpoint --restore reloads it";
-  }
-}
-
 /**
  * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;
  * the restore picker looks that far back, so a shorter window would hide its candidates), then
@@ -182,7 +167,7 @@ export function handleSessionStart(
   if (lastWords && words) notes.splice(lastWords.at, 0, words);
   // One line for the person: the cleared session's fate or the last session's, else the banner's.
   const message =
-    line?.systemMessage ?? (banner ? bannerLine(banner) : started.at(-1)?.systemMessage);
+    line?.systemMessage ?? (banner ? bannerLine(banner.facts) : started.at(-1)?.systemMessage);
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
 }
 

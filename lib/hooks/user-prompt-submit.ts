@@ -24,7 +24,6 @@ import {
 } from "./prompt-gate.ts";
 import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
 import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
-import type { SkeletonRequest } from "../save/skeleton-save.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
@@ -32,6 +31,7 @@ import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 // The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
 // when reached (prompt-cold.ts; scripts/build.ts).
 import { holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
+import type { PromptHookOptions } from "./prompt-hook-options.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
@@ -142,18 +142,6 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
     advised: due || state.advised,
   });
   return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
-}
-
-/**
- * The forced save with the transcript digest, done elsewhere (the engine's `snapshot`, run by the
- * hook's entry point) so that this hook's bundle never loads the digest; null when it failed.
- */
-export type ForcedSave = (
-  req: SkeletonRequest & { transcriptPath: string | null },
-) => { checkpoint: string } | null;
-
-export interface PromptHookOptions {
-  forcedSave?: ForcedSave;
 }
 
 /**

@@ -1,11 +1,10 @@
 import * as path from "node:path";
-import { titleOf } from "../store/checkpoint-sections.ts";
-import { savedLabel, sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
-import { MIN_CHECKPOINT_BYTES, type MemoryListing } from "./memory-listing.ts";
+import { sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
+import type { MemoryListing } from "./memory-listing.ts";
+import { defaultPickerSettings, numberedList, type PickerSettings } from "./restore-picker.ts";
+import type { DamageKind } from "./checkpoint-damage.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
-import { rowIntent } from "./restore-render.ts";
-import { compareNames } from "../core/dir-listing.ts";
 
 /** One row of `list`: every checkpoint on disk, newest first, for a person at a terminal. */
 export interface CheckpointRow {
@@ -23,46 +22,43 @@ export interface CheckpointRow {
   sessionId: string | null;
   /** the model's intent, else the newest request (the `intent` section) */
   intent: string | null;
+  /** why it cannot be restored as a checkpoint */
+  damage?: DamageKind;
+  /** `## Status`, first line (what kind of save it is) */
+  status?: string;
 }
 
-export function listCheckpoints(snap: MemoryListing): CheckpointRow[] {
+/**
+ * Every checkpoint on disk, numbered as `restore --pick` takes them: the picker's candidates in
+ * its order, then the files it does not offer by itself (older, a twin), newest first.
+ */
+export function listCheckpoints(snap: MemoryListing, s: PickerSettings): CheckpointRow[] {
   const index = checkpointIndex(snap);
   const backed = new Map<string, string[]>();
-  for (const s of snap.pendingRestores) {
-    const target = sentinelTarget(snap, index, s);
+  for (const sentinel of snap.pendingRestores) {
+    const target = sentinelTarget(snap, index, sentinel);
     if (target)
       backed.set(path.resolve(target.path), [
         ...(backed.get(path.resolve(target.path)) ?? []),
-        s.path,
+        sentinel.path,
       ]);
   }
-  return [...snap.checkpoints]
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name))
-    .map((c, i) => {
-      const f = c.fields ?? {};
-      return {
-        n: i + 1,
-        name: c.name,
-        file: c.path,
-        task:
-          f.task ??
-          (c.size < MIN_CHECKPOINT_BYTES ? "(under 100 bytes)" : `(no ${titleOf("task")})`),
-        branch: f.branch ?? "(unknown)",
-        saved: savedLabel(c.name, c.mtimeMs),
-        age: formatDuration(snap.nowMs - c.mtimeMs),
-        size: c.size,
-        sentinels: backed.get(path.resolve(c.path)) ?? [],
-        legacy: c.fields !== undefined && f.sessionId === undefined,
-        sessionId: f.sessionId ?? null,
-        intent: f.intent ?? null,
-      };
-    });
-}
-
-export function checkpointRowText(r: CheckpointRow): string {
-  const mark = r.sentinels.length ? "*" : " ";
-  const intent = r.intent ? `  "${rowIntent(r.intent)}"` : "";
-  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${r.task}  [${r.branch}]${r.legacy ? " (legacy)" : ""}  ${r.name}${intent}`;
+  return numberedList(snap, s).map((c) => ({
+    n: c.n,
+    name: c.name,
+    file: c.file,
+    task: c.task,
+    branch: c.branch,
+    saved: c.saved,
+    age: formatDuration(snap.nowMs - c.mtimeMs),
+    size: c.size,
+    sentinels: backed.get(path.resolve(c.file)) ?? [],
+    legacy: !c.damage && c.sessionId === undefined,
+    sessionId: c.sessionId ?? null,
+    intent: c.intent ?? null,
+    ...(c.damage ? { damage: c.damage } : {}),
+    ...(c.status ? { status: c.status } : {}),
+  }));
 }
 
 /**
@@ -72,8 +68,9 @@ export function checkpointRowText(r: CheckpointRow): string {
 export function resolveShowTarget(
   snap: MemoryListing,
   arg: string,
+  s: PickerSettings = defaultPickerSettings(),
 ): { ok: true; file: string } | { ok: false; reason: string } {
-  const rows = listCheckpoints(snap);
+  const rows = listCheckpoints(snap, s);
   if (/^\d+$/.test(arg)) {
     const row = rows[Number(arg) - 1];
     return row

@@ -1,6 +1,6 @@
 import type { CommitRef } from "../store/checkpoint-values.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
-import { cut } from "./restore-guide.ts";
+import { cut } from "./text-cut.ts";
 import { isDirtyNow } from "./status-summary.ts";
 
 // Drift between a checkpoint and git now: a file of its uncommitted section that is clean again

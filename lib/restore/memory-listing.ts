@@ -6,6 +6,7 @@ import {
   emptyHeadCache,
   headFields,
   openHeadCache,
+  HEAD_BYTES,
   readCheckpointHead,
   rememberFields,
   saveHeadCache,
@@ -17,6 +18,7 @@ import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/s
 import { isUsableSessionId } from "../core/ids.ts";
 import { regularFileStat, sortedNames } from "../core/dir-listing.ts";
 import { DAY_MS } from "../core/time-format.ts";
+import { damageOf, type DamageKind } from "./checkpoint-damage.ts";
 
 /** One file the picker may look at: what stat gives, no content. */
 export interface ListedFile {
@@ -31,6 +33,8 @@ export interface ListedFile {
 export interface CheckpointFile extends ListedFile {
   /** what the picker reads from the first sections (status, task, branch, session id, intent); absent when not read */
   fields?: HeadFields;
+  /** why it cannot be restored as a checkpoint, when its head shows it (checkpoint-damage.ts) */
+  damage?: DamageKind;
 }
 
 export interface SentinelFile extends ListedFile {
@@ -146,6 +150,30 @@ function fieldsOf(
   return fields;
 }
 
+/**
+ * Head fields through the cache, and damage where the head shows it: an empty file; a head with
+ * none of the fields the picker reads (not a checkpoint); a file of at most HEAD_BYTES is its own
+ * head, read whole and checked (cut short, not a checkpoint; a checkpoint written here is usually larger,
+ * so this costs a read only for odd files). A file cut past its head shows it only when restored.
+ */
+function readSmallOrCached(
+  fs: FsApi,
+  cache: HeadCache,
+  file: ListedFile,
+  nowMs: number,
+): Pick<CheckpointFile, "fields" | "damage"> {
+  if (file.size === 0) return { fields: {}, damage: "empty" };
+  const fields = fieldsOf(fs, cache, file, nowMs);
+  if (!fields) return {};
+  if (file.size <= HEAD_BYTES) {
+    const text = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
+    const damage = text === null ? null : damageOf(text, file.size);
+    if (damage) return { fields, damage };
+  }
+  const named = [fields.status, fields.task, fields.branch, fields.sessionId, fields.intent];
+  return named.every((v) => v === undefined) ? { fields, damage: "not a checkpoint" } : { fields };
+}
+
 /** checkpoints/*.md (temp files excluded), with head fields where a tier needs them. */
 function readCheckpoints(
   fs: FsApi,
@@ -170,12 +198,12 @@ function readCheckpoints(
     const file = statFile(fs, paths.checkpoints, name);
     if (!file) continue;
     listed.add(name);
-    const inWindow =
-      nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS &&
-      file.size >= MIN_CHECKPOINT_BYTES;
-    const fields = inWindow || wanted.has(file.path) ? fieldsOf(fs, cache, file, nowMs) : undefined;
-    if (fields) (file as CheckpointFile).fields = fields;
-    checkpoints.push(file);
+    const inWindow = nowMs - file.mtimeMs < opts.checkpointWindowDays * DAY_MS;
+    checkpoints.push(
+      inWindow || wanted.has(file.path)
+        ? { ...file, ...readSmallOrCached(fs, cache, file, nowMs) }
+        : file,
+    );
   }
   if (opts.headCachePid !== undefined && !opts.ownSentinelOnly) {
     saveHeadCache(fs, cache, {

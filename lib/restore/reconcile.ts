@@ -4,9 +4,9 @@ import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type { CommitRef, CompletedItem } from "../store/checkpoint-values.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
-import { cut } from "./restore-guide.ts";
+import { cut } from "./text-cut.ts";
 import { gitDriftLines } from "./git-drift.ts";
-import { statusCountsLine, summarizeStatus, type StatusKind } from "./status-summary.ts";
+import { summarizeStatus, type StatusKind } from "./status-summary.ts";
 
 /** A commit of the checkpoint found under a new hash: same subject, reachable from HEAD. */
 export interface RebasedCommit extends CommitRef {
@@ -27,7 +27,11 @@ export interface Reconciliation {
   rebasedCommits: RebasedCommit[];
   /** listed in the checkpoint, in git under neither its hash nor its subject: not in this clone */
   droppedCommits: CommitRef[];
-  /** at most STATUS_ENTRIES lines of `git status --porcelain` now, the working set's first */
+  /**
+   * at most STATUS_ENTRIES lines of `git status --porcelain` now: the session's working set, then
+   * what changed since the save (files untouched since, untracked ones already there among them,
+   * are in the counts only)
+   */
   status: string[];
   statusTotal: number;
   statusCounts: Partial<Record<StatusKind, number>>;
@@ -222,7 +226,17 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
       `${since.length}${since.length >= SINCE_COUNT_CAP ? "+" : ""} commit(s) since the checkpoint was saved`,
     );
   const set = workingSet(root, cp);
-  const summary = summarizeStatus(status ?? [], new Set(set));
+  // Entries outside the session's working set that did not change since the save (untracked
+  // files that were already there, say) are counted, not listed.
+  const changedSince = (rel: string): boolean => {
+    if (!Number.isFinite(savedMs)) return true;
+    try {
+      return deps.fs.statSync(path.join(root, rel)).mtimeMs > savedMs;
+    } catch {
+      return true; // gone since: a change
+    }
+  };
+  const summary = summarizeStatus(status ?? [], new Set(set), undefined, changedSince);
   const gitDrift = git
     ? gitDriftLines({
         status: status ?? [],
@@ -247,43 +261,4 @@ export function reconcile(deps: Deps, root: string, cp: ParsedCheckpoint): Recon
     gitDrift,
     blockers: capped(cp.blockers, "blockers"),
   };
-}
-
-const commitLine = (c: CommitRef) => `${c.hash}${c.subject ? ` ${c.subject}` : ""}`;
-
-/** A few lines for a person or a successor prompt; each fact once (next up and the like are the checkpoint's). */
-export function reconcileLines(
-  r: Reconciliation,
-  opts: { drift?: boolean; tree?: boolean } = {},
-): string[] {
-  const lines: string[] = [];
-  if (!r.git) lines.push("git: not a repository here; commits not checked");
-  for (const c of r.confirmedCommits) lines.push(`Commit (present in git): ${commitLine(c)}`);
-  for (const c of r.rebasedCommits)
-    lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
-  for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
-  if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
-  if (r.git && opts.tree === false && r.status.length)
-    lines.push(`Working tree entries (${r.status.length} of ${r.statusTotal}):`);
-  if (r.git) for (const s of r.status) lines.push(`  ${s}`);
-  const statLast = r.diffStat.split("\n").at(-1)?.trim();
-  if (statLast) lines.push(`  ${statLast}`);
-  if (opts.drift !== false) lines.push(...driftLines(r));
-  for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
-  for (const b of r.blockers) lines.push(`Blocker (re-check): ${b}`);
-  return lines;
-}
-
-/** The drift flags, against git first, then against the plan. */
-export function driftLines(r: Reconciliation): string[] {
-  return [...r.gitDrift, ...r.drift].map((d) => `Drift: ${d}`);
-}
-
-/** `Working tree now: 7501 changed path(s): 500 modified, 7001 untracked; the first 20, ...`. */
-export function workingTreeLine(r: Reconciliation): string {
-  const shown =
-    r.status.length < r.statusTotal
-      ? `; the first ${r.status.length}, the checkpoint's files first`
-      : "";
-  return `Working tree now: ${statusCountsLine({ total: r.statusTotal, counts: r.statusCounts })}${shown}`;
 }

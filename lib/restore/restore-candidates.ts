@@ -3,7 +3,6 @@ import { parseCheckpointName, savedTimeLabel } from "../store/checkpoint-names.t
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { kindOf } from "../store/checkpoint-status.ts";
 import {
-  MIN_CHECKPOINT_BYTES,
   SEED001_CHECKPOINT,
   type CheckpointFile,
   type MemoryListing,
@@ -12,6 +11,7 @@ import {
 import { utcHuman, DAY_MS } from "../core/time-format.ts";
 import type { HeadFields } from "./checkpoint-heads.ts";
 import { compareNames } from "../core/dir-listing.ts";
+import type { DamageKind } from "./checkpoint-damage.ts";
 
 /**
  * Tier 3 (full enumeration): checkpoints on disk are candidates for 30 days (sentinels only for
@@ -38,6 +38,8 @@ export interface Candidate {
   status?: string;
   /** The `intent` section (the model's intent, else the newest request), so two saves of one task differ */
   intent?: string;
+  /** why it cannot be restored as a checkpoint: listed, marked, never picked by itself */
+  damage?: DamageKind;
 }
 
 /** Restore step 2 saved-time: from the file name's shape; a name of none of the three shapes shows its mtime. */
@@ -83,11 +85,15 @@ function seed001Task(name: string): string | undefined {
   return SEED001_CHECKPOINT.test(name) ? name.slice(1, -".md".length) : undefined;
 }
 
-/** A candidate from a checkpoint file; null when its `task` section cannot be parsed (dropped silently). */
+/**
+ * A candidate from a checkpoint file; a damaged one is a candidate marked so (listed, never picked
+ * by itself); null when its head was not read, or its task section cannot be parsed.
+ */
 export function toCandidate(file: CheckpointFile, sentinel: string | null): Candidate | null {
   if (file.fields === undefined) return null;
   const fields: HeadFields =
     file.fields.task === undefined ? { ...file.fields, task: seed001Task(file.name) } : file.fields;
+  if (file.damage) return damagedCandidate(file, sentinel, file.damage);
   if (!fields.task) return null;
   return {
     file: file.path,
@@ -103,6 +109,53 @@ export function toCandidate(file: CheckpointFile, sentinel: string | null): Cand
     ...(fields.status === undefined ? {} : { status: fields.status }),
     ...(fields.intent ? { intent: fields.intent } : {}),
   };
+}
+
+function damagedCandidate(
+  file: CheckpointFile,
+  sentinel: string | null,
+  damage: DamageKind,
+): Candidate {
+  const f = damage === "not a checkpoint" ? {} : (file.fields ?? {});
+  return {
+    file: file.path,
+    name: file.name,
+    mtimeMs: file.mtimeMs,
+    size: file.size,
+    task: f.task || "(unknown task)",
+    branch: f.branch || "(unknown)",
+    sessionId: f.sessionId,
+    saved: savedLabel(file.name, file.mtimeMs),
+    source: sentinel ? "sentinel" : "disk-only",
+    sentinel,
+    damage,
+  };
+}
+
+/**
+ * The checkpoint files the picker does not offer by itself (older than its window, a twin it
+ * dropped), newest first: numbered after its candidates, so `list` and `--pick` count alike.
+ */
+export function notOffered(snap: MemoryListing, offered: readonly Candidate[]): Candidate[] {
+  const seen = new Set(offered.map((c) => c.file));
+  return [...snap.checkpoints]
+    .filter((c) => !seen.has(c.path))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name))
+    .map(
+      (c) =>
+        toCandidate(c, null) ?? {
+          file: c.path,
+          name: c.name,
+          mtimeMs: c.mtimeMs,
+          size: c.size,
+          task: c.fields ? "(no Active task)" : "(not read)",
+          branch: c.fields?.branch ?? "(unknown)",
+          sessionId: c.fields?.sessionId ?? null,
+          saved: savedLabel(c.name, c.mtimeMs),
+          source: "disk-only" as const,
+          sentinel: null,
+        },
+    );
 }
 
 export interface EnumerationWindows {
@@ -177,18 +230,17 @@ export function enumerateCandidates(snap: MemoryListing, w: EnumerationWindows):
   }
   for (const s of [...sentinels].sort((a, b) => b.mtimeMs - a.mtimeMs)) {
     const target = sentinelTarget(snap, index, s);
-    if (!target || target.size < MIN_CHECKPOINT_BYTES) continue;
+    if (!target) continue;
     const key = target.path;
     if (byPath.has(key)) continue;
     const c = toCandidate(target, s.path);
     if (c) byPath.set(key, c);
   }
 
-  // Checkpoints within 30 days; files under 100 bytes are skipped (0-byte corrupt entries).
-  // Seed 001's root files (already windowed by the listing) are candidates the same way.
+  // Checkpoints within 30 days, damaged ones included (marked). Seed 001's root files (already
+  // windowed by the listing) are candidates the same way.
   for (const file of [...snap.checkpoints, ...(snap.rootCheckpoints ?? [])]) {
     if (snap.nowMs - file.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS) continue;
-    if (file.size < MIN_CHECKPOINT_BYTES) continue;
     // Listing paths are already absolute and normal (path.join), the same keys as the index.
     if (byPath.has(file.path)) continue;
     const c = toCandidate(file, null);

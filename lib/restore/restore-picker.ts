@@ -1,12 +1,15 @@
 import { b3Offer, synthesizeFromSessionState, type B3Synthesis } from "./b3-synthesis.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import {
+  CHECKPOINT_WINDOW_DAYS,
   checkpointIndex,
   enumerateCandidates,
+  notOffered,
   sentinelTarget,
   toCandidate,
   type Candidate,
 } from "./restore-candidates.ts";
+import { damageNote } from "./checkpoint-damage.ts";
 import {
   b3Trigger,
   gateFor,
@@ -21,6 +24,7 @@ import type { MemoryListing } from "./memory-listing.ts";
 import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
 import { compareNames } from "../core/dir-listing.ts";
+import { readKnobs, type Knobs } from "../core/knobs.ts";
 
 export interface PickerSettings {
   /** QUOIN_RESTORE_SENTINEL_WINDOW */
@@ -32,6 +36,18 @@ export interface PickerSettings {
   /** QUOIN_PICKER_DEDUP_WINDOW */
   dedupWindowDays: number;
 }
+
+export function pickerSettings(knobs: Knobs): PickerSettings {
+  return {
+    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
+    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
+    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
+  };
+}
+
+/** The picker's windows when no knob was read (a caller with no environment): their defaults. */
+export const defaultPickerSettings = (): PickerSettings => pickerSettings(readKnobs({}, () => {}));
 
 /**
  * What the user already answered: a number from the list, or yes to B3 (session-state) synthesis.
@@ -82,6 +98,8 @@ export type PickerDecision =
       list: ListedCandidate[];
       more: number;
       warnings: string[];
+      /** how many local files `list` and `--pick` number (the candidates and the rest) */
+      numbered?: number;
     }
   | {
       action: "synthesize";
@@ -93,6 +111,8 @@ export type PickerDecision =
       consumedSentinelPath: "";
       warnings: string[];
       list: ListedCandidate[];
+      /** how many local files `list` and `--pick` number (the candidates and the rest) */
+      numbered?: number;
     }
   | { action: "none"; path: "2"; reason: string; warnings: string[]; list: ListedCandidate[] }
   | { action: "invalid"; reason: string };
@@ -108,8 +128,37 @@ function listed(
   const gateOf = gateFor(snap, anchorTask, s.staleDays);
   return candidates.map((c, i) => {
     const gate = gateOf(c);
-    return { ...c, n: i + 1, gate, note: gateNote(gate) };
+    return { ...c, n: i + 1, gate, note: c.damage ? damageNote(c.damage) : gateNote(gate) };
   });
+}
+
+/** Why a file numbered after the candidates is not offered by itself. */
+function notOfferedNote(snap: MemoryListing, c: Candidate): string {
+  if (c.damage) return damageNote(c.damage);
+  return snap.nowMs - c.mtimeMs >= CHECKPOINT_WINDOW_DAYS * DAY_MS
+    ? `older than ${CHECKPOINT_WINDOW_DAYS} days`
+    : "kept beside a newer save of its session";
+}
+
+/** The whole numbering `list` shows and `--pick` takes: the candidates, then every other checkpoint file. */
+export function numberedList(
+  snap: MemoryListing,
+  s: PickerSettings,
+  anchorTask = "",
+): ListedCandidate[] {
+  const e = enumerateCandidates(snap, {
+    sentinelWindowDays: s.sentinelWindowDays,
+    dedupWindowDays: s.dedupWindowDays,
+  });
+  const list = listed(snap, e.candidates, anchorTask, s);
+  const gateOf = gateFor(snap, anchorTask, s.staleDays);
+  const rest = notOffered(snap, e.candidates).map((c, i) => ({
+    ...c,
+    n: list.length + i + 1,
+    gate: gateOf(c),
+    note: notOfferedNote(snap, c),
+  }));
+  return [...list, ...rest];
 }
 
 function sessionMismatch(snap: MemoryListing, c: Candidate): string[] {
@@ -211,7 +260,8 @@ function tier2(
     const restore =
       prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
     const target = restore ? sentinelTarget(snap, index, restore) : null;
-    const anchor = target && restore ? toCandidate(target, restore.path) : null;
+    const found = target && restore ? toCandidate(target, restore.path) : null;
+    const anchor = found?.damage ? null : found;
     // Strongest: both hook sentinels present for this session id.
     if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask)))
       return { anchor, anchorTask, warnings };
@@ -250,6 +300,18 @@ function tier1(snap: MemoryListing): Tier1 {
   const candidate = target && own ? toCandidate(target, own.path) : null;
   // Missing file, untrusted path or unparseable `task` section: fall through to Tier 2/3.
   if (!candidate) return null;
+  if (candidate.damage)
+    return {
+      passed: true,
+      decision: {
+        action: "restore",
+        path: "1",
+        candidate,
+        consumedSentinelPath: "",
+        warnings: [],
+        list: [],
+      },
+    };
   // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
   const task = freshestTask(snap, "");
   if (task !== "" && !sameTask(candidate.task, task)) {
@@ -281,8 +343,11 @@ function tier1(snap: MemoryListing): Tier1 {
  */
 export function pickFastPath(snap: MemoryListing): PickerDecision | null {
   const t1 = tier1(snap);
-  return t1?.passed ? t1.decision : null;
+  // a damaged checkpoint is shown with the others listed: the full listing is needed
+  return t1?.passed && !isDamaged(t1.decision) ? t1.decision : null;
 }
+
+const isDamaged = (d: PickerDecision) => d.action === "restore" && d.candidate.damage !== undefined;
 
 /** The restore picker (seed restore step 1): a pure decision over a listing of the memory folder. */
 function pickChosen(
@@ -317,14 +382,31 @@ export function pickRestore(
     });
     return { list: listed(snap, e.candidates, anchorTask, s), messages: e.messages };
   };
+  const t = tierDecision(snap, s, answers, enumerate);
+  // choose and synthesize menus number shared checkpoints after every local file (`list`'s count)
+  if (t.action !== "choose" && t.action !== "synthesize") return t;
+  return { ...t, numbered: t.list.length + notOffered(snap, t.list).length };
+}
 
+function tierDecision(
+  snap: MemoryListing,
+  s: PickerSettings,
+  answers: PickerAnswers,
+  enumerate: (anchorTask: string) => { list: ListedCandidate[]; messages: string[] },
+): PickerDecision {
   if (answers.synthesize) return routeToB3(snap, s, "requested", answers, [], enumerate("").list);
 
   // The user's explicit choice overrides the gate (paths 4 and 4a).
-  if (answers.pick !== undefined)
-    return pickChosen(snap, answers.pick, enumerate(tier2(snap, s).anchorTask));
+  if (answers.pick !== undefined) {
+    const anchorTask = tier2(snap, s).anchorTask;
+    const { messages } = enumerate(anchorTask);
+    return pickChosen(snap, answers.pick, { list: numberedList(snap, s, anchorTask), messages });
+  }
 
   const t1 = tier1(snap);
+  // a damaged checkpoint named by this session's sentinel: shown as it is, the others listed
+  if (t1?.passed && t1.decision.action === "restore" && t1.decision.candidate.damage)
+    return { ...t1.decision, list: enumerate("").list };
   if (t1?.passed) return t1.decision;
   if (t1) return routeToB3(snap, s, "tier1-cross-task", answers, t1.warnings, enumerate("").list);
 
@@ -342,10 +424,15 @@ export function pickRestore(
   }
 
   // Tier 3: full enumeration, then the B3 trigger (clause A: no candidate; clause B: all older than
-  // the freshest session-state file), then the normal picker.
+  // the freshest session-state file), then the normal picker; a damaged checkpoint is listed
+  // (marked), never picked by itself.
   const { list, messages } = enumerate(t2.anchorTask);
   const warnings = [...t2.warnings, ...messages];
-  const trigger = b3Trigger(snap, list, s.fallbackWindowDays);
+  const healthy = list.filter((c) => !c.damage);
+  for (const c of list)
+    if (c.damage)
+      warnings.push(`[checkpoint] ${c.file} is ${damageNote(c.damage)}: not restored by itself`);
+  const trigger = b3Trigger(snap, healthy, s.fallbackWindowDays);
   if (trigger.fires)
     return routeToB3(
       snap,
@@ -356,8 +443,8 @@ export function pickRestore(
       list,
     );
 
-  if (list.length === 1) {
-    const only = list[0]!;
+  if (healthy.length === 1) {
+    const only = healthy[0]!;
     if (only.gate.suppressed)
       return routeToB3(
         snap,

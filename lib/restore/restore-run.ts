@@ -1,18 +1,11 @@
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
-import {
-  EMPTY_SESSION,
-  listLines,
-  rereadList,
-  resumeSession,
-  type ResumeSession,
-} from "./resume-session.ts";
+import { EMPTY_SESSION, listLines, rereadList, resumeSession } from "./resume-session.ts";
 import { appendLedgerRow, ledgerRow } from "../store/cost-ledger.ts";
 import { withFrozenClock, type Deps } from "../core/deps.ts";
 import { isUsableSessionId, reduceTaskName } from "../core/ids.ts";
 import type { Knobs } from "../core/knobs.ts";
-import type { MemoryPaths } from "../store/memory-paths.ts";
 import { listRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import { freshestSessionState } from "./restore-gate.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
@@ -23,9 +16,8 @@ import {
   parseReplaySelection,
   type PendingPromptSource,
   type ReplayCase,
-  type ReplayResult,
 } from "./prompt-replay.ts";
-import { reconcile, type Reconciliation } from "./reconcile.ts";
+import { reconcile } from "./reconcile.ts";
 import {
   CHECKPOINT_WINDOW_DAYS,
   checkpointIndex,
@@ -35,110 +27,44 @@ import {
 import {
   b3Key,
   isSameSession,
+  numberedList,
+  pickerSettings,
   pickFastPath,
   pickRestore,
   type PickerDecision,
   type PickerSettings,
 } from "./restore-picker.ts";
-import { cleanupAfterRestore, type CleanupReport } from "./restore-cleanup.ts";
+import { cleanupAfterRestore } from "./restore-cleanup.ts";
 import { buildMemoryListing, type MemoryListing } from "./memory-listing.ts";
 import { parseSentinelName, sentinelPath } from "../store/sentinels.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 import { checkpointKindLine } from "./checkpoint-kind-line.ts";
-
-export interface RestoreRequest {
-  paths: MemoryPaths;
-  /** "" when no session id could be resolved */
-  sessionId: string;
-  /** the id was only the newest transcript's: never claim the checkpoint is the person's own session */
-  sessionGuessed?: boolean;
-  pick?: number;
-  synthesize?: boolean;
-  /** the answer to "Replay which?", as typed */
-  replay?: string;
-  /** the user chose to proceed after the same-session warning */
-  proceed?: boolean;
-  /**
-   * the user said no to the B3 (session-state) synthesis offer: remember it for that file, then
-   * pick without it
-   */
-  declineSynthesis?: boolean;
-}
-
-export function pickerSettings(knobs: Knobs): PickerSettings {
-  return {
-    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
-    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
-    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
-    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
-  };
-}
-
-/**
- * What the resumed session needs: the seed's restore step 2 summary, from a checkpoint or from B3
- * (the session-state synthesis).
- */
-export interface ResumeSummary {
-  source: "checkpoint" | "session-state";
-  /** automatic (a hook's save: no notes of the model) or curated (/checkpoint) */
-  kind: "automatic" | "curated" | "session-state";
-  /** the brief's line saying so */
-  kindLine: string;
-  file: string;
-  task: string;
-  branch: string;
-  intent: string;
-  sessionId: string | null;
-  /** `claude --resume <id>`, or why there is none */
-  resume: string;
-  savedAt?: string;
-  artifacts: string[];
-  openQuestions: string[];
-  /** what the session was doing, from the checkpoint (the model's fields and the transcript digest) */
-  session: ResumeSession;
-  /** files to Read now: the artifacts, then the newest changed files that still exist (absolute) */
-  reread: string[];
-}
-
-export type Need = "same-session" | "replay" | "manual-recovery";
-
-export interface Restored {
-  action: "restore";
-  /** false: a question is open (needs); nothing was cleaned up or logged yet */
-  done: boolean;
-  needs: Need[];
-  path: string;
-  summary: ResumeSummary | null;
-  sameSession: boolean;
-  consumedSentinel: string;
-  warnings: string[];
-  reconcile: Reconciliation | null;
-  prompts: ReplayCase;
-  replay: Extract<ReplayResult, { ok: true }> | null;
-  cleanup: CleanupReport | null;
-  ledger: string | null;
-  corrupt?: { file: string; reason: string; raw: string; hint: string };
-  /** flags that reach this same checkpoint again, to repeat with the answers to `needs` */
-  rerun: string[];
-}
-
-export type RestoreOutcome =
-  | Restored
-  | Exclude<
-      PickerDecision,
-      { action: "restore" } | { action: "invalid" } | { action: "synthesize"; confirmed: true }
-    >
-  | { action: "invalid"; reason: string };
+import { CHECKPOINT_READ_CAP, damageOf, shownHead } from "./checkpoint-damage.ts";
+import { readHead } from "../core/file-range.ts";
+import {
+  NO_SURROUNDINGS,
+  type RestoreDecision,
+  type RestoreOutcome,
+  type RestoreRequest,
+  type Restored,
+  type ResumeSummary,
+} from "./restore-outcome.ts";
+import { findMidAgentHandoff } from "../store/mid-agent-handoff.ts";
+import { markRunningSessions } from "./running-sessions.ts";
 
 const MANUAL_RECOVERY_HINT =
   "Manual recovery: please paste the checkpoint content above and I will reconstruct state.";
-const RAW_CAP = 16_000;
 
-/** Restore step 2: a checkpoint is corrupt when it cannot be read, holds NUL bytes, or lacks its Active task or Branch. */
+/**
+ * Restore step 2: a checkpoint is damaged when it cannot be read, is empty, not a checkpoint or cut
+ * short (checkpoint-damage.ts), or lacks its Active task or Branch.
+ */
 function checkCheckpointText(
   text: string,
+  size: number,
 ): { ok: true; parsed: ParsedCheckpoint } | { ok: false; reason: string } {
-  if (text.includes("\u0000")) return { ok: false, reason: "binary content" };
+  const damage = damageOf(text, size);
+  if (damage) return { ok: false, reason: damage };
   const parsed = parseCheckpoint(text);
   if (!parsed.task) return { ok: false, reason: `no ## ${titleOf("task")}` };
   if (!parsed.branch) return { ok: false, reason: `no ## ${titleOf("branch")}` };
@@ -280,15 +206,23 @@ function declinedSyntheses(
   return keys;
 }
 
+/** `--pick N` past the local candidates: the shared checkpoint the picker numbered N, as its `sN`. */
+function sharedAlias(req: RestoreRequest, snap: MemoryListing, s: PickerSettings): string | null {
+  if (req.pick === undefined || !req.sharedSource) return null;
+  const local = numberedList(snap, s).length;
+  if (req.pick <= local) return null;
+  return req.pick - local <= req.sharedSource.list().length ? `s${req.pick - local}` : null;
+}
+
+type Picked =
+  | { decision: PickerDecision; snap: MemoryListing }
+  | { sharedAlias: string; snap: MemoryListing };
+
 /**
- * Restore step 1 (the picker): Tier 1 (this session's own pending-restore) on a first listing of
- * that sentinel alone, else the full picker.
+ * Restore step 1 (the picker): Tier 1 (this session's own pending-restore) on a first listing of that sentinel alone, else the
+ * full picker; the full listing is built once, and a pick past its candidates names a shared one.
  */
-function pick(
-  deps: Deps,
-  knobs: Knobs,
-  req: RestoreRequest,
-): { decision: PickerDecision; snap: MemoryListing } {
+function pick(deps: Deps, knobs: Knobs, req: RestoreRequest): Picked {
   const now = deps.now();
   const answered = req.pick !== undefined || req.synthesize === true;
   // The common Tier 1 case returns without enumeration: when this session has a pending-restore,
@@ -306,10 +240,14 @@ function pick(
   }
   const settings = pickerSettings(knobs);
   const snap = buildMemoryListing(deps.fs, req.paths, req.sessionId, now, {
-    checkpointWindowDays: CHECKPOINT_WINDOW_DAYS,
+    // an explicit pick may name any file `list` numbers: every head is read (the head cache holds them)
+    checkpointWindowDays:
+      req.pick === undefined ? CHECKPOINT_WINDOW_DAYS : Number.POSITIVE_INFINITY,
     sentinelWindowDays: settings.sentinelWindowDays,
     headCachePid: deps.pid,
   });
+  const alias = sharedAlias(req, snap, settings);
+  if (alias) return { sharedAlias: alias, snap };
   const declinedB3 = declinedSyntheses(deps, req, snap, settings);
   return {
     decision: pickRestore(snap, settings, {
@@ -332,24 +270,30 @@ function restoreCheckpoint(
   out.consumedSentinel = decision.consumedSentinelPath;
   const file = decision.candidate.file;
   let text: string | null = null;
+  let size = 0;
   try {
-    text = deps.fs.readFileSync(file, "utf8");
+    size = deps.fs.statSync(file).size;
+    text = readHead(deps.fs, file, CHECKPOINT_READ_CAP);
+    if (text === null) throw new Error("not a regular file it can open");
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
   const checked =
-    text === null ? ({ ok: false, reason: "unreadable" } as const) : checkCheckpointText(text);
+    text === null
+      ? ({ ok: false, reason: "unreadable" } as const)
+      : checkCheckpointText(text, size);
   if (!checked.ok) {
-    // Path 6 (a checkpoint that cannot be read): shown raw with the manual-recovery hint; no
-    // sentinel is consumed or trashed.
+    // Path 6 (a damaged file): its head shown with the manual-recovery hint and the other
+    // checkpoints listed; no sentinel is consumed or trashed.
     out.path = "6";
     out.consumedSentinel = "";
     out.needs = ["manual-recovery"];
     out.corrupt = {
       file,
       reason: checked.reason,
-      raw: (text ?? "").slice(0, RAW_CAP),
+      raw: shownHead(text ?? ""),
       hint: MANUAL_RECOVERY_HINT,
+      others: decision.list.filter((c) => c.file !== file),
     };
     return { out, preferSid: null };
   }
@@ -463,10 +407,19 @@ function finishRestore(
 }
 
 /** Restore mode end to end: picker, restore steps 1.5 and 2, reconciliation, step 4 replay, step 5 cleanup, step 6 ledger. */
-export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
-  // The clock is read once per restore (see withFrozenClock).
-  const deps = withFrozenClock(rawDeps);
-  const { decision, snap } = pick(deps, knobs, req);
+function decide(deps: Deps, knobs: Knobs, req: RestoreRequest): Decided {
+  const picked = pick(deps, knobs, req);
+  if ("sharedAlias" in picked) return adoptAndRestore(deps, knobs, req, picked.sharedAlias);
+  return { decision: decidePicked(deps, req, picked), adopted: null };
+}
+
+type Decided = { decision: RestoreDecision; adopted: string | null };
+
+function decidePicked(
+  deps: Deps,
+  req: RestoreRequest,
+  { decision, snap }: { decision: PickerDecision; snap: MemoryListing },
+): RestoreDecision {
   if (decision.action === "invalid" || decision.action === "choose" || decision.action === "none")
     return decision;
   if (decision.action === "synthesize" && !decision.confirmed) return decision;
@@ -474,8 +427,7 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   let out: Restored;
   let preferSid: string | null = null;
   if (decision.action === "synthesize") {
-    // Path 5: a session-state synthesis (B3) consumes no sentinel; current-session cleanup still
-    // runs.
+    // Synthesis from a session-state file consumes no sentinel; current-session cleanup still runs.
     out = base(decision.path, decision.warnings, { case: "A" });
     out.summary = synthesisSummary(decision.synthesis);
     out.warnings.push("[checkpoint] no in-flight artifacts to re-fire (session-state synthesis)");
@@ -493,4 +445,69 @@ export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): Re
   if (invalid) return invalid;
   if (out.needs.length > 0) return out;
   return finishRestore(deps, req, snap, out);
+}
+
+/**
+ * `--shared sN` (or a pick past the local rows): the shared checkpoint copied here and named by
+ * this session's own sentinel, then restored by Tier 1 (the picker's look at that sentinel); a picked shared checkpoint asks no
+ * same-session question.
+ */
+function adoptAndRestore(deps: Deps, knobs: Knobs, req: RestoreRequest, arg: string): Decided {
+  const refused = (reason: string, expected: string): Decided => ({
+    decision: { action: "invalid", reason, expected },
+    adopted: null,
+  });
+  if (!isUsableSessionId(req.sessionId) || !req.sharedSource)
+    return refused(
+      "restore --shared needs this session's id",
+      "--session ID (the skill passes it)",
+    );
+  const adopted = req.sharedSource.adopt(arg, req.sessionId);
+  if (!adopted.ok) return refused(adopted.reason, adopted.expected);
+  const { decision } = decide(deps, knobs, {
+    ...req,
+    pick: undefined,
+    shared: undefined,
+    proceed: true,
+    sharedSource: undefined,
+  });
+  return { decision, adopted: adopted.file };
+}
+
+/** One restore, computed: the decision, running sessions marked, and what was found around it. */
+export function runRestore(rawDeps: Deps, knobs: Knobs, req: RestoreRequest): RestoreOutcome {
+  // The clock is read once per restore (see withFrozenClock).
+  const deps = withFrozenClock(rawDeps);
+  const { decision, adopted } = req.shared
+    ? adoptAndRestore(deps, knobs, req, req.shared)
+    : decide(deps, knobs, req);
+  const marked = req.running ? markRunningSessions(decision, req.sessionId, req.running) : decision;
+  const offered =
+    marked.action === "choose" || marked.action === "synthesize"
+      ? (req.sharedSource?.list() ?? [])
+      : [];
+  return {
+    ...marked,
+    ...NO_SURROUNDINGS,
+    midAgentHandoff: findMidAgentHandoff(
+      deps.fs,
+      req.paths.memory,
+      req.sessionId,
+      deps.now().getTime(),
+      knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
+    ),
+    offeredShared: offered,
+    sharedHint: marked.action === "none" ? sharedHint(req) : null,
+    adoptedShared: adopted,
+  };
+}
+
+/** With nothing to pick: the shared checkpoints fetched here, else whether the remote holds some. */
+function sharedHint(req: RestoreRequest): RestoreOutcome["sharedHint"] {
+  const source = req.sharedSource;
+  if (!source) return null;
+  const fetched = source.list().length;
+  if (fetched > 0) return { fetched };
+  const remote = source.remoteHolding();
+  return remote ? { remote } : null;
 }

@@ -1,5 +1,5 @@
 import type { ListedCandidate } from "./restore-picker.ts";
-import type { RestoreOutcome } from "./restore-run.ts";
+import type { RestoreDecision } from "./restore-outcome.ts";
 import { runningNote } from "../store/session-liveness.ts";
 
 /**
@@ -9,10 +9,10 @@ import { runningNote } from "../store/session-liveness.ts";
  * checkpoint, as a warning. The restore itself goes ahead. `running` asks the session registry.
  */
 export function markRunningSessions(
-  outcome: RestoreOutcome,
+  outcome: RestoreDecision,
   currentSid: string,
   running: (sid: string) => boolean,
-): RestoreOutcome {
+): RestoreDecision {
   const asked = new Map<string, boolean>();
   const isOther = (sid: string | null | undefined): sid is string => {
     if (!sid || sid === currentSid) return false;

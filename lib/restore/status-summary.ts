@@ -39,7 +39,7 @@ export interface StatusSummary {
   total: number;
   /** kind -> count, only kinds present, in a fixed order */
   counts: Partial<Record<StatusKind, number>>;
-  /** at most STATUS_ENTRIES porcelain lines, those in the working set first */
+  /** at most STATUS_ENTRIES porcelain lines: the working set's, then those changed since the save */
   entries: string[];
 }
 
@@ -59,13 +59,17 @@ export function summarizeStatus(
   lines: readonly string[],
   workingSet: ReadonlySet<string>,
   max = STATUS_ENTRIES,
+  /** an entry outside the working set is shown only when this says it changed since the save */
+  changedSinceSave: (relPath: string) => boolean = () => true,
 ): StatusSummary {
   const tally = new Map<StatusKind, number>();
   for (const l of lines) tally.set(statusKind(l), (tally.get(statusKind(l)) ?? 0) + 1);
   const counts: Partial<Record<StatusKind, number>> = {};
   for (const k of ORDER) if (tally.has(k)) counts[k] = tally.get(k)!;
   const mine = lines.filter((l) => inSet(statusPath(l), workingSet));
-  const rest = lines.filter((l) => !inSet(statusPath(l), workingSet));
+  const rest = lines.filter(
+    (l) => !inSet(statusPath(l), workingSet) && changedSinceSave(statusPath(l)),
+  );
   return { total: lines.length, counts, entries: [...mine, ...rest].slice(0, max) };
 }
 

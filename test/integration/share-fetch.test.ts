@@ -172,10 +172,12 @@ describe("restore's picker numbers shared checkpoints after the local ones", () 
     expect(r.action).toBe("choose");
     const rows = (r.menu as string[]).filter((l) => /^\s+\d+\./.test(l));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^\s+1\. .*Task: billing/);
-    expect(rows[1]).toMatch(/^\s+2\. .*Task: billing/);
+    expect(rows[0]).toMatch(/^\s+1\. .*: billing \[/);
+    expect(rows[1]).toMatch(/^\s+2\. .*: billing \[/);
     expect(rows[2]).toMatch(
-      new RegExp(`^\\s+3\\. .*Task: payments .*\\(shared s1: dev-a@host-a, branch main, ${TODAY}T`),
+      new RegExp(
+        `^\\s+3\\.\\s+shared by another clone, .*: payments \\[.*\\(shared s1: dev-a@host-a, branch main, ${TODAY}T`,
+      ),
     );
     expect(r.candidates.map((x: { n: number; source: string }) => [x.n, x.source])).toEqual([
       [1, "disk-only"],

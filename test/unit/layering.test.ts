@@ -15,6 +15,8 @@ const RANK: Record<string, number> = {
   install: 3,
   // sharing reads restore's list and save's windows; hooks may call it (QUOIN_SHARE=auto)
   share: 3.5,
+  // the hooks' notes to the model and the person, rendered from data the hooks gather
+  notes: 3.7,
   hooks: 4,
   edge: 5,
 };
@@ -84,6 +86,55 @@ function layerViolations(file: string, src: string): string[] {
   }
   return out;
 }
+
+/** Files of lib/ importing each other in a circle, type imports included: each circle once. */
+function importCircles(sources: ReadonlyMap<string, string>): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const [file, src] of sources)
+    graph.set(
+      file,
+      importsOf(src)
+        .filter((spec) => spec.startsWith("."))
+        .map((spec) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)))
+        .filter((to) => sources.has(to)),
+    );
+  const circles: string[][] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    const at = stack.indexOf(file);
+    if (at >= 0) {
+      circles.push([...stack.slice(at), file]);
+      return;
+    }
+    if (done.has(file)) return;
+    stack.push(file);
+    for (const to of graph.get(file) ?? []) visit(to);
+    stack.pop();
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file);
+  return circles;
+}
+
+describe("lib/ imports no file in a circle", () => {
+  it("type imports included", () => {
+    const sources = new Map(libFiles().map((f) => [f, readFileSync(path.join(LIB, f), "utf8")]));
+    expect(importCircles(sources).map((c) => c.join(" -> "))).toEqual([]);
+  });
+
+  it("finds a circle of type imports across folders", () => {
+    const sources = new Map([
+      ["restore/a.ts", 'import type { B } from "./b.ts";'],
+      ["restore/b.ts", 'import { c } from "../core/c.ts";'],
+      ["core/c.ts", 'import type { A } from "../restore/a.ts";'],
+      ["core/d.ts", 'import { c } from "./c.ts";'],
+    ]);
+    expect(importCircles(sources)).toEqual([
+      ["core/c.ts", "restore/a.ts", "restore/b.ts", "core/c.ts"],
+    ]);
+  });
+});
 
 describe("lib/ layering", () => {
   it("every file sits in a ranked folder and imports only downwards; the world only in edge/", () => {

@@ -50,17 +50,25 @@ describe("restore --json", () => {
     ]);
   });
 
-  it("prints a numbered picker with * and (legacy) for a person", () => {
+  it("prints a numbered picker a person can read: the kind of save, when, what it was doing", () => {
     const f = new MemoryFixture();
     f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
-    f.checkpoint("2026-11-28-beta.md", { task: "beta", ageDays: 0.5, sessionId: "legacy" });
+    f.checkpoint("2026-11-28-beta.md", {
+      task: "beta",
+      ageDays: 0.5,
+      sessionId: "legacy",
+      extra: { status: "checkpoint save (voluntary)", intent: "(newest request) continue" },
+    });
     const r = cli(f, ["restore", "--session", CUR]);
-    expect(r.out).toContain(
-      "   1. * Task: alpha  Branch: main  Saved: 2026-11-29 11:00 UTC  (sentinel)",
-    );
-    expect(r.out).toContain(
-      "   2.   Task: beta  Branch: main  Saved: 2026-11-28 (legacy)  (legacy)",
-    );
+    expect(r.out.split("\n").slice(0, 4)).toMatchInlineSnapshot(`
+      [
+        "Several recent checkpoints. Which one do you want to restore?",
+        "   1. * saved, 2026-11-29 11:00 UTC: alpha [main]  "keep going"",
+        "   2.   your /checkpoint, 2026-11-28 (legacy): beta [main]  last asked "continue"",
+        "Enter a number (rerun with --pick N), or 'skip'.",
+      ]
+    `);
+    expect(r.out).not.toMatch(/\(sentinel\)|\(disk-only\)|\(legacy\) {2}|notes in \[/);
   });
 
   it("refuses a --pick that is not a number (exit 2)", () => {
@@ -167,7 +175,7 @@ describe("restore hints for the skill", () => {
     f.sessionState("2026-11-19-beta.md", undefined, 10);
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("choose");
-    expect(j.menu[0]).toContain("Auto-pick suppressed and no recent session-state");
+    expect(j.menu[0]).toContain("None of these is restored by itself");
   });
 
   it("mentions a mid-agent handoff of this session (names only)", () => {
@@ -426,14 +434,14 @@ describe("the next session receives the digest (issue 9 point 5)", () => {
       extra: { intent: "(newest request) write the docs" },
     });
     const list = cli(f, ["list"]).out;
-    expect(list).toContain('"(newest request) wire the button"');
-    expect(list).toContain('"(newest request) write the docs"');
+    expect(list).toContain('last asked "wire the button"');
+    expect(list).toContain('last asked "write the docs"');
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("choose");
     expect(j.candidates.map((c: { intent: string }) => c.intent).sort()).toEqual([
       "(newest request) wire the button",
       "(newest request) write the docs",
     ]);
-    expect(j.menu.join("\n")).toContain('"(newest request) write the docs"');
+    expect(j.menu.join("\n")).toContain('last asked "write the docs"');
   });
 });

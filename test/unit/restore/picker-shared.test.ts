@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { localPickerCount } from "../../../lib/restore/picker-count.ts";
-import {
-  restoreJson,
-  restoreText,
-  type OfferedShared,
-} from "../../../lib/restore/restore-render.ts";
+import { restoreJson, restoreText } from "../../../lib/restore/brief/restore-answer.ts";
+import type { OfferedShared, SharedSource } from "../../../lib/restore/restore-outcome.ts";
 import { runRestore } from "../../../lib/restore/restore-run.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
@@ -35,16 +31,17 @@ describe("the picker numbers shared checkpoints after every local candidate", ()
     const f = twelveLocal();
     const o = runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR });
     expect(o.action).toBe("choose");
-    expect(localPickerCount(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR })).toBe(12);
     const offered = [1, 2, 3, 4, 5, 6].map(shared);
-    const lines = restoreText(o, ENGINE, offered).split("\n");
+    const lines = restoreText({ ...o, offeredShared: offered }, ENGINE).split("\n");
     const older = lines.findIndex((l) => l.includes("... and 2 older."));
     expect(lines[older + 1]).toBe(
-      "  13.   Task: remote  Branch: main  Saved: 2026-11-29T01:00:00Z  (shared s1: dev-b@laptop, branch main, 2026-11-29T01:05Z)",
+      "  13.   shared by another clone, 2026-11-29T01:00:00Z: remote [main]  (shared s1: dev-b@laptop, branch main, 2026-11-29T01:05Z)",
     );
     expect(lines[older + 5]).toMatch(/^ {2}17\. .*\(shared s5: /);
     expect(lines[older + 6]).toBe("  ... and 1 more shared (list shows them).");
-    const json = restoreJson(o, ENGINE, {}, offered) as { candidates: { n: number }[] };
+    const json = restoreJson({ ...o, offeredShared: offered }, ENGINE) as {
+      candidates: { n: number }[];
+    };
     expect(json.candidates.map((c) => c.n)).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17,
     ]);
@@ -53,7 +50,29 @@ describe("the picker numbers shared checkpoints after every local candidate", ()
   it("without shared checkpoints the menu is as before", () => {
     const f = twelveLocal();
     const o = runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: CUR });
-    expect(restoreText(o, ENGINE, [])).toBe(restoreText(o, ENGINE));
+    expect(o.offeredShared).toEqual([]);
     expect(restoreText(o, ENGINE)).not.toContain("shared");
+  });
+
+  it("a pick past the 12 local candidates adopts the shared checkpoint numbered so (13 is s1), from the one listing", () => {
+    const f = twelveLocal();
+    const adopted: string[] = [];
+    const source: SharedSource = {
+      list: () => [1, 2].map(shared),
+      adopt: (arg) => {
+        adopted.push(arg);
+        return { ok: false, reason: `not here: ${arg}`, expected: "s1" };
+      },
+      remoteHolding: () => null,
+    };
+    const req = { paths: f.paths, sessionId: CUR, sharedSource: source };
+    const local = runRestore(f.deps(), f.knobs(), { ...req, pick: 12 });
+    expect(local.action).toBe("restore");
+    expect(adopted).toEqual([]);
+    const o = runRestore(f.deps(), f.knobs(), { ...req, pick: 14 });
+    expect(adopted).toEqual(["s2"]);
+    expect(o).toMatchObject({ action: "invalid", reason: "not here: s2", expected: "s1" });
+    expect(runRestore(f.deps(), f.knobs(), { ...req, pick: 15 }).action).toBe("invalid");
+    expect(adopted).toEqual(["s2"]);
   });
 });

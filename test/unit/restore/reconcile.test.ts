@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
-import {
-  planDrift,
-  planTaskStates,
-  reconcile,
-  reconcileLines,
-} from "../../../lib/restore/reconcile.ts";
+import { planDrift, planTaskStates, reconcile } from "../../../lib/restore/reconcile.ts";
+import { reconcileLines } from "../../../lib/restore/brief/reconcile-lines.ts";
 import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
 
 function fixtureCheckpoint(f: MemoryFixture) {
@@ -248,8 +244,26 @@ describe("reconcile: the three states of a listed commit (issue 19)", () => {
     expect(r.status).toHaveLength(20);
     expect(r.status[0]).toBe(" M lib/mine.ts");
     expect(reconcileLines(r)).toContain(
-      "Working tree now: 7002 changed path(s): 2 modified, 7000 untracked; the first 20, the checkpoint's files first",
+      "Working tree now: 7002 changed path(s): 2 modified, 7000 untracked; listed: 20, the session's files and what changed since the save",
     );
+  });
+
+  it("lists the session's files and what changed since the save, not untracked files already there at the save", () => {
+    const f = new MemoryFixture();
+    // the checkpoint was saved 0.1 day ago; 300 untracked logs are older, one note is newer
+    for (let i = 0; i < 300; i += 1) f.write(`${ROOT}/logs/old${i}.log`, "x", 1);
+    f.write(`${ROOT}/notes-after.md`, "x", 0.01);
+    f.write(`${ROOT}/lib/mine.ts`, "x", 1);
+    const old = Array.from({ length: 300 }, (_, i) => `?? logs/old${i}.log`).join("\n");
+    git(f, `${old}\n?? notes-after.md\n M lib/mine.ts\n`);
+    const r = reconcile(
+      f.deps(),
+      ROOT,
+      handoverCheckpoint(f, "## Uncommitted\n- lib/mine.ts (modified)\n"),
+    );
+    expect(r.status).toEqual([" M lib/mine.ts", "?? notes-after.md"]);
+    expect(r.statusTotal).toBe(302);
+    expect(r.statusCounts).toEqual({ modified: 1, untracked: 301 });
   });
 });
 

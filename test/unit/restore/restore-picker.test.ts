@@ -105,7 +105,7 @@ describe("Tier 1: the current-session sentinel", () => {
       expect: { action: "none", path: "2" },
     },
     {
-      name: "falls through when `## Active task` cannot be parsed",
+      name: "restores (to show it) a damaged checkpoint this session's sentinel names",
       setup: (f) => {
         f.sentinel(
           CUR,
@@ -116,7 +116,7 @@ describe("Tier 1: the current-session sentinel", () => {
         );
         return undefined;
       },
-      expect: { action: "none", path: "2" },
+      expect: { action: "restore", path: "1" },
     },
   ];
   for (const c of cases) {
@@ -272,7 +272,7 @@ describe("Tier 3: enumeration", () => {
     check(d, { action: "restore", path: "3" });
   });
 
-  it("leaves out checkpoints older than 30 days and files under 100 bytes", () => {
+  it("leaves out checkpoints older than 30 days; lists a file cut short, marked, never picked by itself", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-10-20T0800-alpha.md", { task: "alpha", ageDays: 40 });
     f.checkpoint("2026-11-29T0800-alpha.md", {
@@ -280,10 +280,14 @@ describe("Tier 3: enumeration", () => {
       raw: "## Active task\nalpha\n",
       ageDays: 0.1,
     });
-    check(pickRestore(f.listing(CUR), SETTINGS), { action: "none", path: "2" });
+    const o = variant(pickRestore(f.listing(CUR), SETTINGS), "action", "choose");
+    expect(o.list.map((c) => [c.n, c.name, c.note])).toEqual([
+      [1, "2026-11-29T0800-alpha.md", "damaged: cut short"],
+    ]);
+    expect(o.numbered).toBe(2);
   });
 
-  it("drops a candidate whose Active task cannot be parsed", () => {
+  it("restores the one whole candidate beside a damaged one, and names the damaged one", () => {
     const f = new MemoryFixture();
     f.checkpoint("2026-11-29T0800-alpha.md", {
       task: "",
@@ -291,7 +295,11 @@ describe("Tier 3: enumeration", () => {
       ageDays: 0.1,
     });
     f.checkpoint("2026-11-29T0900-alpha.md", { task: "alpha", ageDays: 0.05 });
-    check(pickRestore(f.listing(CUR), SETTINGS), { action: "restore", path: "3a" });
+    const o = pickRestore(f.listing(CUR), SETTINGS);
+    check(o, { action: "restore", path: "3a" });
+    expect(variant(o, "action", "restore").warnings.join("\n")).toContain(
+      "2026-11-29T0800-alpha.md is damaged: cut short: not restored by itself",
+    );
   });
 
   it("de-duplicates a precompact twin within QUOIN_PICKER_DEDUP_WINDOW, keeps older pairs", () => {

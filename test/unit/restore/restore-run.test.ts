@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  runRestore,
-  type RestoreOutcome,
-  type Restored,
-} from "../../../lib/restore/restore-run.ts";
-import { restoreJson, restoreText } from "../../../lib/restore/restore-render.ts";
+import { runRestore } from "../../../lib/restore/restore-run.ts";
+import type { RestoreOutcome, Restored } from "../../../lib/restore/restore-outcome.ts";
+import { restoreJson, restoreText } from "../../../lib/restore/brief/restore-answer.ts";
 
 const ENGINE = 'node "/e/quoin-checkpoint.cjs"';
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
@@ -26,7 +23,7 @@ function restore(
   return runRestore(f.deps(), f.knobs(), { paths: f.paths, sessionId: req.sid ?? CUR, ...req });
 }
 
-function restored(o: RestoreOutcome): Restored {
+function restored(o: RestoreOutcome): Extract<RestoreOutcome, Restored> {
   if (o.action !== "restore")
     throw new Error(`expected restore, got ${JSON.stringify(restoreJson(o, ENGINE))}`);
   return o;
@@ -259,7 +256,7 @@ describe("restore summary and bookkeeping", () => {
     });
     const s = f.sentinel(CUR, bad);
     const r = restored(restore(f));
-    expect(r.corrupt).toMatchObject({ file: bad, reason: "no ## Branch" });
+    expect(r.corrupt).toMatchObject({ file: bad, reason: "cut short" });
     expect(r.corrupt?.raw).toContain("garbled");
     expect(restoreText(r, ENGINE)).toContain("Manual recovery");
     expect(r.done).toBe(false);
@@ -491,8 +488,8 @@ describe("work over many checkpoints", () => {
   });
 });
 
-describe("a corrupt checkpoint's sentinel", () => {
-  it("is kept when this session's sentinel names an unparseable checkpoint and another one is restored", () => {
+describe("a damaged checkpoint's sentinel", () => {
+  it("is kept when this session's sentinel names a damaged checkpoint: it is shown, the other listed, none restored", () => {
     const f = new MemoryFixture();
     const broken = f.checkpoint("2026-11-29T1130-alpha.md", {
       task: "alpha",
@@ -500,13 +497,25 @@ describe("a corrupt checkpoint's sentinel", () => {
       ageDays: 0.01,
     });
     const own = f.sentinel(CUR, broken);
-    f.checkpoint("2026-11-29T1000-alpha.md", { task: "alpha", ageDays: 0.1 });
+    const other = f.checkpoint("2026-11-29T1000-alpha.md", { task: "alpha", ageDays: 0.1 });
     const o = restored(restore(f));
-    expect([o.path, o.done]).toEqual(["3a", true]);
+    expect([o.path, o.done, o.needs]).toEqual(["6", false, ["manual-recovery"]]);
+    expect(o.corrupt?.reason).toBe("cut short");
+    expect(o.corrupt?.others.map((c) => [c.n, c.file])).toEqual([[2, other]]);
     expect(f.exists(own)).toBe(true);
-    expect(o.warnings.join("\n")).toContain(
-      `pending-restore names ${broken}, which could not be parsed; the sentinel is kept`,
-    );
+    expect(o.ledger).toBeNull();
+  });
+
+  it("names random bytes as not a checkpoint, shows 2 KB of it with the non-printing bytes replaced", () => {
+    const f = new MemoryFixture();
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 37 + 11) % 256));
+    const noise = f.checkpoint("2026-11-29T1130-alpha.md", { task: "alpha", raw: "" });
+    f.fs.writeFileSync(noise, bytes);
+    f.sentinel(CUR, noise);
+    const o = restored(restore(f));
+    expect(o.corrupt?.reason).toBe("not a checkpoint");
+    expect(Buffer.byteLength(o.corrupt?.raw ?? "")).toBeLessThanOrEqual(2048 * 3);
+    expect(o.corrupt?.raw).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]/);
   });
 });
 

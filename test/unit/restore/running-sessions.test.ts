@@ -86,9 +86,9 @@ describe("running sessions", () => {
       cwd: ROOT,
     });
     const list = restore([]);
-    expect(list).toContain("Task: alpha");
+    expect(list).toContain(": alpha [main]");
     expect(list).toMatch(
-      /alpha.*\[.*session 258c0000\.\.\. is still running: two sessions would now work on one task\]/,
+      /alpha.*\(session 258c0000\.\.\. is still running: two sessions would now work on one task\)/,
     );
     expect(list).not.toMatch(/beta.*still running/);
     const picked = JSON.parse(restore(["--pick", "1", "--json"]));

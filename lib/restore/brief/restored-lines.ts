@@ -1,8 +1,10 @@
-import { replayMenu } from "./prompt-replay.ts";
-import { driftLines, reconcileLines, workingTreeLine } from "./reconcile.ts";
-import type { Restored } from "./restore-run.ts";
-import { BRIEF_LIMITS, cut, digestNotes, notesLines, whereLines } from "./restore-guide.ts";
+import { replayMenu } from "../prompt-replay.ts";
+import { blockerLines, driftLines, reconcileLines, workingTreeLine } from "./reconcile-lines.ts";
+import type { Restored } from "../restore-outcome.ts";
+import { cut } from "../text-cut.ts";
+import { BRIEF_LIMITS, digestNotes, doneLines, modelLines, whereLines } from "./brief-sections.ts";
 import type { BriefLine } from "./brief-fit.ts";
+import { pickerLines } from "./picker-rows.ts";
 
 // The lines of a restore's brief (`show`), in the order they are kept: what fits least is cut
 // first, from the end; `keep` lines and `held` text are never cut (brief-fit.ts).
@@ -46,14 +48,21 @@ export function restoredLines(r: Restored, engine: string, json: boolean): Brief
   const keep = (text: string): BriefLine => ({ text, keep: true });
   const lines: BriefLine[] = warningsOf(r).map(keep);
   if (r.corrupt) {
+    const others = r.corrupt.others;
     lines.push(
       keep(
-        `[checkpoint] checkpoint ${r.corrupt.file} is corrupt (${r.corrupt.reason}); its sentinel is kept.`,
+        `[checkpoint] ${r.corrupt.file} is damaged: ${r.corrupt.reason}; nothing was restored and its sentinel is kept.`,
       ),
-      keep("----- raw content -----"),
+      keep("----- its first 2 KB (non-printing bytes as ?) -----"),
       { text: r.corrupt.raw, held: true },
       keep("-----------------------"),
       keep(r.corrupt.hint),
+      ...(others.length
+        ? [
+            keep(`Or restore another checkpoint (${engine} restore --pick N):`),
+            ...pickerLines(others).map(keep),
+          ]
+        : []),
     );
     return lines;
   }
@@ -72,18 +81,25 @@ export function restoredLines(r: Restored, engine: string, json: boolean): Brief
     lines.push(...driftLines(r.reconcile).map(keep));
     if (r.reconcile.git) lines.push(keep(workingTreeLine(r.reconcile)));
   }
-  // The rest in the order it is kept: what fits least is cut first, from the end.
-  const rest: string[] = [];
+  // The rest in the order it is kept: what fits least is cut first, from the end. The model's
+  // own words (in progress, next up, decisions, blockers, open questions) come first, so they are
+  // cut last; then what the transcript and git say.
+  const x = s.session;
+  const rest: string[] = [
+    ...modelLines(x),
+    ...(r.reconcile ? blockerLines(r.reconcile) : []),
+    ...openQuestionLines(s.openQuestions, json),
+  ];
   rest.push(
     s.artifacts.length
       ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
       : "In-flight artifacts: none to re-read.",
   );
   for (const a of s.artifacts) rest.push(`  ${a}`);
-  rest.push(...whereLines(s.session));
-  if (r.reconcile) rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false }));
-  rest.push(...notesLines(s.session), ...digestNotes(s.session));
-  rest.push(...openQuestionLines(s.openQuestions, json));
+  rest.push(...whereLines(x), ...doneLines(x));
+  if (r.reconcile)
+    rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false, blockers: false }));
+  rest.push(...digestNotes(x));
   lines.push(...rest.map((text) => ({ text })));
   if (r.needs.includes("same-session"))
     lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));

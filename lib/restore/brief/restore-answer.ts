@@ -1,94 +1,24 @@
-import { promptPreview, replayMenu } from "./prompt-replay.ts";
-import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restore-brief.ts";
+import { promptPreview, replayMenu } from "../prompt-replay.ts";
+import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restored-lines.ts";
 import { fitShow, type BriefLine } from "./brief-fit.ts";
-import { PICKER_LIST_CAP, type ListedCandidate } from "./restore-picker.ts";
-import type { RestoreOutcome, Restored, ResumeSummary } from "./restore-run.ts";
-import { cut, restoreNext } from "./restore-guide.ts";
-
-/**
- * A checkpoint another clone shared (fetched, not yet copied here), offered in the picker after
- * the local candidates and numbered after them; never picked automatically.
- */
-export interface OfferedShared {
-  /** `s1`, `s2`, ...: the alias `restore --shared sN` takes */
-  label: string;
-  name: string;
-  task: string | null;
-  branch: string | null;
-  savedAt: string | null;
-  /** who shared it, from which host and branch, and when */
-  from: string;
-}
-
-/** At most this many shared rows in a menu; `list` shows them all. */
-const SHARED_ROWS_CAP = 5;
-
-function sharedJson(c: OfferedShared, n: number) {
-  return {
-    n,
-    task: c.task,
-    branch: c.branch,
-    saved: c.savedAt,
-    source: "shared" as const,
-    shared: c.label,
-    from: c.from,
-    name: c.name,
-  };
-}
-
-function sharedRow(c: OfferedShared, n: number): string {
-  return `  ${String(n).padStart(2)}.   Task: ${c.task ?? "(none)"}  Branch: ${c.branch ?? "?"}  Saved: ${c.savedAt ?? "?"}  (shared ${c.label}: ${c.from})`;
-}
-
-/** Shared rows numbered after the whole local list (`--pick N` counts past the cap too). */
-function sharedLines(localCount: number, shared: readonly OfferedShared[]): string[] {
-  if (shared.length === 0) return [];
-  const lines = shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedRow(c, localCount + i + 1));
-  if (shared.length > SHARED_ROWS_CAP)
-    lines.push(`  ... and ${shared.length - SHARED_ROWS_CAP} more shared (list shows them).`);
-  return lines;
-}
-
-/** One picker row for JSON: what the skill needs to ask the user. */
-function candidateJson(c: ListedCandidate) {
-  return {
-    n: c.n,
-    task: c.task,
-    branch: c.branch,
-    saved: c.saved,
-    source: c.source,
-    legacy: c.sessionId === undefined,
-    sessionId: c.sessionId ?? null,
-    file: c.file,
-    sentinel: c.sentinel,
-    ageDays: c.gate.ageDays,
-    stale: c.gate.stale,
-    crossTask: c.gate.crossTask,
-    intent: c.intent ?? null,
-    note: c.note,
-  };
-}
-
-/** The intent as a row shows it: one line, at most 70 characters. */
-export function rowIntent(intent: string): string {
-  const flat = intent.replace(/\s+/g, " ").trim();
-  return flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
-}
-
-/** `1. * Task: X  Branch: Y  Saved: Z  (sentinel)  "intent"` with the gate's annotation. */
-function candidateRow(c: ListedCandidate): string {
-  const source = c.sessionId === undefined ? "(legacy)" : `(${c.source})`;
-  const note = c.note ? `  [${c.note}]` : "";
-  const intent = c.intent ? `  "${rowIntent(c.intent)}"` : "";
-  return `  ${String(c.n).padStart(2)}. ${c.source === "sentinel" ? "*" : " "} Task: ${c.task}  Branch: ${c.branch}  Saved: ${c.saved}  ${source}${intent}${note}`;
-}
-
-function pickerLines(list: readonly ListedCandidate[]): string[] {
-  const lines = list.slice(0, PICKER_LIST_CAP).map(candidateRow);
-  if (list.length > PICKER_LIST_CAP)
-    lines.push(`  ... and ${list.length - PICKER_LIST_CAP} older.`);
-  return lines;
-}
+import { PICKER_LIST_CAP } from "../restore-picker.ts";
+import type {
+  OfferedShared,
+  RestoreDecision,
+  RestoreOutcome,
+  Restored,
+  ResumeSummary,
+} from "../restore-outcome.ts";
+import { cut } from "../text-cut.ts";
+import { restoreNext } from "./restore-next.ts";
+import { handoffLine } from "../../store/mid-agent-handoff.ts";
+import {
+  candidateJson,
+  pickerLines,
+  SHARED_ROWS_CAP,
+  sharedJson,
+  sharedLines,
+} from "./picker-rows.ts";
 
 /** The summary fields `next` and the callers read; the rest of the checkpoint is said once, in `show`. */
 function summaryJson(s: ResumeSummary | null) {
@@ -172,34 +102,62 @@ function restoredJson(r: Restored) {
  * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
  * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
  */
-export function restoreJson(
-  o: RestoreOutcome,
+export function restoreJson(o: RestoreOutcome, engine: string): unknown {
+  // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2; it goes in
+  // with the other fields so the 8 KB fit counts it, and leads, as in every engine answer.
+  const hint = sharedHintLine(o, engine);
+  return fitted(
+    {
+      ok: o.action !== "invalid",
+      ...restoreFields(o, o.offeredShared),
+      midAgentHandoff: o.midAgentHandoff,
+      ...(hint ? { sharedHint: hint } : {}),
+      ...(o.adoptedShared ? { adoptedShared: o.adoptedShared } : {}),
+      next: restoreNext(o),
+    },
+    o,
+    engine,
+    o.offeredShared,
+  );
+}
+
+/** `show` fitted to what the other fields leave; `show` is the lines to show the user, `next` what to do. */
+function fitted(
+  fields: { next: string[] } & Record<string, unknown>,
+  o: RestoreDecision,
   engine: string,
-  extra: object = {},
-  shared: readonly OfferedShared[] = [],
+  shared: readonly OfferedShared[],
 ): unknown {
-  // `show`: the lines to show the user (the text form); `next`: what to do with this answer.
-  // `extra`: the command's own fields (the mid-agent handoff), inside the same 8 KB.
-  // `ok` (the envelope's, in `extra`) leads, as in every engine answer.
-  const { ok, ...own } = extra as { ok?: boolean };
-  const fields = {
-    ...(ok === undefined ? {} : { ok }),
-    ...restoreFields(o, shared),
-    ...own,
-    next: restoreNext(o),
-  };
   const lines =
-    o.action === "restore" ? restoredLines(o, engine, true) : plain(restoreText(o, engine, shared));
+    o.action === "restore"
+      ? restoredLines(o, engine, true)
+      : plain(decisionText(o, engine, shared));
   const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
   const { next, ...rest } = fields;
   return { ...rest, show: fitShow(lines, fields, file), next };
 }
 
+/** The fields a refused restore (a bad --pick, --shared or session) carries beside its reason. */
+export function refusedRestoreJson(reason: string, engine: string): unknown {
+  const o = { action: "invalid" as const, reason };
+  return fitted({ ...restoreFields(o, []), next: restoreNext(o) }, o, engine, []);
+}
+
+/** What restore says about shared checkpoints when it has nothing to pick. */
+function sharedHintLine(o: RestoreOutcome, engine: string): string | null {
+  const h = o.sharedHint;
+  if (!h) return null;
+  if ("fetched" in h)
+    return `[checkpoint] ${h.fetched} shared checkpoint(s) from other clones are fetched here: ${engine} list shows them, ${engine} restore --shared s1 resumes one`;
+  return `[checkpoint] ${h.remote} holds shared checkpoints of other clones: ${engine} fetch brings them`;
+}
+
 const plain = (text: string): BriefLine[] => text.split("\n").map((t) => ({ text: t }));
 
-function restoreFields(o: RestoreOutcome, shared: readonly OfferedShared[]): object {
-  const offered = (list: readonly ListedCandidate[]) =>
-    shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedJson(c, list.length + i + 1));
+function restoreFields(o: RestoreDecision, shared: readonly OfferedShared[]): object {
+  const numbered =
+    "numbered" in o && o.numbered !== undefined ? o.numbered : "list" in o ? o.list.length : 0;
+  const offered = shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedJson(c, numbered + i + 1));
   switch (o.action) {
     case "restore":
       return restoredJson(o);
@@ -208,7 +166,7 @@ function restoreFields(o: RestoreOutcome, shared: readonly OfferedShared[]): obj
         action: o.action,
         reason: o.reason,
         warnings: warningsOf(o),
-        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: o.more,
         menu: chooseLines(o, shared),
       };
@@ -219,7 +177,7 @@ function restoreFields(o: RestoreOutcome, shared: readonly OfferedShared[]): obj
         path: o.path,
         warnings: o.warnings,
         sessionState: o.synthesis,
-        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered(o.list)],
+        candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: Math.max(0, o.list.length - PICKER_LIST_CAP),
         menu: synthesizeLines(o, shared),
       };
@@ -230,19 +188,21 @@ function restoreFields(o: RestoreOutcome, shared: readonly OfferedShared[]): obj
   }
 }
 
-type Choose = Extract<RestoreOutcome, { action: "choose" }>;
-type Synthesize = Extract<RestoreOutcome, { action: "synthesize" }>;
+type Choose = Extract<RestoreDecision, { action: "choose" }>;
+type Synthesize = Extract<RestoreDecision, { action: "synthesize" }>;
 
 function chooseLines(o: Choose, shared: readonly OfferedShared[]): string[] {
   const head =
     o.reason === "multiple"
-      ? "Multiple recent checkpoints found. Which session do you want to restore?"
-      : "Auto-pick suppressed and no recent session-state to synthesize from. Pick one explicitly, or skip:";
+      ? "Several recent checkpoints. Which one do you want to restore?"
+      : "None of these is restored by itself, and no recent session notes to start from. Pick one, or skip:";
   return [
     head,
     ...pickerLines(o.list),
-    ...sharedLines(o.list.length, shared),
-    "Enter a number (rerun with --pick N), or 'skip'. The notes in [ ] do not stop an explicit choice.",
+    ...sharedLines(o.numbered ?? o.list.length, shared),
+    o.list.slice(0, PICKER_LIST_CAP).some((c) => c.note)
+      ? "Enter a number (rerun with --pick N), or 'skip'. A note in ( ) does not stop you picking that row."
+      : "Enter a number (rerun with --pick N), or 'skip'.",
   ];
 }
 
@@ -253,17 +213,26 @@ function synthesizeLines(o: Synthesize, shared: readonly OfferedShared[]): strin
       ? [
           "Or restore a checkpoint explicitly (rerun with --pick N):",
           ...pickerLines(o.list),
-          ...sharedLines(o.list.length, shared),
+          ...sharedLines(o.numbered ?? o.list.length, shared),
         ]
       : []),
   ];
 }
 
 /** Readable text for a person at a terminal; `engine` is how to run the engine as printed (engineInvocation). */
-export function restoreText(
-  o: RestoreOutcome,
+export function restoreText(o: RestoreOutcome, engine: string): string {
+  const hint = sharedHintLine(o, engine);
+  return [
+    decisionText(o, engine, o.offeredShared),
+    ...(o.midAgentHandoff ? [handoffLine(o.midAgentHandoff)] : []),
+    ...(hint ? [hint] : []),
+  ].join("\n");
+}
+
+function decisionText(
+  o: RestoreDecision,
   engine: string,
-  shared: readonly OfferedShared[] = [],
+  shared: readonly OfferedShared[],
 ): string {
   switch (o.action) {
     case "restore":

@@ -1,0 +1,137 @@
+import type { ResumeSession } from "../resume-session.ts";
+import { cut } from "../text-cut.ts";
+
+// The sections of a restored session's brief: where it was (requests, last words, files), the
+// model's own notes, and the digest's footnotes.
+
+const MARK: Record<string, string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
+
+/** The brief's bounds: every list is cut with a count of what was cut; the checkpoint file holds the rest. */
+export const BRIEF_LIMITS = {
+  requestChars: 300,
+  lastWords: 5,
+  lastWordChars: 300,
+  todos: 12,
+  todoChars: 120,
+  changed: 8,
+  read: 5,
+  failures: 3,
+  uncommitted: 8,
+  items: 8,
+  itemChars: 240,
+  inProgressChars: 600,
+} as const;
+
+/** The first `max` of a list, then `+N more <what>` when some were cut. */
+function bounded<T>(
+  list: readonly T[],
+  max: number,
+  what: string,
+  show: (t: T) => string,
+): string[] {
+  const out = list.slice(0, max).map(show);
+  if (list.length > max) out.push(`  +${list.length - max} more ${what}`);
+  return out;
+}
+
+const files = (list: readonly { path: string; count: number }[], max: number) =>
+  `${list
+    .slice(0, max)
+    .map((f) => `${cut(f.path, 200)}${f.count > 1 ? ` (x${f.count})` : ""}`)
+    .join(", ")}${list.length > max ? `, +${list.length - max} more` : ""}`;
+
+const L = BRIEF_LIMITS;
+
+/** Where the session was: requests, the model's last words, uncommitted files, todos, working set, failures. */
+export function whereLines(x: ResumeSession): string[] {
+  const lines: string[] = [];
+  if (x.firstRequest && x.firstRequest !== x.newestRequest)
+    lines.push(`First request: ${cut(x.firstRequest, L.requestChars)}`);
+  if (x.newestRequest) lines.push(`Newest request: ${cut(x.newestRequest, L.requestChars)}`);
+  if (x.progress.length) {
+    lines.push("Progress the model reported (newest last):");
+    for (const w of x.progress.slice(-L.lastWords))
+      lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
+  }
+  const said = new Set(x.progress.map((w) => w.text.trim()));
+  const lastWords = x.lastWords.filter((w) => !said.has(w.text.trim()));
+  if (lastWords.length) {
+    lines.push("Last words of the model (newest last):");
+    const words = lastWords.slice(-L.lastWords);
+    if (lastWords.length > words.length)
+      lines.push(`  (+${lastWords.length - words.length} older)`);
+    for (const w of words)
+      lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
+  }
+  if (x.uncommitted.length) {
+    lines.push("Uncommitted at the save (changed after the session's last commit):");
+    lines.push(
+      ...bounded(
+        x.uncommitted,
+        L.uncommitted,
+        "files",
+        (u) => `  ${cut(u.path, 200)}${u.kind ? ` (${u.kind})` : ""}`,
+      ),
+    );
+  }
+  if (x.todos) {
+    lines.push(`Todos: ${x.todos.length ? "" : "(empty list)"}`.trimEnd());
+    lines.push(
+      ...bounded(
+        x.todos,
+        L.todos,
+        "todos",
+        (t) => `  ${MARK[t.status] ?? "[ ]"} ${cut(t.content, L.todoChars)}`,
+      ),
+    );
+  }
+  if (x.changed.length) lines.push(`Changed files (newest first): ${files(x.changed, L.changed)}`);
+  if (x.read.length) lines.push(`Read files (newest first): ${files(x.read, L.read)}`);
+  for (const o of x.omitted.slice(0, 4)) lines.push(`  (${cut(o, 80)} in the checkpoint's count)`);
+  lines.push(
+    ...bounded(
+      x.failures,
+      L.failures,
+      "failures",
+      (f) => `Failed: \`${cut(f.command, 120)}\`: ${cut(f.error, 160)}`,
+    ),
+  );
+  return lines;
+}
+
+/** The model's own notes of what is open (a curated checkpoint): in progress, next up, decisions. */
+export function modelLines(x: ResumeSession): string[] {
+  const lines: string[] = [];
+  const item = (t: string) => cut(t, L.itemChars);
+  if (x.inProgress) lines.push(`In progress: ${cut(x.inProgress, L.inProgressChars)}`);
+  lines.push(
+    ...bounded(
+      x.nextUp,
+      L.items,
+      "next-up items",
+      (n) => `Next up: ${item(n.item)} (prerequisites met? ${n.prerequisitesMet ? "yes" : "no"})`,
+    ),
+  );
+  lines.push(...bounded(x.decisions, L.items, "decisions", (d) => `Decision: ${item(d)}`));
+  return lines;
+}
+
+/** What the model noted as done. */
+export function doneLines(x: ResumeSession): string[] {
+  if (!x.done.length) return [];
+  return ["Done:", ...bounded(x.done, L.items, "done items", (d) => `  - ${cut(d, L.itemChars)}`)];
+}
+
+/** The digest's footnotes: where the compaction summary is, a history cut short. */
+export function digestNotes(x: ResumeSession): string[] {
+  const lines: string[] = [];
+  if (x.compactionSummary)
+    lines.push(
+      `Compaction summary: line ${x.compactionSummary.uuid} of ${x.compactionSummary.transcript}`,
+    );
+  if (x.historyCutShort)
+    lines.push(
+      "(the transcript digest was cut short by its read budget: older history is not listed)",
+    );
+  return lines;
+}

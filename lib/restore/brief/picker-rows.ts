@@ -1,0 +1,108 @@
+import type { OfferedShared } from "../restore-outcome.ts";
+import { PICKER_LIST_CAP, type ListedCandidate } from "../restore-picker.ts";
+import type { CheckpointRow } from "../checkpoint-list.ts";
+import { kindOf } from "../../store/checkpoint-status.ts";
+
+// The rows of a picker: the local candidates, then the shared checkpoints numbered after them.
+
+/** At most this many shared rows in a menu; `list` shows them all. */
+export const SHARED_ROWS_CAP = 5;
+
+export function sharedJson(c: OfferedShared, n: number) {
+  return {
+    n,
+    task: c.task,
+    branch: c.branch,
+    saved: c.savedAt,
+    source: "shared" as const,
+    shared: c.label,
+    from: c.from,
+    name: c.name,
+  };
+}
+
+/** `  13.   shared by another clone, <saved>: task [branch]  (shared s1: who, where, when)` */
+function sharedRow(c: OfferedShared, n: number): string {
+  return `  ${String(n).padStart(2)}.   shared by another clone, ${c.savedAt ?? "?"}: ${c.task ?? "(unknown task)"} [${c.branch ?? "?"}]  (shared ${c.label}: ${c.from})`;
+}
+
+/** Shared rows numbered after the whole local list (`--pick N` counts past the cap too). */
+export function sharedLines(localCount: number, shared: readonly OfferedShared[]): string[] {
+  if (shared.length === 0) return [];
+  const lines = shared.slice(0, SHARED_ROWS_CAP).map((c, i) => sharedRow(c, localCount + i + 1));
+  if (shared.length > SHARED_ROWS_CAP)
+    lines.push(`  ... and ${shared.length - SHARED_ROWS_CAP} more shared (list shows them).`);
+  return lines;
+}
+
+/** One picker row for JSON: what the skill needs to ask the user. */
+export function candidateJson(c: ListedCandidate) {
+  return {
+    n: c.n,
+    task: c.task,
+    branch: c.branch,
+    saved: c.saved,
+    source: c.source,
+    legacy: c.sessionId === undefined,
+    sessionId: c.sessionId ?? null,
+    file: c.file,
+    sentinel: c.sentinel,
+    ageDays: c.gate.ageDays,
+    stale: c.gate.stale,
+    crossTask: c.gate.crossTask,
+    intent: c.intent ?? null,
+    note: c.note,
+  };
+}
+
+/** What kind of save a checkpoint is, from its `## Status`, in a person's words. */
+export function saveKindLabel(status: string | undefined): string {
+  const k = kindOf(status);
+  if (k.kind === "voluntary") return "your /checkpoint";
+  if (k.kind === "panic") return "your /checkpoint, short";
+  if (k.kind === "precompact") return "before compaction";
+  if (k.kind === "forced") return "forced at the limit";
+  if (k.kind === "session-end") return "session end";
+  if (/\bcurated\b|\bvoluntary\b/i.test(k.status)) return "your /checkpoint";
+  if (/precompact/i.test(k.status)) return "before compaction";
+  if (/forced|block/i.test(k.status)) return "forced at the limit";
+  if (/session end/i.test(k.status)) return "session end";
+  if (/recovered/i.test(k.status)) return "recovered";
+  return "saved";
+}
+
+/** What the save was doing, as a row shows it: the model's intent, or what the person last asked. */
+export function rowIntent(intent: string): string {
+  const asked = /^\(newest request\)\s*/.exec(intent);
+  const text = asked ? intent.slice(asked[0].length) : intent;
+  const flat = text.replace(/\s+/g, " ").trim();
+  const shown = flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
+  return asked ? `last asked "${shown}"` : `"${shown}"`;
+}
+
+/**
+ * `  1. * your /checkpoint, 2026-11-29 11:00 UTC: alpha [main] "intent" (damaged: cut short)`:
+ * the kind of save, when, the task and branch, what it was doing, then why it would not be
+ * picked by itself. `*`: this session or another names it to be restored next.
+ */
+function candidateRow(c: ListedCandidate): string {
+  const what = c.damage ? "" : c.intent ? `  ${rowIntent(c.intent)}` : "";
+  const note = c.note ? `  (${c.note})` : "";
+  const kind = c.damage ? "damaged file" : saveKindLabel(c.status);
+  return `  ${String(c.n).padStart(2)}. ${c.sentinel ? "*" : " "} ${kind}, ${c.saved}: ${c.task} [${c.branch}]${what}${note}`;
+}
+
+export function pickerLines(list: readonly ListedCandidate[]): string[] {
+  const lines = list.slice(0, PICKER_LIST_CAP).map(candidateRow);
+  if (list.length > PICKER_LIST_CAP)
+    lines.push(`  ... and ${list.length - PICKER_LIST_CAP} older.`);
+  return lines;
+}
+
+/** One row of `list`, numbered as `restore --pick` takes them. */
+export function checkpointRowText(r: CheckpointRow): string {
+  const mark = r.sentinels.length ? "*" : " ";
+  const kind = r.damage ? `damaged: ${r.damage}` : saveKindLabel(r.status);
+  const what = !r.damage && r.intent ? `  ${rowIntent(r.intent)}` : "";
+  return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${kind}: ${r.task}  [${r.branch}]  ${r.name}${what}`;
+}
