@@ -30,7 +30,7 @@ import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 // The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
 // when reached (prompt-cold.ts; scripts/build.ts).
-import { holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
+import { failedLine, failedText, holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
@@ -81,14 +81,16 @@ function persistIdleGap(
   gap: IdleGap | null,
 ): void {
   if (!gap) return;
-  writeAtomic(
-    deps.fs,
-    sentinelPath(paths.memory, "idle-advisory-pending", sid),
-    `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
-    {
-      pid: deps.pid,
-    },
-  );
+  try {
+    writeAtomic(
+      deps.fs,
+      sentinelPath(paths.memory, "idle-advisory-pending", sid),
+      `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
+      { pid: deps.pid },
+    );
+  } catch {
+    // the idle note is lost; the answer stands
+  }
 }
 
 /** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
@@ -104,12 +106,16 @@ function consumeIdleAdvisory(
   text: string,
   u: Utilization | null,
 ): string | null {
-  trashIfPresent(
-    deps.fs,
-    sentinelPath(paths.memory, "idle-advisory-pending", sid),
-    paths.memory,
-    now,
-  );
+  try {
+    trashIfPresent(
+      deps.fs,
+      sentinelPath(paths.memory, "idle-advisory-pending", sid),
+      paths.memory,
+      now,
+    );
+  } catch {
+    // left in place: said again next time rather than never
+  }
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -175,8 +181,13 @@ export function handleUserPromptSubmit(
   // What the compaction's summary dropped: given with whatever answer lets this prompt through.
   let reentry: string | null = null;
   if (paths && sid) {
-    reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
-    gap = recordPrompt(deps, paths, sid, now);
+    // A project that cannot be written is still judged: these writes failing changes no answer.
+    try {
+      reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
+      gap = recordPrompt(deps, paths, sid, now);
+    } catch {
+      // nothing recorded; the block tier below says so if it has to save
+    }
   }
   // A turn the client injected (a /loop wakeup, a scheduled task, a task notification) is not the
   // person's: it is never held at the block tier and gets no advisory, as an exempt command.
@@ -200,12 +211,19 @@ export function handleUserPromptSubmit(
         ...(idleNote ? {} : { sourcesFromBps: knobs.QUOIN_STOP_BPS }),
       })
     : null;
-  const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
+  // A figure estimated from the transcript's size (no usage line in the bytes read) is never a
+  // reason to hold a prompt: at most an advisory, which says it is an estimate.
+  const measured = u ? utilizationTier(u.bps, knobs) : "quiet";
+  const tier = measured === "block" && u?.source === "bytes" ? "advisory" : measured;
 
   if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
     const mode = blockMode(u, knobs);
     const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
+    if (files.failure) {
+      const words = failedText(u, knobs, files);
+      return contextAnswer(EVENT, reentry ? `${reentry}\n${words}` : words, failedLine(u, files));
+    }
     // A held prompt's answer reaches the person only: the re-entry list is then not given (the
     // block tier cannot follow a compaction in practice, the context was just made small).
     if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
@@ -233,8 +251,12 @@ export function handleUserPromptSubmit(
     }
   }
   if (paths && sid) {
-    const rotation = rotationNote(deps, sid, now, knobs);
-    if (rotation) notes.push(rotation);
+    try {
+      const rotation = rotationNote(deps, sid, now, knobs);
+      if (rotation) notes.push(rotation);
+    } catch {
+      // the count is not kept; the rest of the answer stands
+    }
   }
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), line) : null;
 }
