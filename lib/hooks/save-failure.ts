@@ -3,6 +3,7 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
 import { deleteRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
+import { contextAnswer, type HookAnswer } from "./hook-io.ts";
 
 // A save that failed is told, once, in words a person reads: never a raw errno. PreCompact and
 // SessionEnd cannot speak to the person, so they leave a record outside the repository (the
@@ -73,4 +74,25 @@ export function takeSaveFailure(deps: Deps, sid: string | null): SaveFailure | n
     reason: text("reason") || "write failed",
     at: text("at") || utcIso(deps.now()),
   };
+}
+
+/**
+ * A hook's answer with the failure said first: for the model in additionalContext, for the person
+ * as the one short line (at most 200 characters).
+ */
+export function withSaveFailure(
+  answer: HookAnswer | null,
+  f: SaveFailure,
+  event: string,
+): HookAnswer {
+  const line = failureLine(f);
+  const context = `[quoin-checkpoint] ${line}. Nothing from then is kept; tell the user to free disk space or make the project writable, then run /checkpoint.`;
+  const before =
+    answer && !("decision" in answer) ? answer.hookSpecificOutput?.additionalContext : undefined;
+  const person = `[quoin] ${line}`;
+  return contextAnswer(
+    event,
+    before ? `${context}\n${before}` : context,
+    person.length <= 200 ? person : `${person.slice(0, 197)}...`,
+  );
 }

@@ -141,12 +141,62 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
     advised: kv["advised"] === true,
   };
   const due = rotationDue(state, now, knobs);
-  writeRegistry(deps, config, "rotation", sid, {
-    started_at: state.startedAt,
-    prompts: state.prompts,
-    advised: due || state.advised,
-  });
+  try {
+    writeRegistry(deps, config, "rotation", sid, {
+      started_at: state.startedAt,
+      prompts: state.prompts,
+      advised: due || state.advised,
+    });
+  } catch {
+    // the count is not kept; the note (if due) is still given
+  }
   return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
+}
+
+/**
+ * Steps 0.5 and 0.7. A project that cannot be written is still judged: these writes failing
+ * change no answer (the block tier says so when it has to save).
+ */
+function arrival(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  now: Date,
+  transcriptPath: string | null | undefined,
+): { gap: IdleGap | null; reentry: string | null } {
+  let reentry: string | null = null;
+  try {
+    reentry = postcompactReset(deps, paths, sid, now, transcriptPath);
+    return { gap: recordPrompt(deps, paths, sid, now), reentry };
+  } catch {
+    return { gap: null, reentry };
+  }
+}
+
+interface BlockTierInput {
+  paths: MemoryPaths;
+  sid: string;
+  input: UserPromptSubmitInput;
+  now: Date;
+  u: Utilization;
+  knobs: Knobs;
+  reentry: string | null;
+  opts: PromptHookOptions;
+}
+
+/** The block tier: hold (or advise) once the forced save is on disk; say why when it is not. */
+function blockTier(deps: Deps, b: BlockTierInput): HookAnswer {
+  const { u, knobs, reentry } = b;
+  const mode = blockMode(u, knobs);
+  const files = holdPrompt(deps, b.paths, b.sid, b.input, b.now, mode === "block", b.opts);
+  const withReentry = (words: string) => (reentry ? `${reentry}\n${words}` : words);
+  if (files.failure)
+    return contextAnswer(EVENT, withReentry(failedText(u, knobs, files)), failedLine(u, files));
+  // A held prompt's answer reaches the person only: the re-entry list is then not given (the
+  // block tier cannot follow a compaction in practice, the context was just made small).
+  const words = blockText(u, knobs, files, mode);
+  if (mode === "block") return { decision: "block", reason: words };
+  return contextAnswer(EVENT, withReentry(words), words);
 }
 
 /**
@@ -177,18 +227,11 @@ export function handleUserPromptSubmit(
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
-  let gap: IdleGap | null = null;
   // What the compaction's summary dropped: given with whatever answer lets this prompt through.
-  let reentry: string | null = null;
-  if (paths && sid) {
-    // A project that cannot be written is still judged: these writes failing changes no answer.
-    try {
-      reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
-      gap = recordPrompt(deps, paths, sid, now);
-    } catch {
-      // nothing recorded; the block tier below says so if it has to save
-    }
-  }
+  const { gap, reentry } =
+    paths && sid
+      ? arrival(deps, paths, sid, now, input.transcript_path)
+      : { gap: null, reentry: null };
   // A turn the client injected (a /loop wakeup, a scheduled task, a task notification) is not the
   // person's: it is never held at the block tier and gets no advisory, as an exempt command.
   if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source, input.prompt)) {
@@ -218,17 +261,7 @@ export function handleUserPromptSubmit(
 
   if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const mode = blockMode(u, knobs);
-    const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
-    if (files.failure) {
-      const words = failedText(u, knobs, files);
-      return contextAnswer(EVENT, reentry ? `${reentry}\n${words}` : words, failedLine(u, files));
-    }
-    // A held prompt's answer reaches the person only: the re-entry list is then not given (the
-    // block tier cannot follow a compaction in practice, the context was just made small).
-    if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
-    const words = blockText(u, knobs, files, mode);
-    return contextAnswer(EVENT, reentry ? `${reentry}\n${words}` : words, words);
+    return blockTier(deps, { paths, sid, input, now, u, knobs, reentry, opts });
   }
 
   const notes: string[] = reentry ? [reentry] : [];
@@ -251,12 +284,8 @@ export function handleUserPromptSubmit(
     }
   }
   if (paths && sid) {
-    try {
-      const rotation = rotationNote(deps, sid, now, knobs);
-      if (rotation) notes.push(rotation);
-    } catch {
-      // the count is not kept; the rest of the answer stands
-    }
+    const rotation = rotationNote(deps, sid, now, knobs);
+    if (rotation) notes.push(rotation);
   }
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), line) : null;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { FsApi } from "../../../lib/core/deps.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import type { UserPromptSubmitInput } from "../../../lib/hooks/hook-io.ts";
 import { fakeDeps, listFiles, type FakeDeps } from "../../helpers/memfs-deps.ts";
+import { failing } from "../../helpers/failing-fs.ts";
 import { assistantLine, transcriptWithTokens } from "../../helpers/transcripts.ts";
 
 // The block tier's order: the checkpoint and its sentinel first, the held prompt last. A write that
@@ -20,30 +20,6 @@ function world(transcript = transcriptWithTokens(BLOCK, "claude-opus-4-5-2025110
     files: { [`${ROOT}/.git/HEAD`]: "ref: refs/heads/main\n", [TRANSCRIPT]: transcript },
     now: "2026-11-29T12:00:00Z",
   });
-}
-
-/** Every write, link, rename and mkdir whose path `fails` names throws `code`, as a full disk or a read-only folder does. */
-function failing(deps: FakeDeps, code: string, fails: (p: string) => boolean): FakeDeps {
-  const fs = deps.fs as FsApi & Record<string, unknown>;
-  const wrap = (name: string, argsChecked: number) => {
-    const real = (fs[name] as (...a: unknown[]) => unknown).bind(fs);
-    fs[name] = (...args: unknown[]) => {
-      for (const a of args.slice(0, argsChecked))
-        if (typeof a === "string" && fails(a)) {
-          const err = new Error(`${code}: injected, ${name} '${a}'`) as NodeJS.ErrnoException;
-          err.code = code;
-          err.path = a;
-          throw err;
-        }
-      return real(...args);
-    };
-  };
-  wrap("writeFileSync", 1);
-  wrap("appendFileSync", 1);
-  wrap("mkdirSync", 1);
-  wrap("linkSync", 2);
-  wrap("renameSync", 2);
-  return deps;
 }
 
 const input = (prompt: string): UserPromptSubmitInput => ({
