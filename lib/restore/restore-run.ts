@@ -1,3 +1,4 @@
+import { claimedBy, claimReplay } from "../store/prompt-claims.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
@@ -408,6 +409,7 @@ function replayStep(
     req.sessionId,
     preferSid,
     (sid) => replayedPrompts(deps, sid),
+    claimedBy(deps, promptKey),
   );
   if (out.prompts.case === "A") return null;
   if (req.replay === undefined) {
@@ -433,6 +435,12 @@ function finishRestore(
   out: Restored,
 ): Restored {
   out.done = true;
+  // Each held prompt is handed to one restore only, even when two run at once (prompt-claims.ts).
+  if (out.prompts.case !== "A" && out.replay) {
+    const mine = claimReplay(deps, out.prompts.source.file, out.replay, promptKey, req.sessionId);
+    out.replay = { ...out.replay, replay: mine.replay, edit: mine.edit };
+    if (mine.warning) out.warnings.push(mine.warning);
+  }
   const unparsed = ownSentinelUnparsed(snap);
   if (unparsed)
     out.warnings.push(
