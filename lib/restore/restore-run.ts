@@ -1,4 +1,4 @@
-import { claimedBy, claimReplay } from "../store/prompt-claims.ts";
+import { allTakenLine, claimedBy, claimReplay } from "../store/prompt-claims.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-format.ts";
@@ -404,14 +404,19 @@ function replayStep(
   out: Restored,
   preferSid: string | null,
 ): { action: "invalid"; reason: string } | null {
+  const files = readPendingPrompts(deps, snap);
   out.prompts = classifyPendingPrompts(
-    readPendingPrompts(deps, snap),
+    files,
     req.sessionId,
     preferSid,
     (sid) => replayedPrompts(deps, sid),
     claimedBy(deps, promptKey),
   );
-  if (out.prompts.case === "A") return null;
+  if (out.prompts.case === "A") {
+    const taken = allTakenLine(deps, files, preferSid, promptKey);
+    if (taken) out.warnings.push(taken);
+    return null;
+  }
   if (req.replay === undefined) {
     out.needs.push("replay");
     return null;

@@ -6,7 +6,7 @@ import { claudeConfigDir } from "../core/config-dir.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
 import { isRecord } from "../core/value-checks.ts";
-import type { BlockedPrompt } from "./pending-prompts.ts";
+import { parseBlockedPrompts, type BlockedPrompt } from "./pending-prompts.ts";
 import { sessionRegistryDir } from "./session-registry.ts";
 
 // A held prompt is handed to one restore only. Two restores of one checkpoint may run at once
@@ -136,4 +136,28 @@ export function claimReplay<T extends BlockedPrompt & { n: number }>(
     edit: pick.edit && mine.has(pick.edit) ? pick.edit : null,
     warning: got.taken ? takenLine(got.taken, got.left) : null,
   };
+}
+
+/**
+ * When the session being restored held prompts and every one of them was already claimed: the
+ * line that says by whom, so the restore that came second is not silent about them.
+ */
+export function allTakenLine(
+  deps: Deps,
+  files: readonly { file: string; sid: string; text: string }[],
+  sid: string | null,
+  keyOf: PromptKeyOf,
+): string | null {
+  if (!sid) return null;
+  const config = claudeConfigDir(deps.env, deps.home);
+  for (const f of files) {
+    if (f.sid !== sid) continue;
+    const held = parseBlockedPrompts(f.text).filter((e) => e.text !== "" && !e.nonReplayable);
+    const claims = held.map((e) => readClaim(deps, claimFile(config, f.file, keyOf(e))));
+    const first = claims[0];
+    if (!first || claims.some((c) => c === null)) continue;
+    const who = first.by === "unknown" ? "another session" : `session ${first.by.slice(0, 8)}`;
+    return `[checkpoint] the ${held.length} held prompt(s) of session ${sid.slice(0, 8)} were already taken by ${who}'s restore (at ${first.at}); none is replayed here, so each runs once`;
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimReplay, claimedBy } from "../../../lib/store/prompt-claims.ts";
+import { allTakenLine, claimReplay, claimedBy } from "../../../lib/store/prompt-claims.ts";
 import { promptKey } from "../../../lib/restore/prompt-replay.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
@@ -41,5 +41,25 @@ describe("claiming held prompts", () => {
     const deps = fakeDeps();
     expect(claimReplay(deps, FILE, { replay: [], edit: TWO }, promptKey, A).edit).toEqual(TWO);
     expect(claimReplay(deps, FILE, { replay: [], edit: TWO }, promptKey, B).edit).toBeNull();
+  });
+});
+
+describe("a restore that finds every held prompt already taken", () => {
+  it("says by whom instead of saying nothing", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const text = "=== BLOCKED PROMPT [2026-12-03T06:01:00Z] ===\nmigrate the users table\n";
+    const held = [{ file: FILE, sid: "s1", text }];
+    expect(allTakenLine(deps, held, "s1", promptKey)).toBeNull();
+    claimReplay(
+      deps,
+      FILE,
+      { replay: [{ ...ONE, timestamp: "2026-12-03T06:01:00Z" }], edit: null },
+      promptKey,
+      A,
+    );
+    expect(allTakenLine(deps, held, "s1", promptKey)).toBe(
+      "[checkpoint] the 1 held prompt(s) of session s1 were already taken by session aaaaaaaa's restore (at 2026-12-03T07:00:00Z); none is replayed here, so each runs once",
+    );
+    expect(allTakenLine(deps, held, "other", promptKey)).toBeNull();
   });
 });
