@@ -21,7 +21,9 @@ let transcript: string;
 
 beforeAll(() => {
   if (!asRoot) return;
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-ro-"));
+  // NOTE: in the system's /tmp, not the run's TMPDIR: that folder is root's, mode 0700, and uid
+  // 65534 must pass through every folder above the project and its home. Removed in afterAll.
+  tmp = fs.mkdtempSync(path.join("/tmp", "quoin-ro-"));
   fs.chmodSync(tmp, 0o755);
   home = path.join(tmp, "home");
   repo = path.join(tmp, "repo");
