@@ -21,3 +21,5 @@ function load(): typeof Cold {
 export const holdPrompt: typeof Cold.holdPrompt = (...args) => load().holdPrompt(...args);
 export const reentryAtPrompt: typeof Cold.reentryAtPrompt = (...args) =>
   load().reentryAtPrompt(...args);
+export const failedText: typeof Cold.failedText = (...args) => load().failedText(...args);
+export const failedLine: typeof Cold.failedLine = (...args) => load().failedLine(...args);

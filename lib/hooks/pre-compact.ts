@@ -16,7 +16,9 @@ import { readSessionDigest } from "../save/snapshot-save.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { changesSince } from "./precompact-once.ts";
 import { steeringText } from "./compact-steer.ts";
+import { recordSaveFailure, saveFailureDetail } from "./save-failure.ts";
 import type { Knobs } from "../core/knobs.ts";
+import { utcIso } from "../core/time-format.ts";
 
 export type PreCompactOutcome =
   | {
@@ -31,6 +33,8 @@ export type PreCompactOutcome =
   | {
       saved: false;
       reason: string;
+      /** a write failed (read-only, disk full): logged, and recorded for the next SessionStart */
+      failed?: true;
       /** the checkpoint that already holds this session's place, when there is one */
       checkpoint?: string;
       digest?: TranscriptDigest | null;
@@ -79,6 +83,26 @@ export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOut
   const paths = projectMemory(deps.fs, cwd, deps.home);
   if (!paths) return { saved: false, reason: `${notAProject(cwd)}: nothing is written there` };
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  try {
+    return saveBeforeCompaction(deps, input, paths, sid);
+  } catch (err) {
+    // Nothing could be saved: said in the hook log and, once, at this session's next start.
+    const reason = saveFailureDetail(err);
+    recordSaveFailure(deps, sid, { event: "PreCompact", reason, at: utcIso(deps.now()) });
+    return logged(deps, paths, {
+      saved: false,
+      failed: true,
+      reason: `the checkpoint could not be saved: ${reason}`,
+    });
+  }
+}
+
+function saveBeforeCompaction(
+  deps: Deps,
+  input: PreCompactInput,
+  paths: MemoryPaths,
+  sid: string | null,
+): PreCompactOutcome {
   const { held, trashed } = sid
     ? settleOwnPendingRestore(deps, paths, sid, deps.now())
     : { held: null, trashed: null };

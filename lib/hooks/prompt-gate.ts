@@ -58,22 +58,30 @@ export function utilizationTier(bps: number, knobs: Knobs): Tier {
   return "quiet";
 }
 
-function windowNote(u: Utilization): string {
+export function windowNote(u: Utilization): string {
   const estimate = u.source === "bytes" ? "; estimated from transcript bytes, no usage data" : "";
   return `window ${formatTokens(u.window)} (${u.windowFrom})${estimate}`;
+}
+
+/** No prompt is held on a figure estimated from the transcript's size. */
+function holdNote(u: Utilization, knobs: Knobs): string {
+  return u.source === "bytes"
+    ? "no prompt is held on an estimate"
+    : `prompts are held at ${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}`;
 }
 
 export function advisoryText(u: Utilization, knobs: Knobs): string {
   return (
     `[quoin-checkpoint] ${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}. ` +
-    `Advisory from ${describeThreshold(knobs.QUOIN_STOP_BPS, u.limit)}; prompts are held at ${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)}. ` +
+    `Advisory from ${describeThreshold(knobs.QUOIN_STOP_BPS, u.limit)}; ${holdNote(u, knobs)}. ` +
     `Suggest to the user: run /checkpoint now to save this session's place, or /checkpoint --defer to silence this until the next compaction.`
   );
 }
 
 /** The advisory's one short line for the person (systemMessage); the model gets advisoryText. */
 export function advisoryLine(u: Utilization): string {
-  return `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}: /checkpoint saves this session's place, /checkpoint --defer silences this`;
+  const estimate = u.source === "bytes" ? " (estimated from transcript size)" : "";
+  return `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}${estimate}: /checkpoint saves this session's place, /checkpoint --defer silences this`;
 }
 
 /** What the block tier does: hold the prompt on a known window; advise with QUOIN_BLOCK_MODE=advise or on a guessed window. */
@@ -89,6 +97,17 @@ export interface BlockFiles {
   pendingPrompt: string | null;
   checkpoint: string | null;
   sentinelExisted: boolean;
+  /** a write failed: the prompt was not held and went through */
+  failure?: SaveFailed;
+}
+
+export interface SaveFailed {
+  /** what is on disk despite the failure: nothing, or the checkpoint and its sentinel */
+  saved: "nothing" | "checkpoint";
+  /** read-only, disk full, ... (save-failure.ts) */
+  reason: string;
+  /** the reason with the path it was about */
+  detail: string;
 }
 
 /** The most a line for the person may take: the model's additionalContext says the rest. */

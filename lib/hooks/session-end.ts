@@ -19,6 +19,8 @@ import { markClearDone, markClearStart } from "./clear-handoff.ts";
 import { appendHookLog } from "./hook-log.ts";
 import { reasonLabel, sessionEndSkip, type SessionEndSkip } from "./session-end-rules.ts";
 import { autoShare, autoShareOn } from "../share/share-auto.ts";
+import { recordSaveFailure, saveFailureDetail } from "./save-failure.ts";
+import { utcIso } from "../core/time-format.ts";
 
 /**
  * The transcript bytes the SessionEnd hook digests, from the end (plus the reader's head read).
@@ -44,7 +46,7 @@ export type SessionEndOutcome =
   | { saved: true; checkpoint: string; task: string; reason: string }
   | ({ saved: false; reason: string } & (
       | SessionEndSkip
-      | { skip: "deadline" | "no-session-id"; detail: string }
+      | { skip: "deadline" | "no-session-id" | "write-failed"; detail: string }
     ));
 
 export interface SessionEndOptions {
@@ -192,18 +194,27 @@ function decideAndWrite(
   const cut = late();
   if (cut || !digest || !paths)
     return cut ?? { saved: false, reason: w.reason, skip: "no-transcript", detail: "no digest" };
-  const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason, opts.deadlineAt);
-  return { saved: true, reason: w.reason, ...written };
+  try {
+    const written = writeSnapshot(deps, paths, input, w.sid, digest, w.reason, opts.deadlineAt);
+    return { saved: true, reason: w.reason, ...written };
+  } catch (err) {
+    // Nothing could be saved (read-only, disk full): recorded outside the repository, so this
+    // session's next start says so once; the hook log gets the line too.
+    const detail = saveFailureDetail(err);
+    recordSaveFailure(deps, w.sid, { event: "SessionEnd", reason: detail, at: utcIso(deps.now()) });
+    return { saved: false, reason: w.reason, skip: "write-failed", detail };
+  }
 }
 
-/** One line in memory/logs/hooks.log, only where the memory folder already exists (a skip leaves no trace). */
+/** One line in the hook log, only where the memory folder already exists (a skip leaves no trace) or a write failed. */
 export function logSessionEnd(
   deps: Deps,
   input: SessionEndInput,
   outcome: SessionEndOutcome,
 ): void {
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
-  if (!paths || !deps.fs.existsSync(paths.memory)) return;
+  const failed = !outcome.saved && outcome.skip === "write-failed";
+  if (!paths || (!failed && !deps.fs.existsSync(paths.memory))) return;
   const what = outcome.saved
     ? `saved ${outcome.checkpoint}`
     : `skipped (${outcome.skip}): ${outcome.detail}`;

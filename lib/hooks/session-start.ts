@@ -24,6 +24,7 @@ import { clientProcessPid, recordSessionProcess } from "../store/session-livenes
 import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import type { SentinelFile } from "../store/sentinel-listing.ts";
 import { recoveredNote, tryRecoverKilledSession } from "./recover-killed.ts";
+import { takeSaveFailure, withSaveFailure } from "./save-failure.ts";
 
 const EVENT = "SessionStart";
 
@@ -105,6 +106,23 @@ export function handleSessionStart(
   input: SessionStartInput,
   knobs: Knobs,
 ): HookAnswer | null {
+  // A save of this session that failed (PreCompact, SessionEnd) is said once, even where this
+  // hook's own writes fail too (the same read-only project).
+  const failed = takeSaveFailure(
+    deps,
+    isUsableSessionId(input.session_id) ? input.session_id : null,
+  );
+  if (!failed) return sessionStartAnswer(deps, input, knobs);
+  let answer: HookAnswer | null = null;
+  try {
+    answer = sessionStartAnswer(deps, input, knobs);
+  } catch {
+    // the failure is said without the rest
+  }
+  return withSaveFailure(answer, failed, EVENT);
+}
+
+function sessionStartAnswer(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.

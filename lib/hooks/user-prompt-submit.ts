@@ -30,7 +30,7 @@ import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 // The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
 // when reached (prompt-cold.ts; scripts/build.ts).
-import { holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
+import { failedLine, failedText, holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
 import type { PromptHookOptions } from "./prompt-hook-options.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
@@ -82,14 +82,16 @@ function persistIdleGap(
   gap: IdleGap | null,
 ): void {
   if (!gap) return;
-  writeAtomic(
-    deps.fs,
-    sentinelPath(paths.memory, "idle-advisory-pending", sid),
-    `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
-    {
-      pid: deps.pid,
-    },
-  );
+  try {
+    writeAtomic(
+      deps.fs,
+      sentinelPath(paths.memory, "idle-advisory-pending", sid),
+      `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
+      { pid: deps.pid },
+    );
+  } catch {
+    // the idle note is lost; the answer stands
+  }
 }
 
 /** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
@@ -105,12 +107,16 @@ function consumeIdleAdvisory(
   text: string,
   u: Utilization | null,
 ): string | null {
-  trashIfPresent(
-    deps.fs,
-    sentinelPath(paths.memory, "idle-advisory-pending", sid),
-    paths.memory,
-    now,
-  );
+  try {
+    trashIfPresent(
+      deps.fs,
+      sentinelPath(paths.memory, "idle-advisory-pending", sid),
+      paths.memory,
+      now,
+    );
+  } catch {
+    // left in place: said again next time rather than never
+  }
   const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
   const previous = Date.parse(previousIso);
   const detectedAt = Date.parse(text.split("\n")[0] ?? "");
@@ -136,12 +142,62 @@ function rotationNote(deps: Deps, sid: string, now: Date, knobs: Knobs): string 
     advised: kv["advised"] === true,
   };
   const due = rotationDue(state, now, knobs);
-  writeRegistry(deps, config, "rotation", sid, {
-    started_at: state.startedAt,
-    prompts: state.prompts,
-    advised: due || state.advised,
-  });
+  try {
+    writeRegistry(deps, config, "rotation", sid, {
+      started_at: state.startedAt,
+      prompts: state.prompts,
+      advised: due || state.advised,
+    });
+  } catch {
+    // the count is not kept; the note (if due) is still given
+  }
   return due ? rotationText(state, now, knobs, engineInvocation(deps)) : null;
+}
+
+/**
+ * Steps 0.5 and 0.7. A project that cannot be written is still judged: these writes failing
+ * change no answer (the block tier says so when it has to save).
+ */
+function arrival(
+  deps: Deps,
+  paths: MemoryPaths,
+  sid: string,
+  now: Date,
+  transcriptPath: string | null | undefined,
+): { gap: IdleGap | null; reentry: string | null } {
+  let reentry: string | null = null;
+  try {
+    reentry = postcompactReset(deps, paths, sid, now, transcriptPath);
+    return { gap: recordPrompt(deps, paths, sid, now), reentry };
+  } catch {
+    return { gap: null, reentry };
+  }
+}
+
+interface BlockTierInput {
+  paths: MemoryPaths;
+  sid: string;
+  input: UserPromptSubmitInput;
+  now: Date;
+  u: Utilization;
+  knobs: Knobs;
+  reentry: string | null;
+  opts: PromptHookOptions;
+}
+
+/** The block tier: hold (or advise) once the forced save is on disk; say why when it is not. */
+function blockTier(deps: Deps, b: BlockTierInput): HookAnswer {
+  const { u, knobs, reentry } = b;
+  const mode = blockMode(u, knobs);
+  const files = holdPrompt(deps, b.paths, b.sid, b.input, b.now, mode === "block", b.opts);
+  const withReentry = (words: string) => (reentry ? `${reentry}\n${words}` : words);
+  if (files.failure)
+    return contextAnswer(EVENT, withReentry(failedText(u, knobs, files)), failedLine(u, files));
+  // A held prompt's answer reaches the person only: the re-entry list is then not given (the
+  // block tier cannot follow a compaction in practice, the context was just made small).
+  const words = blockText(u, knobs, files, mode);
+  if (mode === "block") return { decision: "block", reason: words };
+  return contextAnswer(EVENT, withReentry(words), blockLine(u, knobs, mode));
 }
 
 /**
@@ -160,13 +216,11 @@ export function handleUserPromptSubmit(
   const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
   const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
-  let gap: IdleGap | null = null;
   // What the compaction's summary dropped: given with whatever answer lets this prompt through.
-  let reentry: string | null = null;
-  if (paths && sid) {
-    reentry = postcompactReset(deps, paths, sid, now, input.transcript_path);
-    gap = recordPrompt(deps, paths, sid, now);
-  }
+  const { gap, reentry } =
+    paths && sid
+      ? arrival(deps, paths, sid, now, input.transcript_path)
+      : { gap: null, reentry: null };
   // A turn the client injected (a /loop wakeup, a scheduled task, a task notification) is not the
   // person's: it is never held at the block tier and gets no advisory, as an exempt command.
   if (isExemptPrompt(input.prompt) || isInjectedPrompt(input.source, input.prompt)) {
@@ -189,21 +243,14 @@ export function handleUserPromptSubmit(
         ...(idleNote ? {} : { sourcesFromBps: knobs.QUOIN_STOP_BPS }),
       })
     : null;
-  const tier = u ? utilizationTier(u.bps, knobs) : "quiet";
+  // A figure estimated from the transcript's size (no usage line in the bytes read) is never a
+  // reason to hold a prompt: at most an advisory, which says it is an estimate.
+  const measured = u ? utilizationTier(u.bps, knobs) : "quiet";
+  const tier = measured === "block" && u?.source === "bytes" ? "advisory" : measured;
 
   if (tier === "block" && u && paths && sid) {
     persistIdleGap(deps, paths, sid, now, gap);
-    const mode = blockMode(u, knobs);
-    const files = holdPrompt(deps, paths, sid, input, now, mode === "block", opts);
-    // A held prompt's answer reaches the person only: the re-entry list is then not given (the
-    // block tier cannot follow a compaction in practice, the context was just made small).
-    if (mode === "block") return { decision: "block", reason: blockText(u, knobs, files, mode) };
-    const words = blockText(u, knobs, files, mode);
-    return contextAnswer(
-      EVENT,
-      reentry ? `${reentry}\n${words}` : words,
-      blockLine(u, knobs, mode),
-    );
+    return blockTier(deps, { paths, sid, input, now, u, knobs, reentry, opts });
   }
 
   const notes: string[] = reentry ? [reentry] : [];

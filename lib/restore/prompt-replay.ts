@@ -64,10 +64,17 @@ export function parseReplaySelection(raw: string): ParsedSelection {
   return { ok: false, reason: `--replay ${JSON.stringify(raw)}: ${SELECTION_HELP}` };
 }
 
-function numbered(text: string): NumberedPrompt[] {
+function numbered(
+  text: string,
+  keep: (e: BlockedPrompt) => boolean = () => true,
+): NumberedPrompt[] {
   return parseBlockedPrompts(text)
-    .filter((e) => e.text !== "")
+    .filter((e) => e.text !== "" && keep(e))
     .map((e, i) => ({ ...e, n: i + 1 }));
+}
+
+function sourceOf(f: PendingPromptSource): PendingPromptSource {
+  return { file: f.file, sid: f.sid, mtimeMs: f.mtimeMs, text: f.text };
 }
 
 /** What identifies a blocked prompt across restores: its header's timestamp and its length. */
@@ -86,8 +93,13 @@ export function classifyPendingPrompts(
   currentSid: string,
   preferSid?: string | null,
   replayed: (sid: string) => ReadonlySet<string> = () => new Set(),
+  claimed: (file: string, e: BlockedPrompt) => boolean = () => false,
 ): ReplayCase {
-  const usable = files.filter((f) => f.text.trim() !== "");
+  // A prompt another restore already claimed (prompt-claims.ts) is offered to no one else.
+  const usable = files
+    .map((f) => ({ f, left: parseBlockedPrompts(f.text).filter((e) => !claimed(f.file, e)) }))
+    .filter(({ f, left }) => f.text.trim() !== "" && left.some((e) => e.text !== ""))
+    .map(({ f }) => ({ ...f, unclaimed: (e: BlockedPrompt) => !claimed(f.file, e) }));
   if (usable.length === 0) return { case: "A" };
   const own =
     currentSid !== "" && currentSid !== "unknown"
@@ -96,9 +108,9 @@ export function classifyPendingPrompts(
   if (own)
     return {
       case: "B",
-      source: own,
+      source: sourceOf(own),
       legacy: !hasHeader(own.text),
-      entries: numbered(own.text),
+      entries: numbered(own.text, own.unclaimed),
       others: 0,
     };
   const fresh = usable
@@ -106,7 +118,7 @@ export function classifyPendingPrompts(
       const done = replayed(f.sid);
       return {
         f,
-        entries: numbered(f.text)
+        entries: numbered(f.text, f.unclaimed)
           .filter((e) => !done.has(promptKey(e)))
           .map((e, i) => ({ ...e, n: i + 1 })),
       };
@@ -119,7 +131,8 @@ export function classifyPendingPrompts(
   const sorted = [...fresh].sort(
     (a, b) => b.f.mtimeMs - a.f.mtimeMs || compareNames(b.f.file, a.f.file),
   );
-  const { f: source, entries } = sorted[0]!;
+  const { f, entries } = sorted[0]!;
+  const source = sourceOf(f);
   return {
     case: "C",
     source,

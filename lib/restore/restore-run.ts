@@ -1,3 +1,4 @@
+import { allTakenLine, claimedBy, claimReplay } from "../store/prompt-claims.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
@@ -349,13 +350,19 @@ function replayStep(
   out: Restored,
   preferSid: string | null,
 ): { action: "invalid"; reason: string } | null {
+  const files = readPendingPrompts(deps, snap);
   out.prompts = classifyPendingPrompts(
-    readPendingPrompts(deps, snap),
+    files,
     req.sessionId,
     preferSid,
     (sid) => replayedPrompts(deps, sid),
+    claimedBy(deps, promptKey),
   );
-  if (out.prompts.case === "A") return null;
+  if (out.prompts.case === "A") {
+    const taken = allTakenLine(deps, files, preferSid, promptKey);
+    if (taken) out.warnings.push(taken);
+    return null;
+  }
   if (req.replay === undefined) {
     out.needs.push("replay");
     return null;
@@ -379,6 +386,12 @@ function finishRestore(
   out: Restored,
 ): Restored {
   out.done = true;
+  // Each held prompt is handed to one restore only, even when two run at once (prompt-claims.ts).
+  if (out.prompts.case !== "A" && out.replay) {
+    const mine = claimReplay(deps, out.prompts.source.file, out.replay, promptKey, req.sessionId);
+    out.replay = { ...out.replay, replay: mine.replay, edit: mine.edit };
+    if (mine.warning) out.warnings.push(mine.warning);
+  }
   const unparsed = ownSentinelUnparsed(snap);
   if (unparsed)
     out.warnings.push(

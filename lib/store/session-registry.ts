@@ -16,7 +16,8 @@ export type SessionStateKind =
   | "b3-declined"
   | "ref-acted"
   | "replayed"
-  | "rotation";
+  | "rotation"
+  | "save-failed";
 
 const KINDS: readonly SessionStateKind[] = [
   "process",
@@ -26,6 +27,7 @@ const KINDS: readonly SessionStateKind[] = [
   "ref-acted",
   "replayed",
   "rotation",
+  "save-failed",
 ];
 /** Files older than this are deleted by pruneRegistry's default callers. */
 export const REGISTRY_MAX_AGE_MS = 7 * DAY_MS;

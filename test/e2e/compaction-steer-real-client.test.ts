@@ -103,12 +103,12 @@ describe("steering the compaction under the real Claude Code client", () => {
       .readFileSync(path.join(memory(), `pending-restore-${sid}.txt`), "utf8")
       .trim();
     const request = requestText(model.messageBodies().find(isCompactionRequest));
-    const steer = request.indexOf(`Checkpoint saved before this compaction: ${checkpoint}`);
+    const steer = request.indexOf(`Checkpoint saved before this compaction: \`${checkpoint}\``);
     expect(steer).toBeGreaterThan(0);
     if (process.env["SHOW_STEER"]) console.log(request.slice(steer - 400, steer + 1500));
     expect(request.indexOf(FOCUS)).toBeGreaterThan(0);
     expect(request.indexOf(FOCUS)).toBeLessThan(steer);
-    expect(request).toContain(`Files changed (newest first): ${DROPPED}, ${KEPT}`);
+    expect(request).toContain(`Files changed (newest first): \`${DROPPED}\`, \`${KEPT}\``);
 
     // A second /compact of the unchanged session: PreCompact fires again and writes nothing, and
     // its SessionStart(compact) must not take the first compaction's summary for its own.

@@ -68,7 +68,7 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
     const sentinel = path.join(memory(repo), `pending-restore-${A}.txt`);
     const checkpoint = readFileSync(sentinel, "utf8").trim();
     // Plain text, not JSON: Claude Code appends it to the summariser's instructions.
-    expect(r.stdout).toContain(`Checkpoint saved before this compaction: ${checkpoint}`);
+    expect(r.stdout).toContain(`Checkpoint saved before this compaction: \`${checkpoint}\``);
     expect(r.stdout.startsWith("[quoin-checkpoint] For the summary")).toBe(true);
     const off = runNode(PRECOMPACT, [], {
       cwd: repo.root,

@@ -20,6 +20,7 @@ describe("the UserPromptSubmit hook's imports", () => {
     expect(inputs.some((f) => f.endsWith("lib/edge/lazy-prompt-cold.ts"))).toBe(true);
     for (const cold of [
       "lib/hooks/prompt-cold.ts",
+      "lib/hooks/prompt-failed.ts",
       "lib/save/skeleton-save.ts",
       "lib/store/checkpoint-format.ts",
       "lib/store/checkpoint-parse.ts",

@@ -1,0 +1,98 @@
+import type { Deps } from "../core/deps.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
+import { isUsableSessionId } from "../core/ids.ts";
+import { utcIso } from "../core/time-format.ts";
+import { deleteRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
+import { contextAnswer, type HookAnswer } from "./hook-io.ts";
+
+// A save that failed is told, once, in words a person reads: never a raw errno. PreCompact and
+// SessionEnd cannot speak to the person, so they leave a record outside the repository (the
+// repository may be the very thing that cannot be written) and the session's next SessionStart
+// says it.
+
+/** Why a write failed, in words: `read-only`, `disk full`, `folder missing`, else `write failed`. */
+export function saveFailureReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case "EROFS":
+    case "EACCES":
+    case "EPERM":
+      return "read-only";
+    case "ENOSPC":
+    case "EDQUOT":
+      return "disk full";
+    case "ENOENT":
+    case "ENOTDIR":
+      return "folder missing";
+    default:
+      return "write failed";
+  }
+}
+
+/** The reason with the file or folder it was about, when the error names one. */
+export function saveFailureDetail(err: unknown): string {
+  const where = (err as NodeJS.ErrnoException | null)?.path;
+  const reason = saveFailureReason(err);
+  return typeof where === "string" && where !== "" ? `${reason}: ${where}` : reason;
+}
+
+export interface SaveFailure {
+  /** the hook that failed: PreCompact, SessionEnd */
+  event: string;
+  /** saveFailureDetail's words */
+  reason: string;
+  at: string;
+}
+
+/** Leave the record for this session's next SessionStart. Never throws (there may be nowhere to write). */
+export function recordSaveFailure(deps: Deps, sid: string | null, failure: SaveFailure): boolean {
+  if (!isUsableSessionId(sid)) return false;
+  try {
+    writeRegistry(deps, claudeConfigDir(deps.env, deps.home), "save-failed", sid, failure);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The line said once: the record is removed when it is read. */
+export function failureLine(f: SaveFailure): string {
+  const event = f.event === "PreCompact" ? "before the compaction" : "at session end";
+  return `the last checkpoint could not be saved: ${f.reason} (${event}, ${f.at})`;
+}
+
+/** This session's failure record, consumed; null when there is none. */
+export function takeSaveFailure(deps: Deps, sid: string | null): SaveFailure | null {
+  if (!isUsableSessionId(sid)) return null;
+  const config = claudeConfigDir(deps.env, deps.home);
+  const rec = readRegistry(deps, config, "save-failed", sid);
+  if (!rec) return null;
+  deleteRegistry(deps, config, "save-failed", sid);
+  const text = (k: string) => (typeof rec[k] === "string" ? (rec[k] as string) : "");
+  return {
+    event: text("event"),
+    reason: text("reason") || "write failed",
+    at: text("at") || utcIso(deps.now()),
+  };
+}
+
+/**
+ * A hook's answer with the failure said first: for the model in additionalContext, for the person
+ * as the one short line (at most 200 characters).
+ */
+export function withSaveFailure(
+  answer: HookAnswer | null,
+  f: SaveFailure,
+  event: string,
+): HookAnswer {
+  const line = failureLine(f);
+  const context = `[quoin-checkpoint] ${line}. Nothing from then is kept; tell the user to free disk space or make the project writable, then run /checkpoint.`;
+  const before =
+    answer && !("decision" in answer) ? answer.hookSpecificOutput?.additionalContext : undefined;
+  const person = `[quoin] ${line}`;
+  return contextAnswer(
+    event,
+    before ? `${context}\n${before}` : context,
+    person.length <= 200 ? person : `${person.slice(0, 197)}...`,
+  );
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { allTakenLine, claimReplay, claimedBy } from "../../../lib/store/prompt-claims.ts";
+import { promptKey } from "../../../lib/restore/prompt-replay.ts";
+import { fakeDeps } from "../../helpers/memfs-deps.ts";
+
+const FILE = "/home/u/proj/.workflow_artifacts/memory/pending-prompt-s1.txt";
+const entry = (n: number, text: string) => ({
+  n,
+  text,
+  timestamp: `2026-12-03T06:0${n}:00Z`,
+  nonReplayable: false,
+});
+const ONE = entry(1, "migrate the users table");
+const TWO = entry(2, "then deploy to prod");
+const A = "aaaaaaaa-0000-4000-8000-000000000001";
+const B = "bbbbbbbb-0000-4000-8000-000000000002";
+
+describe("claiming held prompts", () => {
+  it("the first restore gets every prompt it chose; the second gets none and is told who took them", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const first = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, A);
+    expect(first).toEqual({ replay: [ONE, TWO], edit: null, warning: null });
+    const second = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
+    expect(second.replay).toEqual([]);
+    expect(second.warning).toBe(
+      "[checkpoint] held prompt 1 was taken by session aaaaaaaa's restore (at 2026-12-03T07:00:00Z); not replayed here, nor the later 2, so each prompt runs once and in order",
+    );
+    expect(claimedBy(deps, promptKey)(FILE, ONE)).toBe(true);
+    expect(claimedBy(deps, promptKey)("/other/pending-prompt-s1.txt", ONE)).toBe(false);
+  });
+
+  it("stops at the first prompt another restore holds: never a gap in the run it replays", () => {
+    const deps = fakeDeps();
+    claimReplay(deps, FILE, { replay: [TWO], edit: null }, promptKey, A);
+    const later = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
+    expect(later.replay).toEqual([ONE]);
+    expect(later.warning).toContain("held prompt 2 was taken by session aaaaaaaa's restore");
+  });
+
+  it("an edit is claimed like a replay", () => {
+    const deps = fakeDeps();
+    expect(claimReplay(deps, FILE, { replay: [], edit: TWO }, promptKey, A).edit).toEqual(TWO);
+    expect(claimReplay(deps, FILE, { replay: [], edit: TWO }, promptKey, B).edit).toBeNull();
+  });
+});
+
+describe("a restore that finds every held prompt already taken", () => {
+  it("says by whom instead of saying nothing", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const text = "=== BLOCKED PROMPT [2026-12-03T06:01:00Z] ===\nmigrate the users table\n";
+    const held = [{ file: FILE, sid: "s1", text }];
+    expect(allTakenLine(deps, held, "s1", promptKey)).toBeNull();
+    claimReplay(
+      deps,
+      FILE,
+      { replay: [{ ...ONE, timestamp: "2026-12-03T06:01:00Z" }], edit: null },
+      promptKey,
+      A,
+    );
+    expect(allTakenLine(deps, held, "s1", promptKey)).toBe(
+      "[checkpoint] the 1 held prompt(s) of session s1 were already taken by session aaaaaaaa's restore (at 2026-12-03T07:00:00Z); none is replayed here, so each runs once",
+    );
+    expect(allTakenLine(deps, held, "other", promptKey)).toBeNull();
+  });
+});
