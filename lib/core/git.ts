@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { Deps, FsApi } from "./deps.ts";
-import type { LogCommit } from "./git-parse.ts";
-import { GIT_DEFAULT_MS, plainRunner, runGit, runTask } from "./git-run.ts";
+import { parseObjectId, type LogCommit } from "./git-parse.ts";
+import { plainRunner, runTask } from "./git-run.ts";
 import { commitExistsTask, diffStatTask, logTask, statusTask } from "./git-tasks.ts";
 
 /** The repository's git folder: <root>/.git, or where a worktree's or submodule's `.git` file points. */
@@ -36,9 +36,7 @@ export const NO_HEAD_LINE = "(none)";
 
 /** The `head` section's first line: a commit id, null for `(none)` (or anything else), undefined when the section is absent. */
 export function readHeadLine(line: string | undefined): string | null | undefined {
-  if (line === undefined) return undefined;
-  const v = line.trim().toLowerCase();
-  return OBJECT_ID.test(v) ? v : null;
+  return line === undefined ? undefined : parseObjectId(line);
 }
 
 function readTrimmed(fs: FsApi, file: string): string | null {
@@ -91,30 +89,6 @@ export function readHeadCheap(fs: FsApi, root: string): string | null {
   } catch {
     return null;
   }
-}
-
-export interface GitCall {
-  timeoutMs?: number;
-  /** written to git's stdin (`cat-file --batch-check`) */
-  input?: string;
-  /** told when git gave no exit status: killed at its timeout (or not started) */
-  onTimeout?: () => void;
-}
-
-/** `git -C root ...args`: its stdout on exit 0, else null (a timeout too). A number is the timeout. */
-export function gitOutput(
-  deps: Deps,
-  root: string,
-  args: string[],
-  call: number | GitCall = GIT_DEFAULT_MS,
-): string | null {
-  const c = typeof call === "number" ? { timeoutMs: call } : call;
-  const res = runGit(deps, root, args, {
-    timeoutMs: c.timeoutMs ?? GIT_DEFAULT_MS,
-    ...(c.input !== undefined ? { input: c.input } : {}),
-  });
-  if (res.status === null) c.onTimeout?.();
-  return res.status === 0 ? res.stdout : null;
 }
 
 export function commitExists(deps: Deps, root: string, hash: string): boolean {
