@@ -21,16 +21,14 @@ export const fetchCommand = defineCommand({
         reason: `${ctx.root} is not a git repository (or git is missing): nothing fetched`,
         expected: "a project inside a git repository",
       });
-    const remote = pickRemote(git, values.remote);
+    const remote = pickRemote(git, values.remote, { recordOnly: false });
     if (!remote.ok) return refuseShare(ctx, "fetch", remote);
     const fetched = fetchShares(git, remote.remote);
     if (!fetched.ok) return refuseShare(ctx, "fetch", fetched);
     // Shares recorded here only (--no-push, a SessionEnd snapshot under QUOIN_SHARE=auto) go out now.
     const local = git.resolve(SHARE_REF);
     const behind =
-      local !== null &&
-      (fetched.commit === null ||
-        git.run(["merge-base", "--is-ancestor", local, fetched.commit]).status !== 0);
+      local !== null && (fetched.commit === null || !git.isAncestor(local, fetched.commit));
     const pushed = behind
       ? pushShares(git, remote.remote, {
           nowMs: ctx.deps.now().getTime(),
@@ -41,6 +39,7 @@ export const fetchCommand = defineCommand({
     const shared = listSharedCheckpoints(git, {
       fs: ctx.deps.fs,
       checkpoints: ctx.paths.checkpoints,
+      warn: ctx.deps.warn,
     });
     const pushNote = pushed ? (pushed.ok ? "pushed" : pushed.reason) : null;
     if (ctx.json)

@@ -1,4 +1,5 @@
 import { compareNames } from "../core/dir-listing.ts";
+import { parseCommitOutput } from "../core/git-parse.ts";
 import type { LastWord } from "../store/checkpoint-values.ts";
 
 // What was happening, from the transcript alone (a fresh session needs more than the files
@@ -134,40 +135,20 @@ export function commitCall(command: string): CommitCall | null {
   return verbs.length ? { verbs, amend } : null;
 }
 
-/** `[branch hash] subject` lines (`[main (root-commit) 1a2b3c4] x`, `[detached HEAD 1a2b3c4] x`). */
-const COMMIT_LINE = /^\[(.+?) ([0-9a-f]{7,40})\] (.+)$/gm;
-
-/** A fast-forward `git merge`: `Updating <from>..<to>` then `Fast-forward` (not `--squash`: HEAD stays). */
-const FAST_FORWARD =
-  /^Updating ([0-9a-f]{7,40})\.\.([0-9a-f]{7,40})\nFast-forward$(?!\nSquash commit -- not updating HEAD)/gm;
-/** A merge commit that git made without printing its hash. */
-const MERGE_MADE = /^Merge made by the '[^'\n]+' strategy\.$/gm;
-
 /** The commits a committing call's result reports, in order (merges too: see SessionCommit.merge). */
 export function commitsInResult(
   text: string,
   at: string | null,
   subagent: boolean,
 ): SessionCommit[] {
-  const found: Array<{ index: number; commit: SessionCommit }> = [];
-  const clean = text.replace(/\r/g, "");
-  for (const m of clean.matchAll(COMMIT_LINE)) {
-    const branch = m[1]!.replace(/\s*\(root-commit\)$/, "");
-    found.push({
-      index: m.index,
-      commit: { hash: m[2]!, subject: m[3]!.trim(), branch, at, subagent },
-    });
-  }
-  for (const m of clean.matchAll(FAST_FORWARD)) {
-    const subject = `fast-forward merge (from ${m[1]!})`;
-    const commit = { hash: m[2]!, subject, branch: "", at, subagent };
-    found.push({ index: m.index, commit: { ...commit, merge: "fast-forward" } });
-  }
-  for (const m of clean.matchAll(MERGE_MADE)) {
-    const commit = { hash: "", subject: "merge commit", branch: "", at, subagent };
-    found.push({ index: m.index, commit: { ...commit, merge: "commit" } });
-  }
-  return found.sort((a, b) => a.index - b.index).map((f) => f.commit);
+  return parseCommitOutput(text).map((c) => ({
+    hash: c.hash,
+    subject: c.subject,
+    branch: c.branch,
+    at,
+    subagent,
+    ...(c.merge ? { merge: c.merge } : {}),
+  }));
 }
 
 /** Adds one call's commits to the session's list: an amend replaces the commit it amended. */

@@ -1,5 +1,8 @@
 import * as path from "node:path";
 import type { Deps, FsApi } from "./deps.ts";
+import { parseObjectId, type LogCommit } from "./git-parse.ts";
+import { plainRunner, runTask } from "./git-run.ts";
+import { commitExistsTask, diffStatTask, logTask, statusTask } from "./git-tasks.ts";
 
 /** The repository's git folder: <root>/.git, or where a worktree's or submodule's `.git` file points. */
 function gitDirOf(fs: FsApi, root: string): string {
@@ -33,9 +36,7 @@ export const NO_HEAD_LINE = "(none)";
 
 /** The `head` section's first line: a commit id, null for `(none)` (or anything else), undefined when the section is absent. */
 export function readHeadLine(line: string | undefined): string | null | undefined {
-  if (line === undefined) return undefined;
-  const v = line.trim().toLowerCase();
-  return OBJECT_ID.test(v) ? v : null;
+  return line === undefined ? undefined : parseObjectId(line);
 }
 
 function readTrimmed(fs: FsApi, file: string): string | null {
@@ -90,71 +91,31 @@ export function readHeadCheap(fs: FsApi, root: string): string | null {
   }
 }
 
-export interface GitCall {
-  timeoutMs?: number;
-  /** written to git's stdin (`cat-file --batch-check`) */
-  input?: string;
-  /** told when git gave no exit status: killed at its timeout (or not started) */
-  onTimeout?: () => void;
-}
-
-/** `git -C root ...args`: its stdout on exit 0, else null (a timeout too). A number is the timeout. */
-export function gitOutput(
-  deps: Deps,
-  root: string,
-  args: string[],
-  call: number | GitCall = 5000,
-): string | null {
-  const c = typeof call === "number" ? { timeoutMs: call } : call;
-  const res = deps.run("git", ["-C", root, ...args], {
-    timeoutMs: c.timeoutMs ?? 5000,
-    ...(c.input !== undefined ? { input: c.input } : {}),
-  });
-  if (res.status === null) c.onTimeout?.();
-  return res.status === 0 ? res.stdout : null;
-}
-
 export function commitExists(deps: Deps, root: string, hash: string): boolean {
   if (!/^[0-9a-f]{4,40}$/i.test(hash)) return false;
-  return (
-    deps.run("git", ["-C", root, "cat-file", "-e", `${hash}^{commit}`], { timeoutMs: 5000 })
-      .status === 0
-  );
+  return runTask(plainRunner(deps, root), commitExistsTask(hash)) === true;
 }
 
-export interface LogEntry {
-  hash: string;
-  isoTime: string;
-  subject: string;
-}
+/** A commit as the restore brief and the hooks list it. */
+export type LogEntry = Pick<LogCommit, "hash" | "isoTime" | "subject">;
+
+export const LOG_ENTRY_FIELDS = ["hash", "isoTime", "subject"] as const;
 
 export function recentCommits(
   deps: Deps,
   root: string,
   opts: { max?: number; since?: string; timeoutMs?: number } = {},
 ): LogEntry[] {
-  const args = ["log", `-n${opts.max ?? 10}`, "--format=%h%x09%cI%x09%s"];
-  if (opts.since) args.push(`--since=${opts.since}`);
-  return parseLogEntries(gitOutput(deps, root, args, opts.timeoutMs));
+  const rest = [`-n${opts.max ?? 10}`];
+  if (opts.since) rest.push(`--since=${opts.since}`);
+  return runTask(plainRunner(deps, root, opts.timeoutMs), logTask(LOG_ENTRY_FIELDS, rest)) ?? [];
 }
 
-/** `git log --format=%h%x09%cI%x09%s` lines as entries; none for null (git failed). */
-export function parseLogEntries(out: string | null): LogEntry[] {
-  return (out ?? "")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => {
-      const [hash = "", isoTime = "", ...rest] = l.split("\t");
-      return { hash, isoTime, subject: rest.join("\t") };
-    });
-}
-
+/** The lines of `git status --porcelain`; null when git failed (no repository). */
 export function statusPorcelain(deps: Deps, root: string): string[] | null {
-  const out = gitOutput(deps, root, ["status", "--porcelain"]);
-  return out === null ? null : out.split("\n").filter((l) => l.trim() !== "");
+  return runTask(plainRunner(deps, root), statusTask())?.map((e) => e.line) ?? null;
 }
 
 export function diffStat(deps: Deps, root: string): string | null {
-  const out = gitOutput(deps, root, ["diff", "--stat"]);
-  return out === null ? null : out.trimEnd();
+  return runTask(plainRunner(deps, root), diffStatTask)?.text ?? null;
 }

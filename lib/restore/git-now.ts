@@ -1,5 +1,7 @@
 import type { Deps } from "../core/deps.ts";
-import { gitOutput as git, parseLogEntries, readHeadCheap, type LogEntry } from "../core/git.ts";
+import { LOG_ENTRY_FIELDS, readHeadCheap, type LogEntry } from "../core/git.ts";
+import { plainRunner, runTask } from "../core/git-run.ts";
+import { headTask, logTask } from "../core/git-tasks.ts";
 
 // The few git reads a restore brief adds to lib/core/git.ts's: HEAD now, the subjects reachable
 // from HEAD (to find a rebased commit by its subject), and the commits since the save, counted.
@@ -14,21 +16,16 @@ export const SINCE_COUNT_CAP = 1000;
  * save's `head` section was (readHeadCheap, no process); git itself only when the files do not say.
  */
 export function headNow(deps: Deps, root: string): string | null {
-  const cheap = readHeadCheap(deps.fs, root);
-  if (cheap) return cheap;
-  const out = git(deps, root, ["rev-parse", "HEAD"])?.trim();
-  return out && /^[0-9a-f]{40}$/i.test(out) ? out.toLowerCase() : null;
+  return readHeadCheap(deps.fs, root) ?? runTask(plainRunner(deps, root), headTask) ?? null;
 }
 
 /** subject -> the newest short hash with it, over the SUBJECT_WINDOW commits reachable from HEAD. */
 export function subjectsFromHead(deps: Deps, root: string): Map<string, string> {
-  const out = git(deps, root, ["log", `-n${SUBJECT_WINDOW}`, "--format=%h%x09%s", "HEAD"]);
+  const task = logTask(["hash", "subject"], [`-n${SUBJECT_WINDOW}`, "HEAD"]);
   const map = new Map<string, string>();
-  for (const line of (out ?? "").split("\n")) {
-    const tab = line.indexOf("\t");
-    if (tab <= 0) continue;
-    const subject = line.slice(tab + 1).trim();
-    if (!map.has(subject)) map.set(subject, line.slice(0, tab));
+  for (const c of runTask(plainRunner(deps, root), task) ?? []) {
+    const subject = c.subject.trim();
+    if (c.hash && !map.has(subject)) map.set(subject, c.hash);
   }
   return map;
 }
@@ -44,13 +41,14 @@ export function commitsAfter(
   savedAt: string,
   head?: string | null,
 ): LogEntry[] {
-  const format = "--format=%h%x09%cI%x09%s";
+  const git = plainRunner(deps, root);
+  const cap = `-n${SINCE_COUNT_CAP}`;
   if (head) {
-    const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `${head}..HEAD`]);
-    if (out !== null) return parseLogEntries(out);
+    const since = runTask(git, logTask(LOG_ENTRY_FIELDS, [cap, `${head}..HEAD`]));
+    if (since !== null) return since;
   }
   const savedMs = Date.parse(savedAt);
   if (!Number.isFinite(savedMs)) return [];
-  const out = git(deps, root, ["log", `-n${SINCE_COUNT_CAP}`, format, `--since=${savedAt}`]);
-  return parseLogEntries(out).filter((e) => Date.parse(e.isoTime) > savedMs);
+  const since = runTask(git, logTask(LOG_ENTRY_FIELDS, [cap, `--since=${savedAt}`])) ?? [];
+  return since.filter((e) => Date.parse(e.isoTime) > savedMs);
 }

@@ -1,38 +1,15 @@
 // `git status --porcelain` as a restore brief carries it: counts by kind, and at most a few entries,
 // the checkpoint's working set first. Pure; a repository with 7,000 untracked paths costs one line.
 
+import { statusKind as kindOfXY, statusPath, type StatusKind } from "../core/git-parse.ts";
+
 export const STATUS_ENTRIES = 20;
 
-export type StatusKind =
-  | "modified"
-  | "added"
-  | "deleted"
-  | "renamed"
-  | "copied"
-  | "conflicted"
-  | "untracked"
-  | "ignored";
+export type { StatusKind };
 
-/** The kind of one porcelain v1 line (`XY path`). */
+/** The kind of one porcelain v1 line (`XY path`), by lib/core's one classifier. */
 export function statusKind(line: string): StatusKind {
-  const xy = line.slice(0, 2);
-  if (xy === "??") return "untracked";
-  if (xy === "!!") return "ignored";
-  if (xy.includes("U") || xy === "AA" || xy === "DD") return "conflicted";
-  if (xy.includes("R")) return "renamed";
-  if (xy.includes("A")) return "added";
-  if (xy.includes("D")) return "deleted";
-  if (xy.includes("C")) return "copied";
-  return "modified";
-}
-
-/** The path a porcelain line names now (the new name of a rename), quotes of git's C-style kept out. */
-function statusPath(line: string): string {
-  let p = line.slice(3);
-  const arrow = p.indexOf(" -> ");
-  if (arrow >= 0) p = p.slice(arrow + 4);
-  if (p.startsWith('"') && p.endsWith('"')) p = p.slice(1, -1);
-  return p;
+  return kindOfXY(line.slice(0, 2));
 }
 
 export interface StatusSummary {

@@ -1,5 +1,7 @@
 import type { Deps } from "../core/deps.ts";
-import { gitOutput } from "../core/git.ts";
+import type { StatusKind } from "../core/git-parse.ts";
+import { DeadlineRunner, runTask } from "../core/git-run.ts";
+import { batchCheckTask, logTask, statusTask } from "../core/git-tasks.ts";
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
 import type { SessionCommit } from "../context/transcript-handover.ts";
 import type { CommitRef } from "../store/checkpoint-values.ts";
@@ -18,8 +20,6 @@ import type {
 
 /** Each git call's own limit when the writer has no deadline (precompact, /checkpoint, panic). */
 const GIT_CALL_TIMEOUT_MS = 2000;
-/** Below this much time left before the deadline no git call starts. */
-const MIN_CALL_MS = 60;
 /** The git-log window since the first request is read this far (a count, never listed). */
 const WINDOW_MAX = 500;
 
@@ -34,48 +34,11 @@ export interface GitCheckOptions {
 
 type Input = Pick<TranscriptDigest, "commits" | "changedAfterCommit" | "firstRequest">;
 
-/** The writer's git calls: each one's timeout is the time left before the deadline (gitOutput's). */
-class BoundedGit {
-  skipped = false;
-  constructor(
-    private readonly deps: Deps,
-    private readonly root: string,
-    private readonly opts: GitCheckOptions,
-  ) {}
-
-  /** This call's limit: the fixed one, cut to what is left; null when too little is left. */
-  private limit(): number | null {
-    if (this.opts.deadlineAt === undefined) return GIT_CALL_TIMEOUT_MS;
-    const left = this.opts.deadlineAt - (this.opts.reserveMs ?? 0) - this.deps.now().getTime();
-    return left < MIN_CALL_MS ? null : Math.floor(Math.min(GIT_CALL_TIMEOUT_MS, left));
-  }
-
-  run(args: string[], input?: string): string | null {
-    const timeoutMs = this.skipped ? null : this.limit();
-    if (timeoutMs === null) {
-      this.skipped = true;
-      return null;
-    }
-    return gitOutput(this.deps, this.root, args, {
-      timeoutMs,
-      ...(input !== undefined ? { input } : {}),
-      onTimeout: () => {
-        this.skipped = true;
-      },
-    });
-  }
-}
-
-const KIND: Record<string, UncommittedKind> = {
-  "?": "untracked",
-  A: "added",
-  D: "deleted",
-  R: "renamed",
-  C: "added",
-};
-
-function kindOf(xy: string): UncommittedKind {
-  for (const ch of xy) if (KIND[ch]) return KIND[ch]!;
+/** The checkpoint's word for a porcelain kind: a copy is a new file at its path, a conflict a change. */
+function uncommittedKind(kind: StatusKind): UncommittedKind {
+  if (kind === "copied") return "added";
+  if (kind === "untracked" || kind === "added" || kind === "deleted" || kind === "renamed")
+    return kind;
   return "modified";
 }
 
@@ -104,18 +67,11 @@ function listed(c: Candidate): CheckedCommit {
 }
 
 /** `git cat-file --batch-check` of every hash: one call answers them all. */
-function presentHashes(g: BoundedGit, hashes: readonly string[]): Set<string> | null {
+function presentHashes(g: DeadlineRunner, hashes: readonly string[]): Set<string> | null {
   if (!hashes.length) return new Set();
-  const out = g.run(
-    ["cat-file", "--batch-check"],
-    `${hashes.map((h) => `${h}^{commit}`).join("\n")}\n`,
-  );
-  if (out === null) return null;
-  const present = new Set<string>();
-  out.split("\n").forEach((line, i) => {
-    if (/^[0-9a-f]{40} commit\b/.test(line) && hashes[i]) present.add(hashes[i]!);
-  });
-  return present;
+  const checked = runTask(g, batchCheckTask(hashes.map((h) => `${h}^{commit}`)));
+  if (checked === null) return null;
+  return new Set(hashes.filter((_h, i) => checked[i]?.found?.type === "commit"));
 }
 
 interface WindowCommit {
@@ -128,24 +84,19 @@ interface WindowCommit {
   at: number;
 }
 
-function windowCommits(g: BoundedGit, since: string | null | undefined): WindowCommit[] | null {
+function windowCommits(g: DeadlineRunner, since: string | null | undefined): WindowCommit[] | null {
   if (!since) return null;
-  const out = g.run([
-    "log",
-    `-n${WINDOW_MAX}`,
-    `--since=${since}`,
-    "--format=%H%x09%h%x09%P%x09%cI%x09%s",
-    "HEAD",
-  ]);
-  if (out === null) return null;
-  return out
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => {
-      const [full = "", short = "", parents = "", at = "", ...rest] = l.split("\t");
-      const merge = parents.trim().split(/\s+/).length > 1;
-      return { full, short, subject: rest.join("\t"), merge, at: Date.parse(at) };
-    });
+  const fields = ["full", "hash", "parents", "isoTime", "subject"] as const;
+  const log = runTask(g, logTask(fields, [`-n${WINDOW_MAX}`, `--since=${since}`, "HEAD"]));
+  return (
+    log?.map((c) => ({
+      full: c.full,
+      short: c.hash,
+      subject: c.subject,
+      merge: c.parents.length > 1,
+      at: Date.parse(c.isoTime),
+    })) ?? null
+  );
 }
 
 /** git's committer time has whole seconds, and a clock may lag the transcript's a little. */
@@ -171,20 +122,12 @@ function mergeCommitOf(
 
 const pickSubagent = (c: CheckedCommit) => (c.subagent ? { subagent: true } : {});
 
-function uncommittedOf(g: BoundedGit, changed: readonly string[]): UncommittedFile[] | null {
+function uncommittedOf(g: DeadlineRunner, changed: readonly string[]): UncommittedFile[] | null {
   const paths = changed.filter((p) => !p.startsWith("/")).slice(0, 50);
   if (!paths.length) return [];
-  const out = g.run(["status", "--porcelain", "-uall", "--", ...paths]);
-  if (out === null) return null;
-  const dirty = new Map<string, UncommittedKind>();
-  for (const line of out.split("\n")) {
-    if (line.length < 4) continue;
-    const p = line
-      .slice(3)
-      .replace(/^.* -> /, "")
-      .replace(/^"(.*)"$/, "$1");
-    dirty.set(p, kindOf(line.slice(0, 2)));
-  }
+  const status = runTask(g, statusTask(paths));
+  if (status === null) return null;
+  const dirty = new Map(status.map((e) => [e.path, uncommittedKind(e.kind)]));
   return paths.filter((p) => dirty.has(p)).map((p) => ({ path: p, kind: dirty.get(p)! }));
 }
 
@@ -255,7 +198,11 @@ export function checkHandover(
       uncommitted: unchecked,
       gitNote: commits.length ? "commits not checked against git (this save runs no git)" : null,
     };
-  const g = new BoundedGit(deps, root, opts);
+  const g = new DeadlineRunner(deps, root, {
+    callMs: GIT_CALL_TIMEOUT_MS,
+    ...(opts.deadlineAt !== undefined ? { deadlineAt: opts.deadlineAt } : {}),
+    ...(opts.reserveMs !== undefined ? { reserveMs: opts.reserveMs } : {}),
+  });
   const present = presentHashes(
     g,
     commits.filter((c) => c.hash).map((c) => c.hash),

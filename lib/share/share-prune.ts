@@ -52,7 +52,7 @@ function withFetched(git: ShareGit, remote: string | null, nowMs: number, window
 function squashHistory(git: ShareGit, commit: string, max: number): number | null {
   const length = git.commitCount(commit);
   if (length <= max) return null;
-  const tree = git.run(["rev-parse", `${commit}^{tree}`]).stdout.trim();
+  const tree = git.treeOf(commit);
   const root = git.commitTree(
     tree,
     [],

@@ -1,4 +1,5 @@
-import { firstLine, type ShareGit } from "./share-git.ts";
+import { firstLine } from "../core/git-repo.ts";
+import type { ShareGit } from "./share-git.ts";
 import { commitPlan, planMerge, type Retention } from "./share-merge.ts";
 import { remoteShareRef, SHARE_REF } from "./share-tree.ts";
 
@@ -10,10 +11,14 @@ export type PushOutcome =
   | { ok: true; remote: string; commit: string; merges: number }
   | { ok: false; reason: string; expected: string };
 
-/** What `--remote` names, or the default, checked to exist. */
+/**
+ * What `--remote` names, or the default, checked to exist. `recordOnly`: the command has
+ * `--no-push` (share does, fetch does not), so the refusal may offer it.
+ */
 export function pickRemote(
   git: ShareGit,
   flag: string | undefined,
+  opts: { recordOnly: boolean } = { recordOnly: true },
 ): { ok: true; remote: string } | { ok: false; reason: string; expected: string } {
   const remote = flag ?? git.defaultRemote();
   if (!/^[A-Za-z0-9._/-]+$/.test(remote) || remote.startsWith("-"))
@@ -22,7 +27,9 @@ export function pickRemote(
     return {
       ok: false,
       reason: `no git remote '${remote}': nothing pushed`,
-      expected: "--remote NAME (one of `git remote`), or --no-push to record it here only",
+      expected: opts.recordOnly
+        ? "--remote NAME (one of `git remote`), or --no-push to record it here only"
+        : "--remote NAME (one of `git remote`)",
     };
   return { ok: true, remote };
 }

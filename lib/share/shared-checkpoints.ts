@@ -4,7 +4,7 @@ import { writeAtomic } from "../core/atomic-write.ts";
 import type { Deps, FsApi } from "../core/deps.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
-import type { ShareGit } from "./share-git.ts";
+import { oversized, SHARED_BLOB_MAX, type ShareGit } from "./share-git.ts";
 import { originLabel, splitOriginHeader, type ShareOrigin } from "./share-tree.ts";
 
 // Checkpoints other clones shared, as fetched into refs/quoin/remotes/<remote>/checkpoints:
@@ -29,57 +29,83 @@ export interface SharedCheckpoint {
 
 const REMOTE_REF = /^refs\/quoin\/remotes\/(.+)\/checkpoints$/;
 
+/** `skipped shared checkpoint a/b/c.md (20.0 MB, over the 64 KB bound): not read` */
+function skippedLine(remote: string, path: string, size: number): string {
+  const mb =
+    size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(size / 1024)} KB`;
+  return `[checkpoint] skipped shared checkpoint ${path} from ${remote} (${mb}, over the ${SHARED_BLOB_MAX / 1024} KB bound): not read, not shared again`;
+}
+
 /**
  * Every fetched shared checkpoint that is not already a file here: this clone's own shares come
  * back on fetch, and an adopted one was copied in under its name. A same-named file of another
- * session (two machines, one minute) does not hide it.
+ * session (two machines, one minute) does not hide it. Sizes first (one ls-tree a remote), a blob
+ * over the bound skipped with one line through `warn`, then one cat-file for the rest: 3,000
+ * shared checkpoints cost two git processes, not 3,000.
  */
 export function listSharedCheckpoints(
   git: ShareGit,
-  local: { fs: FsApi; checkpoints: string },
+  local: { fs: FsApi; checkpoints: string; warn?: (line: string) => void },
 ): SharedCheckpoint[] {
   if (!git.isRepository()) return [];
-  const refs = git
-    .run(["for-each-ref", "--format=%(refname)", "refs/quoin/remotes/"])
-    .stdout.split("\n")
-    .filter((r) => REMOTE_REF.test(r));
+  const refs = git.refsUnder("refs/quoin/remotes/").filter((r) => REMOTE_REF.test(r));
   if (refs.length === 0) return [];
   const seen = new Set<string>();
-  const out: Omit<SharedCheckpoint, "label">[] = [];
+  const picked: { remote: string; path: string; id: string; size: number | null }[] = [];
   for (const ref of refs) {
     const remote = (REMOTE_REF.exec(ref) as RegExpExecArray)[1] as string;
-    for (const [p, blob] of git.readTree(git.resolve(ref))) {
+    for (const e of git.treeEntries(git.resolve(ref))) {
       // the tombstone file (root level) is not a checkpoint
-      if (seen.has(p) || !p.includes("/")) continue;
-      seen.add(p);
-      const { origin, text } = splitOriginHeader(git.readBlob(blob));
-      const parsed = parseCheckpoint(text);
-      if (isHere(local, p.slice(p.lastIndexOf("/") + 1), parsed.sessionId ?? null)) continue;
-      out.push({
-        remote,
-        path: p,
-        name: p.slice(p.lastIndexOf("/") + 1),
-        blob,
-        task: parsed.task ?? null,
-        branch: parsed.branch ?? null,
-        sessionId: parsed.sessionId ?? null,
-        savedAt: parsed.savedAt ?? null,
-        origin,
-        from: originLabel(origin),
-      });
+      if (seen.has(e.path) || !e.path.includes("/")) continue;
+      seen.add(e.path);
+      if (oversized(e)) local.warn?.(skippedLine(remote, e.path, e.size ?? 0));
+      else picked.push({ remote, path: e.path, id: e.id, size: e.size });
     }
+  }
+  const texts = git.readBlobs(picked);
+  const names = localNames(local);
+  const out: Omit<SharedCheckpoint, "label">[] = [];
+  for (const { remote, path: p, id } of picked) {
+    const blob = texts.get(id);
+    if (blob === undefined) continue;
+    const { origin, text } = splitOriginHeader(blob);
+    const parsed = parseCheckpoint(text);
+    const name = p.slice(p.lastIndexOf("/") + 1);
+    if (isHere(local, names, name, parsed.sessionId ?? null)) continue;
+    out.push({
+      remote,
+      path: p,
+      name,
+      blob: id,
+      task: parsed.task ?? null,
+      branch: parsed.branch ?? null,
+      sessionId: parsed.sessionId ?? null,
+      savedAt: parsed.savedAt ?? null,
+      origin,
+      from: originLabel(origin),
+    });
   }
   out.sort((a, b) => cmp(b.savedAt, a.savedAt) || cmp(b.path, a.path));
   return out.map((c, i) => ({ label: `s${i + 1}`, ...c }));
 }
 
+/** The file names in the checkpoints folder, read once (3,000 shared ones cost one listing). */
+function localNames(local: { fs: FsApi; checkpoints: string }): Set<string> {
+  try {
+    return new Set(local.fs.readdirSync(local.checkpoints, { encoding: "utf8" }));
+  } catch {
+    return new Set();
+  }
+}
+
 function isHere(
   local: { fs: FsApi; checkpoints: string },
+  names: ReadonlySet<string>,
   name: string,
   sid: string | null,
 ): boolean {
+  if (!names.has(name)) return false;
   const file = path.join(local.checkpoints, name);
-  if (!local.fs.existsSync(file)) return false;
   try {
     return (
       parseCheckpoint(splitOriginHeader(local.fs.readFileSync(file, "utf8")).text).sessionId === sid

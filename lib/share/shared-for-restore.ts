@@ -24,6 +24,7 @@ export function sharedCheckpointsOf(deps: Deps, paths: MemoryPaths): SharedCheck
     return listSharedCheckpoints(new ShareGit(deps, paths.root), {
       fs: deps.fs,
       checkpoints: paths.checkpoints,
+      warn: deps.warn,
     });
   } catch (err) {
     deps.warn(`[checkpoint] shared checkpoints not read: ${(err as Error).message}`);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gitOutput, readBranchCheap, readHeadCheap } from "../../../lib/core/git.ts";
-import type { RunOptions } from "../../../lib/core/deps.ts";
+import { readBranchCheap, readHeadCheap } from "../../../lib/core/git.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
 describe("readBranchCheap", () => {
@@ -72,38 +71,5 @@ describe("readHeadCheap", () => {
     });
     for (const root of ["/none", "/unborn", "/escape", "/loop", "/garbage"])
       expect(readHeadCheap(deps.fs, root), root).toBeNull();
-  });
-});
-
-describe("gitOutput", () => {
-  it("runs git -C root with the caller's timeout and stdin, and tells a kill from a failure", () => {
-    const seen: { args: readonly string[]; opts?: RunOptions }[] = [];
-    const deps = fakeDeps();
-    const status = { "rev-parse": 0, log: 128, "cat-file": null } as Record<
-      string,
-      number | null | undefined
-    >;
-    deps.run = (_cmd, args, opts) => {
-      seen.push({ args, ...(opts ? { opts } : {}) });
-      return { status: status[args[2]!]!, stdout: "out\n", stderr: "" };
-    };
-    let kills = 0;
-    const onTimeout = () => (kills += 1);
-    expect(gitOutput(deps, "/r", ["rev-parse", "HEAD"])).toBe("out\n");
-    expect(gitOutput(deps, "/r", ["log"], { timeoutMs: 340, onTimeout })).toBeNull();
-    expect(kills).toBe(0);
-    expect(
-      gitOutput(deps, "/r", ["cat-file", "--batch-check"], {
-        timeoutMs: 90,
-        input: "x\n",
-        onTimeout,
-      }),
-    ).toBeNull();
-    expect(kills).toBe(1);
-    expect(seen).toEqual([
-      { args: ["-C", "/r", "rev-parse", "HEAD"], opts: { timeoutMs: 5000 } },
-      { args: ["-C", "/r", "log"], opts: { timeoutMs: 340 } },
-      { args: ["-C", "/r", "cat-file", "--batch-check"], opts: { timeoutMs: 90, input: "x\n" } },
-    ]);
   });
 });

@@ -1,33 +1,56 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import {
-  REDACTED,
-  redactForSharing,
-  redactPaths,
-  redactSecrets,
-  SECRET_RULE_NAMES,
-} from "../../../lib/share/redact.ts";
+import { REDACTED, redactSecrets, SECRET_RULE_NAMES } from "../../../lib/core/secret-redact.ts";
+import { redactForSharing, redactPaths } from "../../../lib/share/redact.ts";
 
 const WHERE = { root: "/home/alice/work/shop", home: "/home/alice" };
 
-// One typed example per rule; the test below checks each rule has one.
-const SECRETS: Record<string, string> = {
-  "private-key":
+// One typed example per rule, and the part of it that must go; the test below checks each rule has one.
+const SECRETS: Record<string, [example: string, secret: string]> = {
+  "private-key": [
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----",
-  anthropic: "sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz",
-  openai: "sk-proj-4fG7hJ2kL9mN3pQ6rS8tV1wX5yZ0aB",
-  "github-pat": "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv",
-  "github-token": "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF2hJ5",
-  slack: "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-  "aws-access-key": "AKIAIOSFODNN7EXAMPLE",
-  "google-api-key": "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW",
-  "gitlab-pat": "glpat-xY9zW8vU7tS6rQ5pO4nM",
-  "npm-token": "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
-  jwt: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-  bearer: "Authorization: Bearer a8F3kL0pQ2rT5vX7zB9dE1gH",
-  "url-credentials": "https://deploy:Hunter2pass@git.example.com/shop.git",
-  assignment: "DB_PASSWORD=correct-horse-battery",
-  "keyword-run": "the signing key 9fA3kQ7zL2mX8pW4rT6vB1nC5dE0gH",
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
+  ],
+  anthropic: ["sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz", "Df2Gh1Jk0Lz"],
+  openai: ["sk-proj-4fG7hJ2kL9mN3pQ6rS8tV1wX5yZ0aB", "tV1wX5yZ0aB"],
+  stripe: ["sk_live_51Hx9AbCdEfGhIjKlMnOpQr", "51Hx9AbCdEfGhIjKlMnOpQr"],
+  sendgrid: [
+    "SG.aBcDeFgHiJkLmNoPqRsTu.vWxYz0123456789AbCdEfGhIjKlMnOpQ",
+    "vWxYz0123456789AbCdEfGhIjKlMnOpQ",
+  ],
+  twilio: ["SK0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"],
+  "slack-webhook": [
+    "https://hooks.slack.com/services/T0A1B2C3D/B0E1F2G3H/aBcDeFgHiJkLmNoPqRsTuVwX",
+    "aBcDeFgHiJkLmNoPqRsTuVwX",
+  ],
+  "github-pat": ["github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv", "ghijklmnopqrstuv"],
+  "github-token": ["ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF2hJ5", "W4yZ7bC0eF2hJ5"],
+  slack: ["xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "AbCdEfGhIjKlMnOpQrStUvWx"],
+  "aws-access-key": ["AKIAIOSFODNN7EXAMPLE", "IOSFODNN7EXAMPLE"],
+  "google-api-key": ["AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW", "j0KlMnOpQrStUvW"],
+  "gitlab-pat": ["glpat-xY9zW8vU7tS6rQ5pO4nM", "xY9zW8vU7tS6rQ5pO4nM"],
+  "npm-token": ["npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "XyZ0123456789"],
+  jwt: [
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "I9PlFUP0THsR8U",
+  ],
+  "password-hash": ["admin:$apr1$r31.aBcD$HqJZimcKQFAMYayBlzkrA/", "HqJZimcKQFAMYayBlzkrA/"],
+  "authorization-header": [
+    "Authorization: token 0123456789abcdef0123456789abcdef01234567",
+    "0123456789abcdef0123456789abcdef01234567",
+  ],
+  bearer: ["curl with Bearer a8F3kL0pQ2rT5vX7zB9dE1gH", "a8F3kL0pQ2rT5vX7zB9dE1gH"],
+  "url-credentials": ["https://deploy:Hunter2pass@git.example.com/shop.git", "Hunter2pass"],
+  "mysql-password-flag": ["mysql -u root -pS3cretPassw0rd shop", "S3cretPassw0rd"],
+  sshpass: ["sshpass -p Hunter2Secret ssh deploy@host", "Hunter2Secret"],
+  "user-password-flag": ["curl -u admin:Adm1nPassw0rd https://x.example", "Adm1nPassw0rd"],
+  "password-flag": ["psql --password Pgs3cretValue", "Pgs3cretValue"],
+  "env-assignment": ["DB_PASS=Hunter2Passw0rd", "Hunter2Passw0rd"],
+  assignment: ["DB_PASSWORD=correct-horse-battery", "correct-horse-battery"],
+  "keyword-run": [
+    "the signing key 9fA3kQ7zL2mX8pW4rT6vB1nC5dE0gH",
+    "9fA3kQ7zL2mX8pW4rT6vB1nC5dE0gH",
+  ],
 };
 
 describe("redactSecrets", () => {
@@ -35,12 +58,11 @@ describe("redactSecrets", () => {
     expect(Object.keys(SECRETS).sort()).toEqual([...SECRET_RULE_NAMES].sort());
   });
 
-  for (const [rule, secret] of Object.entries(SECRETS)) {
+  for (const [rule, [example, secret]] of Object.entries(SECRETS)) {
     it(`replaces a ${rule} inside a sentence`, () => {
-      const out = redactSecrets(`ran the deploy with ${secret} and it failed`);
+      const out = redactSecrets(`ran the deploy with ${example} and it failed`);
       expect(out).toContain(REDACTED);
-      // the secret's distinctive part is gone
-      expect(out).not.toContain(rule === "url-credentials" ? "Hunter2pass" : secret.slice(-12));
+      expect(out).not.toContain(secret);
       expect(out.startsWith("ran the deploy with ")).toBe(true);
     });
   }
@@ -114,7 +136,8 @@ describe("redactPaths", () => {
 
   it("does not rewrite a longer name that only starts with the root", () => {
     expect(redactPaths("/home/alice/work/shop2/x.ts", WHERE)).toBe("~/work/shop2/x.ts");
-    expect(redactPaths("/home/alicebob/x", WHERE)).toBe("/home/alicebob/x");
+    // another user's home is still a home: `~`, never its name
+    expect(redactPaths("/home/alicebob/x", WHERE)).toBe("~/x");
   });
 
   test.prop([fc.stringMatching(/^[a-z0-9_.-]{1,12}(\/[a-z0-9_.-]{1,12}){0,3}$/)])(
@@ -125,6 +148,19 @@ describe("redactPaths", () => {
       expect(out).toContain(rel.replace(/^\/+/, ""));
     },
   );
+});
+
+describe("redactPaths on other users' homes", () => {
+  it("writes any /home/<name> or /Users/<name> path as ~, never the name", () => {
+    expect(
+      redactPaths("see /home/bob/review.md, /Users/carol/Desktop/plan.txt and /home/dave", WHERE),
+    ).toBe("see ~/review.md, ~/Desktop/plan.txt and ~");
+  });
+
+  it("leaves paths that only look like one alone", () => {
+    for (const line of ["/homework/x", "/srv/home/bob/x", "docs/home/bob.md", "/home", "~/x"])
+      expect(redactPaths(line, WHERE), line).toBe(line);
+  });
 });
 
 describe("redactPaths with other spellings", () => {
