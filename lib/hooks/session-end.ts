@@ -114,7 +114,7 @@ export function runSessionEnd(
     };
   const start = path.resolve(input.cwd ?? deps.cwd);
   // Null for $HOME, its ancestors and /: never a project, nothing is written there.
-  const paths = projectMemory(deps.fs, start, deps.home);
+  const paths = projectMemory(deps, start);
   const configDir = claudeConfigDir(deps.env, deps.home);
   const clearRoot = reason === "clear" ? paths?.root : undefined;
   if (clearRoot) markClearStart(deps, configDir, sid, clearRoot);
@@ -196,22 +196,16 @@ function decideAndWrite(
   return { saved: true, reason: w.reason, ...written };
 }
 
-/** One line in memory/logs/hooks.log, only where the memory folder already exists (a skip leaves no trace). */
+/** One line in the hook log (<config>/quoin-checkpoint/logs/hooks.log), only where the memory folder already exists (a skip leaves no trace). */
 export function logSessionEnd(
   deps: Deps,
   input: SessionEndInput,
   outcome: SessionEndOutcome,
 ): void {
-  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const paths = projectMemory(deps, input.cwd ?? deps.cwd);
   if (!paths || !deps.fs.existsSync(paths.memory)) return;
   const what = outcome.saved
     ? `saved ${outcome.checkpoint}`
     : `skipped (${outcome.skip}): ${outcome.detail}`;
-  appendHookLog(
-    deps.fs,
-    paths.hooksLog,
-    paths.memory,
-    deps.now(),
-    `SessionEnd ${outcome.reason}: ${what}`,
-  );
+  appendHookLog(deps, `SessionEnd ${outcome.reason}: ${what}`, paths.root);
 }

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
@@ -203,7 +204,7 @@ function readPendingPrompts(deps: Deps, snap: MemoryListing): PendingPromptSourc
         file: p.path,
         sid: p.sid,
         mtimeMs: p.mtimeMs,
-        text: deps.fs.readFileSync(p.path, "utf8"),
+        text: readTextByRule(deps.fs, p.path),
       });
     } catch {
       // vanished or unreadable: nothing to replay from it
@@ -333,7 +334,7 @@ function restoreCheckpoint(
   const file = decision.candidate.file;
   let text: string | null = null;
   try {
-    text = deps.fs.readFileSync(file, "utf8");
+    text = readTextByRule(deps.fs, file);
   } catch (err) {
     out.warnings.push(`[checkpoint] cannot read ${file}: ${(err as Error).message}`);
   }
