@@ -26,6 +26,7 @@ const SENTINELS = [
   "idle-advisory-pending",
   "context-window",
   "rotation-budget",
+  "asked-document",
   "checkpoint-pending-compact",
 ];
 
