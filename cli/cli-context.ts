@@ -57,7 +57,7 @@ export function buildContext(
   io: { stdout: (text: string) => void; readStdin: () => string },
 ): CliContext {
   const cwd = path.resolve(deps.cwd, flags.cwd ?? ".");
-  const project = projectMemory(deps.fs, cwd, deps.home);
+  const project = projectMemory(deps, cwd);
   const need = (): MemoryPaths => {
     if (project) return project;
     throw new UsageError(`${notAProject(cwd)}: run from inside a project or pass --cwd DIR`);

@@ -18,6 +18,7 @@ import { snapshotCommand } from "./commands/snapshot.ts";
 import { shareCommand } from "./commands/share.ts";
 import { fetchCommand } from "./commands/fetch.ts";
 import { writeStderr, writeStdout } from "../lib/edge/std-write.ts";
+import { logRefusals } from "../lib/hooks/hook-log.ts";
 
 /** Every engine subcommand, in the order `--help` lists them. */
 const COMMANDS: readonly Command[] = [
@@ -38,9 +39,10 @@ const COMMANDS: readonly Command[] = [
   fetchCommand,
 ];
 
+const deps = nodeDeps();
 const code = runCli(
   process.argv.slice(2),
-  nodeDeps(),
+  deps,
   {
     stdout: writeStdout,
     stderr: writeStderr,
@@ -54,4 +56,7 @@ const code = runCli(
   },
   COMMANDS,
 );
+// A file the safe-file rule refused (a symlink or FIFO in the tool's trees): once in the hook
+// log, once on stderr.
+for (const line of logRefusals(deps)) writeStderr(`[checkpoint] ${line}\n`);
 process.exitCode = code;

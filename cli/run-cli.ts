@@ -1,3 +1,4 @@
+import { failureText } from "../lib/core/fs-error-words.ts";
 import { parseArgs } from "node:util";
 import {
   checkpointCommand,
@@ -174,6 +175,6 @@ export function runCli(
         },
         EXIT.usage,
       );
-    return refuse({ reason: `${name}: ${e.message}` }, EXIT.refused);
+    return refuse({ reason: `${name}: ${failureText(e)}` }, EXIT.refused);
   }
 }

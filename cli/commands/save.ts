@@ -1,3 +1,4 @@
+import { failureText } from "../../lib/core/fs-error-words.ts";
 import { formatBps } from "../../lib/context/context-window.ts";
 import {
   nextUpFromFlags,
@@ -166,7 +167,7 @@ export const saveCommand = defineCommand({
     } catch (err) {
       // A broken environment (read-only disk, no free name): still one JSON answer for the skill.
       if (!ctx.json) throw err;
-      return refuse(ctx, `save failed: ${(err as Error).message}`);
+      return refuse(ctx, `save failed: ${failureText(err)}`);
     }
     if (!out.ok && out.needsMode && values["ask-mode"] && sid && raw !== null)
       keepAskedDocument(ctx.deps, ctx.paths, sid, raw);

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../../lib/core/file-range.ts";
 import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
 import { pickerSettings } from "../../lib/restore/restore-picker.ts";
@@ -38,7 +39,7 @@ export const showCommand = defineCommand({
     });
     const target = resolveShowTarget(snap, arg, pickerSettings(ctx.knobs));
     if (!target.ok) return refused(target.reason);
-    const text = ctx.deps.fs.readFileSync(target.file, "utf8");
+    const text = readTextByRule(ctx.deps.fs, target.file);
     if (ctx.json) return answer(ctx, { file: target.file, content: text });
     printLine(ctx, `--- ${target.file} ---`);
     printLine(ctx, text.trimEnd());

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../../lib/core/file-range.ts";
 import { checkpointCommand } from "../../lib/core/checkpoint-command.ts";
 import { readTextOrNull } from "../../lib/core/file-range.ts";
 import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
@@ -54,7 +55,7 @@ export const successorCommand = defineCommand({
         },
       );
     }
-    const content = ctx.deps.fs.readFileSync(newest.path, "utf8");
+    const content = readTextByRule(ctx.deps.fs, newest.path);
     const checked = reconcileLines(reconcile(ctx.deps, ctx.root, parseCheckpoint(content)));
     const argv = [
       "claude",

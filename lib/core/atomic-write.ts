@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
 import { ensureDir } from "./memory-dir.ts";
+import { createByRule } from "./safe-file.ts";
 
 let counter = 0;
 function tempName(target: string, pid: number): string {
@@ -10,13 +11,14 @@ function tempName(target: string, pid: number): string {
 
 /**
  * Create a fresh temp file beside the target. pid and counter are unique among live processes;
- * a leftover of a crashed process with a recycled pid is stepped over (EEXIST), never reused.
+ * a leftover of a crashed process with a recycled pid is stepped over (EEXIST), never reused. A
+ * write that fails (a full disk) removes its temp file: nothing is left behind.
  */
 function createTemp(fs: FsApi, target: string, data: string, pid: number, mode: number): string {
   for (let attempt = 0; ; attempt++) {
     const tmp = tempName(target, pid);
     try {
-      fs.writeFileSync(tmp, data, { mode, flag: "wx" });
+      createByRule(fs, tmp, data, mode);
       return tmp;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 1000) throw err;
@@ -42,7 +44,7 @@ export function writeAtomic(
   try {
     fs.renameSync(tmp, target);
   } catch (err) {
-    fs.unlinkSync(tmp);
+    removeQuietly(fs, tmp);
     throw err;
   }
 }
@@ -67,7 +69,15 @@ export function createExclusive(
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw err;
   } finally {
-    fs.unlinkSync(tmp);
+    removeQuietly(fs, tmp);
+  }
+}
+
+function removeQuietly(fs: FsApi, file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // gone already: the error that matters is the one being thrown
   }
 }
 

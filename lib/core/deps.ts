@@ -21,6 +21,9 @@ export type FsApi = Pick<
   | "chmodSync"
   | "realpathSync"
   | "rmSync"
+  | "writeSync"
+  | "mkdtempSync"
+  | "constants"
 >;
 
 export interface RunResult {
@@ -55,6 +58,8 @@ export interface Deps {
   warn: (line: string) => void;
   /** The engine's own file (for a hook: the bundle beside its hooks/ folder), so a message can print a command that runs. */
   engineScript?: string;
+  /** The process's user id, for the project root's ownership check; absent where there is none (Windows). */
+  uid?: number;
   /** Block this many ms (a bounded wait for another hook's file); absent: callers do not wait. */
   sleep?: (ms: number) => void;
 }

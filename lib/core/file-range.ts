@@ -1,4 +1,5 @@
 import type { FsApi } from "./deps.ts";
+import { openByRule, openForRead } from "./safe-file.ts";
 
 /** Read bytes [start, start + length) of an open file into `buf` at 0; how many came (fewer only if the file shrank under us). */
 function readInto(fs: FsApi, fd: number, buf: Buffer, start: number, length: number): number {
@@ -18,44 +19,63 @@ export function readRange(fs: FsApi, fd: number, start: number, end: number): Bu
 }
 
 /**
- * Open `file` read-only, hand the fd and size to `use`, always close. null when it cannot be
- * opened or is no regular file. NOTE: the stat comes before the open: opening a FIFO with no writer
- * blocks the whole process (no timer can fire), and a directory or a device has no end to read to.
+ * Open `file` read-only by the one rule (lib/core/safe-file.ts: a regular file, opened
+ * non-blocking, never through a symlink in the tool's own trees), hand the fd and size to `use`,
+ * always close. null when it cannot be opened or is no regular file.
  */
 export function withOpenFile<T>(
   fs: FsApi,
   file: string,
   use: (fd: number, size: number) => T,
-  opts: { lstatted?: boolean } = {},
+  _opts: { lstatted?: boolean } = {},
 ): T | null {
-  let fd: number;
+  const fd = openForRead(fs, file);
+  if (fd === null) return null;
   try {
-    // `lstatted`: the caller has just seen a regular file (regularFileStat), so the stat is not repeated.
-    if (!opts.lstatted && !fs.statSync(file).isFile()) return null;
-    fd = fs.openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    return st.isFile() ? use(fd, st.size) : null;
+    return use(fd, fs.fstatSync(fd).size);
   } finally {
     fs.closeSync(fd);
   }
 }
 
 /**
- * A file's text, or null when it is absent or unreadable. NOTE: existsSync first: the usual
- * answer on the hooks' paths is "no such file", and a thrown ENOENT costs more than the probe.
+ * A file's text, or null when it is absent, refused or unreadable. NOTE: existsSync first: the
+ * usual answer on the hooks' paths is "no such file", and a thrown ENOENT costs more than the probe.
  */
 export function readTextOrNull(fs: FsApi, file: string): string | null {
   if (!fs.existsSync(file)) return null;
   try {
-    // A FIFO or a device (a symlink to /dev/zero) would block or never end: regular files only.
-    if (!fs.statSync(file).isFile()) return null;
-    return fs.readFileSync(file, "utf8");
+    return withOpenFile(fs, file, (fd, size) => readAll(fs, fd, size).toString("utf8"));
   } catch {
     return null;
+  }
+}
+
+/**
+ * A file's whole text by the safe-file rule; throws when it cannot be read (ENOENT, a refused
+ * symlink or FIFO: RefusedFileError), so a caller can say why.
+ */
+export function readTextByRule(fs: FsApi, file: string): string {
+  const fd = openByRule(fs, file, "read");
+  try {
+    return readAll(fs, fd, fs.fstatSync(fd).size).toString("utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Everything from an open fd: `size` first, then on until the end (a file that grew under us). */
+function readAll(fs: FsApi, fd: number, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  let want = Math.max(size, 64 * 1024);
+  for (;;) {
+    const buf = Buffer.allocUnsafe(want);
+    const got = readInto(fs, fd, buf, at, want);
+    chunks.push(buf.subarray(0, got));
+    at += got;
+    if (got < want) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    want = 64 * 1024;
   }
 }
 

@@ -1,3 +1,4 @@
+import { readTextByRule } from "./file-range.ts";
 import * as path from "node:path";
 import type { Deps, FsApi } from "./deps.ts";
 import { parseObjectId, type LogCommit } from "./git-parse.ts";
@@ -8,8 +9,7 @@ import { commitExistsTask, diffStatTask, logTask, statusTask } from "./git-tasks
 function gitDirOf(fs: FsApi, root: string): string {
   const gitDir = path.join(root, ".git");
   if (!fs.statSync(gitDir).isFile()) return gitDir;
-  const pointer = fs
-    .readFileSync(gitDir, "utf8")
+  const pointer = readTextByRule(fs, gitDir)
     .trim()
     .replace(/^gitdir:\s*/, "");
   return path.resolve(root, pointer);
@@ -21,7 +21,7 @@ function gitDirOf(fs: FsApi, root: string): string {
  */
 export function readBranchCheap(fs: FsApi, root: string): string {
   try {
-    const head = fs.readFileSync(path.join(gitDirOf(fs, root), "HEAD"), "utf8").trim();
+    const head = readTextByRule(fs, path.join(gitDirOf(fs, root), "HEAD")).trim();
     const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return ref?.[1] ?? "HEAD";
   } catch {
@@ -43,7 +43,7 @@ function readTrimmed(fs: FsApi, file: string): string | null {
   // NOTE: existsSync first: a thrown ENOENT costs more than the read (a worktree's refs are elsewhere).
   if (!fs.existsSync(file)) return null;
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    return readTextByRule(fs, file).trim();
   } catch {
     return null;
   }

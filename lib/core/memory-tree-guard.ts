@@ -1,29 +1,13 @@
-import * as path from "node:path";
 import type { FsApi } from "./deps.ts";
-
-const TREE_ROOT = ".workflow_artifacts";
+import { refuseSymlinkedFolders } from "./safe-file.ts";
 
 /**
- * Throws when `target` would be written through a symlinked folder of the memory tree: any folder
- * from `.workflow_artifacts` down (memory/, checkpoints/, trash/, ...). A checked-in symlink there
- * could send quoin's writes anywhere on the machine. Paths outside a `.workflow_artifacts` tree
- * (the config folder, settings) are not checked: a symlinked ~/.claude is the user's own choice.
+ * Throws when `target` would be written through a symlinked folder of the tool's trees: any
+ * folder from `.workflow_artifacts` down (memory/, checkpoints/, trash/, ...), or below the config
+ * or cache folder's quoin-checkpoint/. A checked-in symlink there could send quoin's writes
+ * anywhere on the machine. Paths outside those trees (settings, transcripts) are not checked: a
+ * symlinked ~/.claude is the user's own choice. The rule itself lives in lib/core/safe-file.ts.
  */
 export function refuseSymlinkedTree(fs: FsApi, target: string): void {
-  const parts = path.resolve(target).split(path.sep);
-  const at = parts.lastIndexOf(TREE_ROOT);
-  if (at < 0) return;
-  for (let i = at; i < parts.length - 1; i += 1) {
-    const dir = parts.slice(0, i + 1).join(path.sep) || path.sep;
-    let isLink = false;
-    try {
-      isLink = fs.lstatSync(dir).isSymbolicLink();
-    } catch {
-      return; // not there yet: mkdir makes a real folder from here down
-    }
-    if (isLink)
-      throw new Error(
-        `${dir} is a symlink; quoin-checkpoint does not write through it (replace it with a folder)`,
-      );
-  }
+  refuseSymlinkedFolders(fs, target);
 }

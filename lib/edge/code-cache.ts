@@ -44,12 +44,31 @@ function compile(
   return new vm.Script(`${WRAP_HEAD}${source}${WRAP_TAIL}`, { filename, cachedData });
 }
 
+/**
+ * The cache file, by the safe-file rule written out here (the loader runs before the bundle and
+ * keeps lib/ off its path): O_NOFOLLOW, O_NONBLOCK (a FIFO there must not hang the prompt), a
+ * regular file only.
+ */
 function readCache(fs: typeof import("node:fs"), file: string | null): Buffer | undefined {
   if (!file) return undefined;
+  let fd = -1;
   try {
-    return fs.readFileSync(file);
+    const c = fs.constants;
+    fd = fs.openSync(file, c.O_RDONLY | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = fs.readSync(fd, buf, got, st.size - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
   } catch {
     return undefined;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
   }
 }
 
@@ -73,7 +92,8 @@ function writeCacheAtExit(
     const tmp = `${file}.${process.pid}.tmp`;
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      // "wx": a name that exists (a planted symlink) is never written through.
+      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: "wx" });
       fs.renameSync(tmp, file);
       dropOtherBuilds(fs, file, stem);
     } catch {

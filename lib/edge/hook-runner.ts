@@ -5,7 +5,7 @@ import {
   type HookAnswer,
   type PayloadSpec,
 } from "../hooks/hook-io.ts";
-import { appendHookLog } from "../hooks/hook-log.ts";
+import { appendHookLog, logRefusals } from "../hooks/hook-log.ts";
 import { answerForInstall } from "../hooks/checkpoint-command.ts";
 import { checkpointCommand } from "../core/checkpoint-command.ts";
 import { readStdin } from "./stdin.ts";
@@ -46,16 +46,10 @@ export type HookHandler = (raw: string, ctx: HookContext) => HookAnswer | PlainT
 
 function logFailure(ctx: HookContext, event: string, message: string): void {
   try {
-    const paths = projectMemory(ctx.deps.fs, ctx.logCwd ?? ctx.deps.cwd, ctx.deps.home);
+    const paths = projectMemory(ctx.deps, ctx.logCwd ?? ctx.deps.cwd);
     // Only log into a project that already uses quoin; never create folders in a stray cwd.
     if (!paths || !ctx.deps.fs.existsSync(paths.artifacts)) return;
-    appendHookLog(
-      ctx.deps.fs,
-      paths.hooksLog,
-      paths.memory,
-      ctx.deps.now(),
-      `${event}: ${message}`,
-    );
+    appendHookLog(ctx.deps, `${event}: ${message}`, paths.root);
   } catch {
     // fail open, silently
   }
@@ -106,6 +100,8 @@ export async function runHook(
     out = "";
   }
   clearTimeout(deadline);
+  // A file the safe-file rule refused is named once in the log, even on a run that went well.
+  logRefusals(deps);
   if (out) writeStdout(out);
   // NOTE: exit now rather than let the loop drain: every write above was synchronous, and node's
   // teardown of an ended loop (isolate, heap, worker threads) costs about 2 ms of CPU and 0.3 ms

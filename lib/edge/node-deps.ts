@@ -64,6 +64,7 @@ export function nodeDeps(overrides: Partial<Deps> = {}): Deps {
     now: () => new Date(),
     env: process.env,
     pid: process.pid,
+    uid: process.getuid?.(),
     ppid: process.ppid,
     nodeVersion: process.version,
     home: process.env["HOME"] || (require("node:os") as typeof import("node:os")).homedir(),

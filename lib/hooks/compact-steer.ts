@@ -1,6 +1,6 @@
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import { oneLine } from "../store/checkpoint-digest.ts";
-import { redactSecrets } from "../share/redact.ts";
+import { redactSecrets } from "../core/secret-redact.ts";
 
 // Steer the summary. Claude Code appends a PreCompact hook's plain stdout to
 // the summariser's instructions, after the user's own `/compact <focus>` text (seen in the

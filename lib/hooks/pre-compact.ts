@@ -80,7 +80,7 @@ function unchangedCheckpoint(
  */
 export function runPreCompact(deps: Deps, input: PreCompactInput): PreCompactOutcome {
   const cwd = input.cwd ?? deps.cwd;
-  const paths = projectMemory(deps.fs, cwd, deps.home);
+  const paths = projectMemory(deps, cwd);
   if (!paths) return { saved: false, reason: `${notAProject(cwd)}: nothing is written there` };
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   try {
@@ -135,7 +135,7 @@ function logged(
   out: Extract<PreCompactOutcome, { saved: false }>,
 ): PreCompactOutcome {
   try {
-    appendHookLog(deps.fs, paths.hooksLog, paths.memory, deps.now(), `PreCompact: ${out.reason}`);
+    appendHookLog(deps, `PreCompact: ${out.reason}`, paths.root);
   } catch {
     // fail open: the outcome stands without its log line
   }

@@ -116,7 +116,7 @@ export function runSessionEnd(
     };
   const start = path.resolve(input.cwd ?? deps.cwd);
   // Null for $HOME, its ancestors and /: never a project, nothing is written there.
-  const paths = projectMemory(deps.fs, start, deps.home);
+  const paths = projectMemory(deps, start);
   const configDir = claudeConfigDir(deps.env, deps.home);
   const clearRoot = reason === "clear" ? paths?.root : undefined;
   if (clearRoot) markClearStart(deps, configDir, sid, clearRoot);
@@ -206,23 +206,17 @@ function decideAndWrite(
   }
 }
 
-/** One line in the hook log, only where the memory folder already exists (a skip leaves no trace) or a write failed. */
+/** One line in the hook log (<config>/quoin-checkpoint/logs/hooks.log), only where the memory folder already exists (a skip leaves no trace) or a write failed. */
 export function logSessionEnd(
   deps: Deps,
   input: SessionEndInput,
   outcome: SessionEndOutcome,
 ): void {
-  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const paths = projectMemory(deps, input.cwd ?? deps.cwd);
   const failed = !outcome.saved && outcome.skip === "write-failed";
   if (!paths || (!failed && !deps.fs.existsSync(paths.memory))) return;
   const what = outcome.saved
     ? `saved ${outcome.checkpoint}`
     : `skipped (${outcome.skip}): ${outcome.detail}`;
-  appendHookLog(
-    deps.fs,
-    paths.hooksLog,
-    paths.memory,
-    deps.now(),
-    `SessionEnd ${outcome.reason}: ${what}`,
-  );
+  appendHookLog(deps, `SessionEnd ${outcome.reason}: ${what}`, paths.root);
 }

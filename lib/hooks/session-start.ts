@@ -123,7 +123,7 @@ export function handleSessionStart(
 }
 
 function sessionStartAnswer(deps: Deps, input: SessionStartInput, knobs: Knobs): HookAnswer | null {
-  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const paths = projectMemory(deps, input.cwd ?? deps.cwd);
   const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
   // Outside a project ($HOME, /) nothing was saved and nothing is written: no note, no sweep.
   if (!paths) return null;

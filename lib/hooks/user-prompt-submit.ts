@@ -213,7 +213,7 @@ export function handleUserPromptSubmit(
 ): HookAnswer | null {
   const now = deps.now();
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.
-  const paths = projectMemory(deps.fs, input.cwd ?? deps.cwd, deps.home);
+  const paths = projectMemory(deps, input.cwd ?? deps.cwd);
   const sid = paths && isUsableSessionId(input.session_id) ? input.session_id : null;
 
   // What the compaction's summary dropped: given with whatever answer lets this prompt through.

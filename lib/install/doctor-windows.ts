@@ -40,7 +40,7 @@ function recentSessionIds(
 
 /** `makeKnown`: the fix in this install's own words (the installer with --statusline) */
 export function windowSourceChecks(deps: Deps, knobs: Knobs, makeKnown?: string): WindowCheck[] {
-  const paths = projectMemory(deps.fs, deps.cwd, deps.home);
+  const paths = projectMemory(deps, deps.cwd);
   if (!paths) return [];
   const root = paths.root;
   const configDir = claudeConfigDir(deps.env, deps.home);

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import type { Deps } from "../core/deps.ts";
 import { installLayout } from "./install-layout.ts";
 
@@ -7,7 +8,7 @@ import { installLayout } from "./install-layout.ts";
 /** The enabled quoin-checkpoint plugin named in a settings file's enabledPlugins, if any. */
 export function enabledPluginIn(deps: Pick<Deps, "fs">, settingsFile: string): string | null {
   try {
-    const parsed = JSON.parse(deps.fs.readFileSync(settingsFile, "utf8")) as {
+    const parsed = JSON.parse(readTextByRule(deps.fs, settingsFile)) as {
       enabledPlugins?: Record<string, unknown>;
     };
     const hit = Object.entries(parsed.enabledPlugins ?? {}).find(

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 
@@ -53,9 +54,7 @@ export function enginePathCommand(engineFile: string): string {
 function npxSpec(deps: Pick<Deps, "fs">, distDir: string): string | null {
   const npxRoot = path.resolve(distDir, "..", "..", "..");
   try {
-    const pkg = JSON.parse(
-      String(deps.fs.readFileSync(path.join(npxRoot, "package.json"), "utf8")),
-    ) as {
+    const pkg = JSON.parse(readTextByRule(deps.fs, path.join(npxRoot, "package.json"))) as {
       _npx?: { packages?: unknown[] };
     };
     const spec = pkg._npx?.packages?.[0];
@@ -142,9 +141,7 @@ export function engineInstaller(
   const root = path.dirname(dir);
   if (deps.fs.existsSync(path.join(root, "install.ts"))) return cloneInvocation(root);
   try {
-    const pkg = JSON.parse(
-      String(deps.fs.readFileSync(path.join(root, "package.json"), "utf8")),
-    ) as {
+    const pkg = JSON.parse(readTextByRule(deps.fs, path.join(root, "package.json"))) as {
       name?: string;
       version?: string;
     };

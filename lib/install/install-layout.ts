@@ -93,14 +93,14 @@ export function userBackupsDir(deps: Pick<Deps, "env" | "home">): string {
 
 /** The scopes that exist here: "project" only inside a project ($HOME, its ancestors and / are none). */
 export function availableScopes(deps: Pick<Deps, "fs" | "home" | "cwd">): InstallScope[] {
-  return projectMemory(deps.fs, deps.cwd, deps.home) ? ["user", "project"] : ["user"];
+  return projectMemory(deps, deps.cwd) ? ["user", "project"] : ["user"];
 }
 
 export function installLayout(
   deps: Pick<Deps, "fs" | "env" | "home" | "cwd">,
   scope: InstallScope,
 ): InstallLayout {
-  const project = scope === "project" ? projectMemory(deps.fs, deps.cwd, deps.home) : null;
+  const project = scope === "project" ? projectMemory(deps, deps.cwd) : null;
   if (scope === "project" && !project) {
     throw new Error(`${notAProject(deps.cwd)}: a project install needs a project folder`);
   }

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { codeCacheDir, codeCachePrefix } from "../core/code-cache-name.ts";
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
-import { readTextOrNull } from "../core/file-range.ts";
+import { readTextOrNull, readTextByRule } from "../core/file-range.ts";
 import { notAProject } from "../store/project-root.ts";
 import {
   ANY_ASCII_BUNDLE,
@@ -95,7 +95,7 @@ function readSettings(
   file: string,
 ): { ok: true; text: string | null } | { ok: false; reason: string } {
   try {
-    return { ok: true, text: deps.fs.readFileSync(file, "utf8") };
+    return { ok: true, text: readTextByRule(deps.fs, file) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, text: null };
     return {

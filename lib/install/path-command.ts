@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import type { Deps } from "../core/deps.ts";
 
 // `quoin-checkpoint` on the PATH (an `npm i -g` install): its version, so a message for a person
@@ -30,7 +31,7 @@ export function pathCommandCheck(
   try {
     if (stateFile)
       installed =
-        (JSON.parse(String(deps.fs.readFileSync(stateFile, "utf8"))) as { packageVersion?: string })
+        (JSON.parse(readTextByRule(deps.fs, stateFile)) as { packageVersion?: string })
           .packageVersion ?? null;
   } catch {
     installed = null;

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
@@ -124,7 +125,7 @@ function readInside(
   if (!isInside(root, full)) return null;
   try {
     if (!isInside(deps.fs.realpathSync(root), deps.fs.realpathSync(full))) return null;
-    const text = deps.fs.readFileSync(full, "utf8");
+    const text = readTextByRule(deps.fs, full);
     return { path: full, text, mtimeMs: deps.fs.statSync(full).mtimeMs };
   } catch {
     return null;

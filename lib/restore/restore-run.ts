@@ -1,4 +1,5 @@
 import { allTakenLine, claimedBy, claimReplay } from "../store/prompt-claims.ts";
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
@@ -130,7 +131,7 @@ function readPendingPrompts(deps: Deps, snap: MemoryListing): PendingPromptSourc
         file: p.path,
         sid: p.sid,
         mtimeMs: p.mtimeMs,
-        text: deps.fs.readFileSync(p.path, "utf8"),
+        text: readTextByRule(deps.fs, p.path),
       });
     } catch {
       // vanished or unreadable: nothing to replay from it

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import {
   done,
   finish,
@@ -28,7 +29,7 @@ import { settleOwnPendingRestore } from "../store/pending-restore.ts";
 
 function writtenByManualCompact(deps: Deps, checkpoint: string): boolean {
   try {
-    const { kind } = parseCheckpoint(deps.fs.readFileSync(checkpoint, "utf8"));
+    const { kind } = parseCheckpoint(readTextByRule(deps.fs, checkpoint));
     return kind.kind === "precompact" && kind.trigger === "manual";
   } catch {
     return false;

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import type { Deps } from "../core/deps.ts";
 import { scanInFlightArtifacts } from "./artifact-scan.ts";
 import type { CheckpointData } from "../store/checkpoint-format.ts";
@@ -68,7 +69,7 @@ function mergeList(
 function readState(deps: Deps, file: string | null): SessionState | null {
   if (!file) return null;
   try {
-    return parseSessionState(file, deps.fs.readFileSync(file, "utf8"));
+    return parseSessionState(file, readTextByRule(deps.fs, file));
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -39,7 +40,7 @@ export function recordShare(
   opts: { file: string; root: string; launchCwd: string; origin: ShareOrigin },
 ): RecordOutcome {
   // An adopted shared checkpoint carries its first origin line; the new share gets its own.
-  const raw = splitOriginHeader(deps.fs.readFileSync(opts.file, "utf8")).text;
+  const raw = splitOriginHeader(readTextByRule(deps.fs, opts.file)).text;
   const parsed = parseCheckpoint(raw);
   const name = path.basename(opts.file);
   const where = {

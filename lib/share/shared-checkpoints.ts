@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
@@ -108,7 +109,7 @@ function isHere(
   const file = path.join(local.checkpoints, name);
   try {
     return (
-      parseCheckpoint(splitOriginHeader(local.fs.readFileSync(file, "utf8")).text).sessionId === sid
+      parseCheckpoint(splitOriginHeader(readTextByRule(local.fs, file)).text).sessionId === sid
     );
   } catch {
     return false;
@@ -177,7 +178,7 @@ export function adoptShared(
   const header = blob.slice(0, blob.length - text.length);
   const local = `${header}${localizeSharedText(text, paths.root, deps.home)}`;
   let file = path.join(paths.checkpoints, c.name);
-  if (deps.fs.existsSync(file) && deps.fs.readFileSync(file, "utf8") !== local)
+  if (deps.fs.existsSync(file) && readTextByRule(deps.fs, file) !== local)
     file = path.join(paths.checkpoints, c.name.replace(/\.md$/, "-shared.md"));
   writeAtomic(deps.fs, file, local, { mode: 0o600 });
   return file;

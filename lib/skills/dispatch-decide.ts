@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../core/deps.ts";
@@ -48,7 +49,7 @@ export type DispatchCache = z.infer<typeof CacheSchema>;
 
 function readJson(deps: Deps, file: string): unknown {
   try {
-    return JSON.parse(deps.fs.readFileSync(file, "utf8"));
+    return JSON.parse(readTextByRule(deps.fs, file));
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { costLedgerPath } from "./memory-paths.ts";
 import { utcDate } from "../core/time-format.ts";
-import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
+import { appendByRule } from "../core/safe-file.ts";
 
 /** `<uuid> | <date> | checkpoint | sonnet | task | <note> | 0` */
 export function ledgerRow(sid: string | null, now: Date, note: string): string {
@@ -17,7 +17,7 @@ export function ledgerRow(sid: string | null, now: Date, note: string): string {
 export function appendLedgerRow(fs: FsApi, root: string, task: string, row: string): string | null {
   const file = costLedgerPath(root, task);
   if (!fs.existsSync(path.dirname(file))) return null;
-  refuseSymlinkedTree(fs, file);
-  fs.appendFileSync(file, `${row}\n`);
+  // By the safe-file rule: a committed symlink (to ~/.profile) or FIFO here throws, unfollowed.
+  appendByRule(fs, file, `${row}\n`);
   return file;
 }

@@ -9,8 +9,6 @@ export interface MemoryPaths {
   checkpoints: string;
   sessions: string;
   trash: string;
-  logs: string;
-  hooksLog: string;
   recentSessions: string;
 }
 
@@ -24,8 +22,6 @@ export function memoryPaths(root: string): MemoryPaths {
     checkpoints: path.join(memory, "checkpoints"),
     sessions: path.join(memory, "sessions"),
     trash: path.join(memory, "trash"),
-    logs: path.join(memory, "logs"),
-    hooksLog: path.join(memory, "logs", "hooks.log"),
     recentSessions: path.join(memory, "recent-sessions.md"),
   };
 }

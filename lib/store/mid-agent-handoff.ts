@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { isUsableSessionId, SESSION_ID_PATTERN } from "../core/ids.ts";
@@ -79,7 +80,7 @@ export function findMidAgentHandoff(
   const chosen = files.find((f) => f.path === own) ?? files[0];
   if (!chosen) return null;
   try {
-    const text = fs.readFileSync(chosen.path, "utf8");
+    const text = readTextByRule(fs, chosen.path);
     const parsed = handoffFields(parseKeyValues(text));
     if (!parsed) return null;
     const skills = handoffSkillList(text);

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
@@ -114,7 +115,7 @@ export function activePidfiles(deps: Deps, sessionsDir: string): ActivePidfile[]
     try {
       const data = parsePidfile(
         name,
-        deps.fs.readFileSync(file, "utf8"),
+        readTextByRule(deps.fs, file),
         () => deps.fs.statSync(file).mtimeMs,
       );
       if (!data || !SKILL_NAME.test(data.skill)) continue;

@@ -4,6 +4,7 @@ import { writeAtomic } from "../core/atomic-write.ts";
 import { ensureDir } from "../core/memory-dir.ts";
 import { readRange, withOpenFile } from "../core/file-range.ts";
 import { utcIso } from "../core/time-format.ts";
+import { appendByRule } from "../core/safe-file.ts";
 
 export const RECENT_TAIL_BYTES = 32 * 1024;
 /** Past this size the file is rewritten with its newest RECENT_TAIL_BYTES (whole lines). */
@@ -64,8 +65,9 @@ export function appendRecentSession(
   pid = 0,
 ): void {
   ensureDir(fs, path.dirname(file));
-  fs.appendFileSync(file, `${utcIso(now)} | ${sid}\n`);
-  if (fs.statSync(file).size <= RECENT_CAP_BYTES) return;
+  // By the safe-file rule: a committed symlink (to ~/.bashrc, /dev/stdout) or FIFO here throws.
+  appendByRule(fs, file, `${utcIso(now)} | ${sid}\n`);
+  if (fs.lstatSync(file).size <= RECENT_CAP_BYTES) return;
   const kept = readTail(fs, file, RECENT_TAIL_BYTES);
   if (kept !== null) writeAtomic(fs, file, kept, { pid });
 }

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { writeAtomic } from "../core/atomic-write.ts";
@@ -67,9 +68,7 @@ export function readRegistry(
   sid: string,
 ): Record<string, unknown> | null {
   try {
-    const parsed: unknown = JSON.parse(
-      deps.fs.readFileSync(registryPath(configDir, kind, sid), "utf8") as string,
-    );
+    const parsed: unknown = JSON.parse(readTextByRule(deps.fs, registryPath(configDir, kind, sid)));
     return isRecord(parsed) ? parsed : null;
   } catch {
     return null;

@@ -1,3 +1,4 @@
+import { readTextByRule } from "../core/file-range.ts";
 import type { FsApi } from "../core/deps.ts";
 import { mentionsSessionUuid } from "./session-state.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -53,7 +54,7 @@ export function locateSessionState(
   }
   const matches = files.filter((f) => {
     try {
-      return mentionsSessionUuid(fs.readFileSync(f.path, "utf8"), sid);
+      return mentionsSessionUuid(readTextByRule(fs, f.path), sid);
     } catch {
       return false;
     }

@@ -116,9 +116,9 @@ describe("steering the compaction under the real Claude Code client", () => {
     expect(again.code).toBe(0);
     const ckpts = fs.readdirSync(path.join(memory(), "checkpoints"));
     expect(ckpts.filter((f) => f.endsWith("-precompact.md"))).toEqual([path.basename(checkpoint)]);
-    expect(fs.readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8")).toContain(
-      `PreCompact: nothing new since ${checkpoint}`,
-    );
+    expect(
+      fs.readFileSync(path.join(home, ".claude", "quoin-checkpoint", "logs", "hooks.log"), "utf8"),
+    ).toContain(`PreCompact: nothing new since ${checkpoint}`);
 
     const after = await ask(["--resume", sid, "what next?"]);
     expect(after.code).toBe(0);

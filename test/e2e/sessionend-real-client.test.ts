@@ -167,7 +167,10 @@ describe("e2e: SessionEnd under the real client", { timeout: 240_000 }, () => {
     clearNew.markers = readdirSync(path.join(home, ".claude", "quoin-checkpoint", "state")).filter(
       (n) => n.startsWith("ended-"),
     );
-    clearNew.log = readFileSync(path.join(memory(), "logs", "hooks.log"), "utf8");
+    clearNew.log = readFileSync(
+      path.join(home, ".claude", "quoin-checkpoint", "logs", "hooks.log"),
+      "utf8",
+    );
   }, 240_000);
   afterAll(async () => model?.close());
 

@@ -115,9 +115,8 @@ describe("hook bundles as processes, generated payloads", () => {
       const cwd = typeof fields["cwd"] === "string" ? (fields["cwd"] as string) : sb.project;
       try {
         const project = projectMemory(
-          fsNode as unknown as FsApi,
+          { fs: fsNode as unknown as FsApi, home: sb.home, uid: process.getuid?.() },
           cwd.includes("\0") ? sb.project : path.resolve(sb.project, cwd),
-          sb.home,
         );
         if (project) roots.add(project.root);
       } catch {

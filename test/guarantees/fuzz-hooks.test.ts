@@ -1,4 +1,4 @@
-import * as path from "node:path";
+import { hookLogPath } from "../../lib/hooks/hook-log.ts";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectMemory } from "../../lib/store/project-root.ts";
@@ -49,17 +49,20 @@ describe.each(HOOKS)("$event hook, in-process on memfs", (row) => {
         const cwd = typeof fields["cwd"] === "string" ? (fields["cwd"] as string) : PROJECT;
         // The payload's project, or (input refused before its cwd was read) the hook process's own.
         // Outside a project ($HOME, /) the root is taken as $HOME: nothing there is allowed.
-        const root = projectMemory(deps.fs, cwd, HOME)?.root ?? HOME;
+        const root = projectMemory({ fs: deps.fs, home: HOME }, cwd)?.root ?? HOME;
         const allowed = [
           ...allowedPrefixes(root, HOME),
-          ...allowedPrefixes(projectMemory(deps.fs, PROJECT, HOME)?.root ?? HOME, HOME),
+          ...allowedPrefixes(
+            projectMemory({ fs: deps.fs, home: HOME }, PROJECT)?.root ?? HOME,
+            HOME,
+          ),
         ];
         const stray = changedPaths(before, deps.vol.toJSON()).filter(
           (f) => !allowed.some((a) => f.startsWith(a)),
         );
         if (stray.length)
           throw new Error(`wrote outside ${allowed.join(" and ")}: ${stray.join(", ")}`);
-        const log = deps.vol.toJSON()[path.join(root, ".workflow_artifacts/memory/logs/hooks.log")];
+        const log = deps.vol.toJSON()[hookLogPath(deps)];
         if (typeof log === "string") {
           const last = log.trimEnd().split("\n").pop() ?? "";
           const kind = last

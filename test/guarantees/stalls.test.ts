@@ -11,7 +11,7 @@ import { project, type Project } from "./workload.ts";
 // (a FIFO with no writer), ends by itself, exit 0, no answer, within its own deadline: well under
 // the timeout the installer registers (and, for SessionEnd, under the 1.5 s Claude Code gives).
 // The wall times are printed, not asserted (timing claims belong to the bench); what is asserted
-// is that the process ended by itself before the installer's timeout, and said why in hooks.log.
+// is that the process ended by itself before the installer's timeout, and said why in the hook log.
 
 const SID = "5a5a5a5a-0000-4000-8000-000000000001";
 let p: Project;
@@ -23,7 +23,7 @@ afterAll(() => rmSync(path.dirname(p.repo.home), { recursive: true, force: true 
 
 const log = () => {
   try {
-    return readFileSync(path.join(p.memory, "logs", "hooks.log"), "utf8");
+    return readFileSync(path.join(p.repo.home, ".claude/quoin-checkpoint/logs/hooks.log"), "utf8");
   } catch {
     return "";
   }

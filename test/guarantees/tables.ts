@@ -122,8 +122,8 @@ export const HOOKS: readonly HookRow[] = [
 
 /**
  * What the hook process would print for `raw` stdin, in-process: runValidatedHook's steps (parse,
- * validate, handle, one JSON line; any failure: nothing printed and one line in the project's
- * hooks.log, only where .workflow_artifacts/ exists). Never throws.
+ * validate, handle, one JSON line; any failure: nothing printed and one line in the hook log
+ * (<config>/quoin-checkpoint/logs/hooks.log), only where .workflow_artifacts/ exists). Never throws.
  */
 export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
   let logCwd: string | undefined;
@@ -136,15 +136,9 @@ export function inProcessAnswer(row: HookRow, deps: Deps, raw: string): string {
     return answer ? `${JSON.stringify(answer)}\n` : "";
   } catch (err) {
     try {
-      const paths = projectMemory(deps.fs, logCwd ?? deps.cwd, deps.home);
+      const paths = projectMemory(deps, logCwd ?? deps.cwd);
       if (paths && deps.fs.existsSync(paths.artifacts))
-        appendHookLog(
-          deps.fs,
-          paths.hooksLog,
-          paths.memory,
-          deps.now(),
-          `${row.event}: ${(err as Error).message}`,
-        );
+        appendHookLog(deps, `${row.event}: ${(err as Error).message}`, paths.root);
     } catch {
       // fail open, silently
     }

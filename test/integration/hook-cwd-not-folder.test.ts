@@ -65,9 +65,10 @@ describe.each([
       expect(r.code, `${spec.bundle}: ${r.stderr}`).toBe(0);
       expect(r.stdout, spec.bundle).toBe("");
     }
-    const log = ".workflow_artifacts/memory/logs/hooks.log";
-    expect(repo.files()).toEqual([...before, log].sort());
-    const lines = readFileSync(path.join(repo.root, log), "utf8").trim().split("\n");
+    // The log is outside the repository: the repository gains nothing at all.
+    expect(repo.files()).toEqual(before);
+    const log = path.join(repo.home, ".claude/quoin-checkpoint/logs/hooks.log");
+    const lines = readFileSync(log, "utf8").trim().split("\n");
     expect(lines).toHaveLength(runs.length);
     for (const line of lines) expect(line).toContain("is not a folder; nothing written");
   });

@@ -107,9 +107,9 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
     mkdirSync(path.join(repo.root, ".workflow_artifacts"), { recursive: true });
     const r = runNode(PRECOMPACT, [], { cwd: repo.root, env: repo.env, input: "{not json" });
     expect(r).toMatchObject({ code: 0, stdout: "" });
-    expect(readFileSync(path.join(memory(repo), "logs", "hooks.log"), "utf8")).toContain(
-      "PreCompact stdin is not JSON",
-    );
+    expect(
+      readFileSync(path.join(repo.home, ".claude/quoin-checkpoint/logs/hooks.log"), "utf8"),
+    ).toContain("PreCompact stdin is not JSON");
   });
 
   it("a session id like ../../etc/x never produces a file outside .workflow_artifacts/", () => {

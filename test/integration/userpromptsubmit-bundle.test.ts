@@ -109,19 +109,20 @@ describe("the built UserPromptSubmit hook", () => {
     expect(r).toMatchObject({ status: 0, stdout: "" });
   });
 
-  it("logs a failure to memory/logs/hooks.log in a project that uses quoin", () => {
+  it("logs a failure to the hook log in the config folder, in a project that uses quoin", () => {
     fs.mkdirSync(path.join(project, ".workflow_artifacts/memory"), { recursive: true });
     runBundle(hook, [], { input: "garbage", env: env(), cwd: project });
     const wrongTypes = { session_id: 12, hook_event_name: "UserPromptSubmit", prompt: ["x"] };
     runBundle(hook, [], { input: JSON.stringify(wrongTypes), env: env(), cwd: project });
     const log = fs.readFileSync(
-      path.join(project, ".workflow_artifacts/memory/logs/hooks.log"),
+      path.join(env().HOME as string, ".claude/quoin-checkpoint/logs/hooks.log"),
       "utf8",
     );
     expect(log).toMatch(
-      /^\S+Z UserPromptSubmit: UserPromptSubmit stdin is not JSON \(got "garbage"\); expected the hook payload object$/m,
+      /^\S+Z UserPromptSubmit: UserPromptSubmit stdin is not JSON \(got "garbage"\); expected the hook payload object \(in \S+\)$/m,
     );
-    expect(log).toMatch(/UserPromptSubmit stdin: session_id: expected string$/m);
+    expect(log).toMatch(/UserPromptSubmit stdin: session_id: expected string \(in \S+\)$/m);
+    expect(fs.existsSync(path.join(project, ".workflow_artifacts/memory/logs"))).toBe(false);
   });
 
   it("survives a missing transcript file", () => {

@@ -300,7 +300,7 @@ describe("engine: save in a broken environment", () => {
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toEqual({
       ok: false,
-      reason: "save failed: EROFS: read-only file system",
+      reason: "save failed: the file system is read-only (EROFS)",
     });
   });
 });

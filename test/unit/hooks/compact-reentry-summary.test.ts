@@ -89,7 +89,7 @@ describe("pathKept", () => {
 
 describe("the post-compaction note on spotter-4d5611e5 carries only what the summary dropped", () => {
   const { deps, checkpoint, digest, fullList } = compacted();
-  const paths = projectMemory(deps.fs, ROOT, HOME)!;
+  const paths = projectMemory({ fs: deps.fs, home: HOME }, ROOT)!;
   const report = keptBySummary(summaryText, digest);
   const note = reentryDigest(deps, paths, SID, undefined, TRANSCRIPT)!;
   const full = reentryDigest(deps, paths, SID)!;
@@ -125,7 +125,7 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     expect(droppedSinceCompaction(deps, paths, SID, TRANSCRIPT)).toBe(note);
     const early = compacted();
     early.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
-    const earlyPaths = projectMemory(early.deps.fs, ROOT, HOME)!;
+    const earlyPaths = projectMemory({ fs: early.deps.fs, home: HOME }, ROOT)!;
     expect(droppedSinceCompaction(early.deps, earlyPaths, SID, TRANSCRIPT)).toBeNull();
     expect(reentryDigest(early.deps, earlyPaths, SID, undefined, TRANSCRIPT)).toContain(
       "Newest changed files: ",
@@ -141,7 +141,7 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
     const stale = compacted();
     stale.deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString());
     // a newer checkpoint of this session, saved after that boundary: the summary is not its own
-    const p2 = projectMemory(stale.deps.fs, ROOT, HOME)!;
+    const p2 = projectMemory({ fs: stale.deps.fs, home: HOME }, ROOT)!;
     const text = stale.deps.fs.readFileSync(stale.checkpoint, "utf8") as string;
     const newer = stale.checkpoint.replace("-precompact.md", "-precompact-2.md");
     stale.deps.fs.writeFileSync(

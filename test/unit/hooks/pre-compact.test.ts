@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import type { PreCompactInput } from "../../../lib/hooks/hook-io.ts";
 import { runPreCompact, triggerLabel } from "../../../lib/hooks/pre-compact.ts";
+import { hookLogPath } from "../../../lib/hooks/hook-log.ts";
 import { CKPTS, MEM, memWorld, ROOT, SESSIONS, SID } from "../../helpers/save-deps.ts";
 import { variant } from "../../helpers/narrow.ts";
 
@@ -62,7 +63,7 @@ describe("precompact", () => {
     const out = runPreCompact(w.deps, payload());
     expect(out.saved).toBe(false);
     expect(w.files().filter((f) => !f.endsWith("logs/hooks.log"))).toEqual(before);
-    expect(w.fs.readFileSync(`${MEM}/logs/hooks.log`, "utf8")).toContain("kept as is");
+    expect(w.fs.readFileSync(hookLogPath(w.deps), "utf8")).toContain("kept as is");
   });
 
   it("still saves when the pending-restore sentinel names a checkpoint that is gone or outside checkpoints/; the old sentinel goes to trash", () => {

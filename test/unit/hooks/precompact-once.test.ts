@@ -16,7 +16,8 @@ const HOME = "/home/USER";
 const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
 const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
 const CKPTS = `${ROOT}/.workflow_artifacts/memory/checkpoints`;
-const LOG = `${ROOT}/.workflow_artifacts/memory/logs/hooks.log`;
+// The hook log lives in the config folder, outside every repository.
+const LOG = `${HOME}/.claude/quoin-checkpoint/logs/hooks.log`;
 const SHA_A = "a".repeat(40);
 const SHA_B = "b".repeat(40);
 

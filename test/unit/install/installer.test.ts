@@ -303,12 +303,12 @@ describe("installer, user scope", () => {
       const { deps, vol } = memDeps({ ...BUILT, "/home/u/.claude/settings.json": THEIRS });
       if (uninstall) must(runInstall(deps, opts()));
       const before = snapshot(vol, "/home/u");
-      const readFileSync = deps.fs.readFileSync;
-      deps.fs.readFileSync = ((file: string, ...rest: unknown[]) => {
+      const openSync = deps.fs.openSync;
+      deps.fs.openSync = ((file: string, ...rest: unknown[]) => {
         if (file === "/home/u/.claude/settings.json")
           throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
-        return (readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
-      }) as typeof deps.fs.readFileSync;
+        return (openSync as (...a: unknown[]) => unknown)(file, ...rest);
+      }) as typeof deps.fs.openSync;
       const res = runInstall(deps, opts({ uninstall }));
       expect(res).toMatchObject({ ok: false, reason: expect.stringContaining("EACCES") });
       expect(snapshot(vol, "/home/u")).toEqual(before);

@@ -657,9 +657,9 @@ describe("save: step 0.5 and the nested-root warning", () => {
     const w = world();
     const fs = {
       ...w.fs,
-      appendFileSync: (file: string, data: string) => {
+      openSync: (file: string, ...rest: unknown[]) => {
         if (String(file).endsWith("cost-ledger.md")) throw new Error("EACCES: read-only");
-        return w.fs.appendFileSync(file, data);
+        return (w.fs.openSync as (...a: unknown[]) => number)(file, ...rest);
       },
     } as typeof w.fs;
     const out = ok(runSave({ ...w.deps, fs }, request(w)));
