@@ -60,3 +60,9 @@ export function resultText(block: Line): string {
   if (Array.isArray(c)) return c.map((b) => (isObj(b) ? (str(b["text"]) ?? "") : "")).join("\n");
   return "";
 }
+
+/** The model's text reply and how many tool calls came before it (the pass records both). */
+export interface PlacedWord {
+  text: string;
+  afterCalls: number;
+}

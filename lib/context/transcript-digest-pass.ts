@@ -1,7 +1,7 @@
 import { isRecord as isObj } from "../core/value-checks.ts";
 import { isApiErrorText, type LastWord } from "./transcript-handover.ts";
 import { lineText, resultText, str, type Line } from "./transcript-digest-line.ts";
-import type { PlacedWord } from "./transcript-digest-runs.ts";
+import type { PlacedWord } from "./transcript-digest-line.ts";
 import {
   isInjectedUserLine,
   RequestLog,

@@ -10,7 +10,7 @@ import {
   type LastWord,
   type SessionCommit,
 } from "./transcript-handover.ts";
-import { cutText, str } from "./transcript-digest-line.ts";
+import { cutText, str, type PlacedWord } from "./transcript-digest-line.ts";
 import { segmentsOf, settles, type Segment } from "./transcript-digest-fixes.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 
@@ -26,12 +26,6 @@ export interface FixedFailure extends FailedCommand {
   fixedBy: string;
   /** the model's first words after the failure, before the run that settled it (cut); null: none */
   explanation: string | null;
-}
-
-/** The model's text reply and how many tool calls came before it (the pass records both). */
-export interface PlacedWord {
-  text: string;
-  afterCalls: number;
 }
 
 interface Failed extends FailedCommand {

@@ -1,7 +1,7 @@
 import type { TaskCreateInput, TaskUpdateInput } from "@anthropic-ai/claude-code/sdk-tools.d.ts";
 import { cutText, str } from "./transcript-digest-line.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
-import type { PlacedWord } from "./transcript-digest-runs.ts";
+import type { PlacedWord } from "./transcript-digest-line.ts";
 import { createdTaskId, type TodoItem } from "./transcript-digest-todos.ts";
 
 // The work items in their own words, read from the tracker output the session was shown (no model
