@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
+import type { FixedValue, WorkItemValue } from "../store/checkpoint-lessons.ts";
 import type {
   DigestFailure,
   DigestFile,
@@ -46,6 +47,14 @@ export interface ResumeSession {
   progress: LastWord[];
   /** The `uncommitted` section: files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
+  /** The `workItems` section: the item in progress, in the tracker's words, and how it was taken up */
+  workItem: (WorkItemValue & { how: string }) | null;
+  /** the open items other than the one in progress, and how many more the checkpoint counted */
+  openItems: { id: string; title: string }[];
+  openItemsMore: number;
+  /** The `fixedAlongTheWay` section: failures a later run settled, newest first, and how many more */
+  fixed: FixedValue[];
+  fixedMore: number;
 }
 
 /** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
@@ -70,11 +79,27 @@ export const EMPTY_SESSION: ResumeSession = {
   lastWords: [],
   progress: [],
   uncommitted: [],
+  workItem: null,
+  openItems: [],
+  openItemsMore: 0,
+  fixed: [],
+  fixedMore: 0,
 };
+
+/** The same tracker item: the same id, or (items without one) the same title. */
+const sameItem = (a: { id: string; title: string }, b: { id: string; title: string }) =>
+  a.id === b.id && (a.id !== "" || a.title === b.title);
 
 export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   const d = p.digest;
+  const work = p.values.workItems;
+  const current = work?.current ?? null;
   return {
+    workItem: current,
+    openItems: (work?.open ?? []).filter((i) => !current || !sameItem(i, current)),
+    openItemsMore: work?.more ?? 0,
+    fixed: p.values.fixedAlongTheWay?.items ?? [],
+    fixedMore: p.values.fixedAlongTheWay?.more ?? 0,
     lastWords: d.lastWords ?? [],
     progress: d.progress ?? [],
     uncommitted: p.uncommitted ?? [],

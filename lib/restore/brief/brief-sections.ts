@@ -1,5 +1,5 @@
 import type { ResumeSession } from "../resume-session.ts";
-import { cut } from "../text-cut.ts";
+import { cut, cutAtWord } from "../text-cut.ts";
 
 // The sections of a restored session's brief: where it was (requests, last words, files), the
 // model's own notes, and the digest's footnotes.
@@ -20,6 +20,9 @@ export const BRIEF_LIMITS = {
   items: 8,
   itemChars: 240,
   inProgressChars: 600,
+  workItemHeadChars: 300,
+  openItems: 5,
+  fixes: 3,
 } as const;
 
 /** The first `max` of a list, then `+N more <what>` when some were cut. */
@@ -114,6 +117,38 @@ export function modelLines(x: ResumeSession): string[] {
   );
   lines.push(...bounded(x.decisions, L.items, "decisions", (d) => `Decision: ${item(d)}`));
   return lines;
+}
+
+const idTitle = (i: { id: string; title: string }) =>
+  `${i.id ? `[${i.id}] ` : ""}${cut(i.title, 120)}`;
+
+/** The tracker's work items (`## Work items`): the item in progress, then the other open items. */
+export function workItemLines(x: ResumeSession): string[] {
+  const lines: string[] = [];
+  const w = x.workItem;
+  if (w) {
+    const head = w.text ? `: ${cutAtWord(w.text, L.workItemHeadChars)}` : "";
+    const how = w.how ? ` (taken up by: ${cut(w.how, 160)})` : "";
+    lines.push(`Work item in progress: ${idTitle(w)}${head}${how}`);
+  }
+  const more = Math.max(0, x.openItems.length - L.openItems) + x.openItemsMore;
+  if (x.openItems.length || more)
+    lines.push(
+      `Open work items: ${[...x.openItems.slice(0, L.openItems).map(idTitle), ...(more ? [`+${more} more`] : [])].join("; ")}`,
+    );
+  return lines;
+}
+
+/** Failures a later run settled (`## Fixed along the way`), newest first. */
+export function fixedLines(x: ResumeSession): string[] {
+  const more = Math.max(0, x.fixed.length - L.fixes) + x.fixedMore;
+  return [
+    ...x.fixed.slice(0, L.fixes).map((f) => {
+      const said = f.explanation ? `; the model said: "${cut(f.explanation, 200)}"` : "";
+      return `Fixed along the way: \`${cut(f.command, 120)}\`: ${cut(f.error, 160)}${said} (fixed at ${f.fixedAt ?? "?"} by \`${cut(f.fixedBy, 120)}\`)`;
+    }),
+    ...(more ? [`  +${more} more fixes (in the checkpoint)`] : []),
+  ];
 }
 
 /** What the model noted as done. */

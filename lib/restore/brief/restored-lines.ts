@@ -2,7 +2,15 @@ import { replayMenu } from "../prompt-replay.ts";
 import { blockerLines, driftLines, reconcileLines, workingTreeLine } from "./reconcile-lines.ts";
 import type { Restored } from "../restore-outcome.ts";
 import { cut } from "../text-cut.ts";
-import { BRIEF_LIMITS, digestNotes, doneLines, modelLines, whereLines } from "./brief-sections.ts";
+import {
+  BRIEF_LIMITS,
+  digestNotes,
+  doneLines,
+  fixedLines,
+  modelLines,
+  whereLines,
+  workItemLines,
+} from "./brief-sections.ts";
 import type { BriefLine } from "./brief-fit.ts";
 import { pickerLines } from "./picker-rows.ts";
 
@@ -44,49 +52,54 @@ const sameSessionLines = (sid: string) => [
   "then run /checkpoint --restore there. To proceed here anyway: rerun with --proceed.",
 ];
 
-export function restoredLines(r: Restored, engine: string, json: boolean): BriefLine[] {
-  const keep = (text: string): BriefLine => ({ text, keep: true });
-  const lines: BriefLine[] = warningsOf(r).map(keep);
-  if (r.corrupt) {
-    const others = r.corrupt.others;
-    lines.push(
-      keep(
-        `[checkpoint] ${r.corrupt.file} is damaged: ${r.corrupt.reason}; nothing was restored and its sentinel is kept.`,
-      ),
-      keep("----- its first 2 KB (non-printing bytes as ?) -----"),
-      { text: r.corrupt.raw, held: true },
-      keep("-----------------------"),
-      keep(r.corrupt.hint),
-      ...(others.length
-        ? [
-            keep(`Or restore another checkpoint (${engine} restore --pick N):`),
-            ...pickerLines(others).map(keep),
-          ]
-        : []),
-    );
-    return lines;
-  }
-  const s = r.summary!;
-  lines.push(keep(s.kindLine));
-  lines.push(
-    keep(`Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`),
-  );
-  lines.push(keep(`Session: ${s.resume}`));
-  lines.push(
+const keep = (text: string): BriefLine => ({ text, keep: true });
+
+/** A damaged checkpoint: what is wrong, its first bytes as held text, the hint, the others to pick. */
+function damagedLines(c: NonNullable<Restored["corrupt"]>, engine: string): BriefLine[] {
+  return [
     keep(
-      `From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`,
+      `[checkpoint] ${c.file} is damaged: ${c.reason}; nothing was restored and its sentinel is kept.`,
     ),
-  );
+    keep("----- its first 2 KB (non-printing bytes as ?) -----"),
+    { text: c.raw, held: true },
+    keep("-----------------------"),
+    keep(c.hint),
+    ...(c.others.length
+      ? [
+          keep(`Or restore another checkpoint (${engine} restore --pick N):`),
+          ...pickerLines(c.others).map(keep),
+        ]
+      : []),
+  ];
+}
+
+/** The head of a restored brief, never cut: the kind, the task, the session, the file, the drift. */
+function headLines(r: Restored): BriefLine[] {
+  const s = r.summary!;
+  const lines = [
+    s.kindLine,
+    `Resuming task: ${s.task}. Branch: ${s.branch}. Last intent: ${cut(s.intent, 300)}.`,
+    `Session: ${s.resume}`,
+    `From: ${s.file}${s.savedAt ? ` (saved ${s.savedAt})` : ""}; read it for more than this brief.`,
+  ];
   if (r.reconcile) {
-    lines.push(...driftLines(r.reconcile).map(keep));
-    if (r.reconcile.git) lines.push(keep(workingTreeLine(r.reconcile)));
+    lines.push(...driftLines(r.reconcile));
+    if (r.reconcile.git) lines.push(workingTreeLine(r.reconcile));
   }
-  // The rest in the order it is kept: what fits least is cut first, from the end. The model's
-  // own words (in progress, next up, decisions, blockers, open questions) come first, so they are
-  // cut last; then what the transcript and git say.
+  return lines.map(keep);
+}
+
+/**
+ * The rest in the order it is kept: what fits least is cut first, from the end. The model's own
+ * words (in progress, next up, decisions), then the tracker's work items, blockers and open
+ * questions come first, so they are cut last; then what the transcript and git say.
+ */
+function restLines(r: Restored, json: boolean): string[] {
+  const s = r.summary!;
   const x = s.session;
   const rest: string[] = [
     ...modelLines(x),
+    ...workItemLines(x),
     ...(r.reconcile ? blockerLines(r.reconcile) : []),
     ...openQuestionLines(s.openQuestions, json),
   ];
@@ -96,38 +109,52 @@ export function restoredLines(r: Restored, engine: string, json: boolean): Brief
       : "In-flight artifacts: none to re-read.",
   );
   for (const a of s.artifacts) rest.push(`  ${a}`);
-  rest.push(...whereLines(x), ...doneLines(x));
+  rest.push(...whereLines(x), ...fixedLines(x), ...doneLines(x));
   if (r.reconcile)
     rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false, blockers: false }));
   rest.push(...digestNotes(x));
-  lines.push(...rest.map((text) => ({ text })));
+  return rest;
+}
+
+/** The held prompts: the replay menu, or the prompts chosen to replay and the one to edit. */
+function replayLines(r: Restored): BriefLine[] {
+  if (r.prompts.case === "A") return [];
+  if (!r.replay) return replayMenu(r.prompts).map((text) => ({ text, held: true as const }));
+  const lines: BriefLine[] = [];
+  for (const p of r.replay.replay)
+    lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), { text: p.text, held: true });
+  const e = r.replay.edit;
+  if (e)
+    lines.push(
+      keep(`----- edit ${e.n} [${e.timestamp}] -----`),
+      { text: e.text, held: true },
+      keep("Paste the edited prompt to submit it."),
+    );
+  return lines;
+}
+
+/** The files the restore moved to trash, the first few and a count. */
+function cleanupLines(r: Restored): BriefLine[] {
+  if (!r.cleanup) return [];
+  const t = r.cleanup.trashed;
+  return [
+    ...t.slice(0, TRASHED_SHOWN).map((x) => ({ text: `[checkpoint] moved to trash: ${x.from}` })),
+    ...(t.length > TRASHED_SHOWN
+      ? [{ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` }]
+      : []),
+  ];
+}
+
+export function restoredLines(r: Restored, engine: string, json: boolean): BriefLine[] {
+  const lines: BriefLine[] = warningsOf(r).map(keep);
+  if (r.corrupt) return [...lines, ...damagedLines(r.corrupt, engine)];
+  const s = r.summary!;
+  lines.push(...headLines(r));
+  lines.push(...restLines(r, json).map((text) => ({ text })));
   if (r.needs.includes("same-session"))
     lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
-  if (r.prompts.case !== "A") {
-    if (!r.replay)
-      lines.push(...replayMenu(r.prompts).map((text) => ({ text, held: true as const })));
-    else {
-      for (const p of r.replay.replay)
-        lines.push(keep(`----- replay ${p.n} [${p.timestamp}] -----`), {
-          text: p.text,
-          held: true,
-        });
-      if (r.replay.edit)
-        lines.push(
-          keep(`----- edit ${r.replay.edit.n} [${r.replay.edit.timestamp}] -----`),
-          { text: r.replay.edit.text, held: true },
-          keep("Paste the edited prompt to submit it."),
-        );
-    }
-  }
-  if (r.cleanup) {
-    const t = r.cleanup.trashed;
-    for (const x of t.slice(0, TRASHED_SHOWN))
-      lines.push({ text: `[checkpoint] moved to trash: ${x.from}` });
-    if (t.length > TRASHED_SHOWN)
-      lines.push({ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` });
-  }
-  if (!r.done && !r.corrupt)
+  lines.push(...replayLines(r), ...cleanupLines(r));
+  if (!r.done)
     lines.push(
       keep(
         `Answer, then rerun: ${engine} restore ${[...r.rerun, ...r.needs.map((n) => needFlag(r, n))].join(" ")}`,

@@ -5,6 +5,12 @@ import { checkpointKindLine } from "../../../lib/restore/checkpoint-kind-line.ts
 import { parseCheckpoint, type ParsedCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { parseCommitBullet } from "../../../lib/store/checkpoint-handover-lines.ts";
 import { kindOf } from "../../../lib/store/checkpoint-status.ts";
+import {
+  fixedBody,
+  storedFix,
+  storedWorkItems,
+  workItemsBody,
+} from "../../../lib/store/checkpoint-lessons.ts";
 
 const checkpointKind = (status: string | undefined) => checkpointKindLine(kindOf(status));
 /** The handover sections of a parsed checkpoint, as restore reads them. */
@@ -213,5 +219,72 @@ describe("the handover sections as restore reads them", () => {
       notInClone: false,
     });
     expect(commitMarks("gone (not in this clone)").notInClone).toBe(true);
+  });
+});
+
+describe("the work items and the fixes in the brief", () => {
+  const desc = `Why This Task Is Necessary: ${"the shared transcript needs a debug sidecar ".repeat(12)}`;
+  function withHandover() {
+    const f = new MemoryFixture();
+    const file = f.checkpoint("2026-11-29T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 0.01,
+      skeleton: true,
+      extra: { status: "checkpoint save (precompact, auto trigger)" },
+    });
+    // the two sections as the renderer writes them (the section table's own bodies)
+    const work = workItemsBody({
+      current: storedWorkItems({
+        current: {
+          id: "spotter-dov.3",
+          title: "Implement debug JSON sidecar",
+          text: desc,
+          how: "bd update spotter-dov.3 --status in_progress",
+        },
+        open: [],
+      }).current,
+      open: Array.from({ length: 7 }, (_, i) => ({
+        id: `spotter-dov.${i + 4}`,
+        title: `item ${i}`,
+      })),
+      more: 2,
+    });
+    const fix = (n: number) =>
+      storedFix({
+        command: `npm test ${n}`,
+        error: "1 failing",
+        at: null,
+        fixedAt: "2026-11-29T10:00:00Z",
+        fixedBy: `npm test ${n}`,
+        explanation: "the fixture was stale",
+      });
+    const fixed = fixedBody({ items: [fix(1), fix(2), fix(3), fix(4)], more: 1 });
+    const text = f.fs.readFileSync(file, "utf8") as string;
+    f.write(
+      file,
+      `${text.trimEnd()}\n\n## Work items\n${work}\n\n## Fixed along the way\n${fixed}\n`,
+      0.01,
+    );
+    f.sentinel(CUR, file);
+    return f;
+  }
+
+  it("names the item in progress with its id, title, description head and how it was taken up; the open items; the fixes", () => {
+    const show: string[] = restoreJson(withHandover()).j.show;
+    const now = show.find((l) => l.startsWith("Work item in progress: "));
+    expect(now).toContain("[spotter-dov.3] Implement debug JSON sidecar");
+    expect(now).toContain("Why This Task Is Necessary");
+    expect(now).toContain("taken up by: bd update spotter-dov.3 --status in_progress");
+    expect(now!.length).toBeLessThan(600);
+    const open = show.find((l) => l.startsWith("Open work items: "));
+    expect(open).toBe(
+      "Open work items: [spotter-dov.4] item 0; [spotter-dov.5] item 1; [spotter-dov.6] item 2; [spotter-dov.7] item 3; [spotter-dov.8] item 4; +4 more",
+    );
+    const fixes = show.filter((l) => l.startsWith("Fixed along the way: "));
+    expect(fixes).toHaveLength(3);
+    expect(fixes[0]).toContain("`npm test 1`: 1 failing");
+    expect(fixes[0]).toContain("the fixture was stale");
+    expect(fixes[0]).toContain("by `npm test 1`)");
+    expect(show.indexOf(now!)).toBeLessThan(show.indexOf(fixes[0]!));
   });
 });
