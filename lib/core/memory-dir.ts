@@ -30,7 +30,9 @@ function makeDir(fs: FsApi, dir: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new Error(`cannot create ${dir}: ${fsErrorWords(causeOf(fs, dir, err))}`, { cause: err });
+    // the cause is the real one (EROFS, EACCES), so a caller that sorts failures by code can
+    const real = causeOf(fs, dir, err);
+    throw new Error(`cannot create ${dir}: ${fsErrorWords(real)}`, { cause: real });
   }
 }
 

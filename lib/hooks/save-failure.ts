@@ -11,8 +11,17 @@ import { contextAnswer, type HookAnswer } from "./hook-io.ts";
 // says it.
 
 /** Why a write failed, in words: `read-only`, `disk full`, `folder missing`, else `write failed`. */
+/** The first error in the cause chain that carries a file system code (a wrapper says it in words). */
+function rootCause(err: unknown): NodeJS.ErrnoException | null {
+  for (let e = err as NodeJS.ErrnoException | null, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === "string") return e;
+    e = (e as { cause?: unknown }).cause as NodeJS.ErrnoException | null;
+  }
+  return null;
+}
+
 export function saveFailureReason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const code = rootCause(err)?.code;
   switch (code) {
     case "EROFS":
     case "EACCES":
@@ -31,7 +40,7 @@ export function saveFailureReason(err: unknown): string {
 
 /** The reason with the file or folder it was about, when the error names one. */
 export function saveFailureDetail(err: unknown): string {
-  const where = (err as NodeJS.ErrnoException | null)?.path;
+  const where = rootCause(err)?.path;
   const reason = saveFailureReason(err);
   return typeof where === "string" && where !== "" ? `${reason}: ${where}` : reason;
 }

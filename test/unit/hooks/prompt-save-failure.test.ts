@@ -76,7 +76,8 @@ describe("the block tier when a write fails", () => {
       /^\[quoin\] context 160k of 167k \(95\.8%\): nothing could be saved \(read-only\)/,
     );
     expect(answer?.hookSpecificOutput?.additionalContext).toContain(
-      `Nothing could be saved (read-only: ${MEM}`,
+      // the first folder on the way that could not be made: the memory folder's parent here
+      `Nothing could be saved (read-only: ${ROOT}/.workflow_artifacts`,
     );
     expect(listFiles(deps, ROOT)).toEqual(before);
   });
