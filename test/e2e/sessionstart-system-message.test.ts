@@ -29,7 +29,8 @@ beforeAll(async () => {
   fs.mkdirSync(path.dirname(checkpoint), { recursive: true });
   fs.writeFileSync(
     checkpoint,
-    "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n",
+    // a whole checkpoint: one cut short is offered as damaged, not restored
+    "## Status\ncheckpoint save (voluntary)\n\n## Active task\nparser\n\n## Branch\nmain\n\n## Restore hint\nRun /checkpoint --restore in a fresh session to resume task 'parser' from branch 'main'.\n",
   );
   fs.writeFileSync(path.join(memory, `pending-restore-${OTHER}.txt`), `${checkpoint}\n`);
   model = await startLoopbackModel(() => ({
