@@ -11,6 +11,8 @@ import { readHead } from "../core/file-range.ts";
 import { handoffSkillList } from "../store/mid-agent-handoff.ts";
 import { CHECKPOINT_READ_CAP, damageOf, type DamageKind } from "../restore/checkpoint-damage.ts";
 import { bannerText, type BannerFacts, type BannerKind } from "../notes/banner-note.ts";
+import { newestCheckpointOf } from "../store/session-checkpoints.ts";
+import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 
 const TASK_HEAD_BYTES = 4096;
 
@@ -56,6 +58,32 @@ function damageOfFile(deps: Deps, checkpoint: string): DamageKind | null {
   }
 }
 
+/** When a checkpoint was saved: its `## Saved at`, else its mtime; null when neither is read. */
+function savedMsOf(deps: Deps, checkpoint: string): number | null {
+  const saved = parseCheckpoint(readHead(deps.fs, checkpoint, TASK_HEAD_BYTES) ?? "").savedAt;
+  const ms = saved ? Date.parse(saved) : NaN;
+  if (Number.isFinite(ms)) return ms;
+  try {
+    return deps.fs.statSync(checkpoint).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The checkpoint to offer for a sentinel of session `sid`: the one it names, unless a newer,
+ * undamaged checkpoint of the same session exists (a session-end snapshot after the block tier's
+ * forced save holds the later work), then that one.
+ */
+function newestOfSession(deps: Deps, paths: MemoryPaths, sid: string, named: string): string {
+  const newest = newestCheckpointOf(deps, paths, sid, null);
+  if (!newest || path.resolve(newest.file) === path.resolve(named)) return named;
+  const namedMs = savedMsOf(deps, named);
+  if (namedMs !== null && Date.parse(newest.savedAt) <= namedMs) return named;
+  const trusted = trustedCheckpoint(deps, paths, newest.file);
+  return trusted && damageOfFile(deps, trusted) === null ? trusted : named;
+}
+
 function sentinelsOf(
   listing: readonly SentinelFile[],
   family: SentinelFamily,
@@ -81,12 +109,9 @@ export function chooseBanner(
     ? [...restores.filter((s) => s.sid === sid), ...restores.filter((s) => s.sid !== sid)]
     : restores;
   for (const s of ordered) {
-    const checkpoint = trustedCheckpoint(
-      deps,
-      paths,
-      readSentinelHead(deps, s.file)?.split("\n")[0],
-    );
-    if (!checkpoint) continue;
+    const named = trustedCheckpoint(deps, paths, readSentinelHead(deps, s.file)?.split("\n")[0]);
+    if (!named) continue;
+    const checkpoint = newestOfSession(deps, paths, s.sid, named);
     const damage = damageOfFile(deps, checkpoint);
     return banner(
       {

@@ -138,6 +138,30 @@ function damagedCandidate(
  */
 export function notOffered(snap: MemoryListing, offered: readonly Candidate[]): Candidate[] {
   const seen = new Set(offered.map((c) => c.file));
+  return groupBySession(notOfferedRows(snap, seen));
+}
+
+/**
+ * Rows of one session together, groups ordered by their newest row, each group's rows in the
+ * order given (newest first, a curated save before the snapshot it outranks); a row with no
+ * session id is a group of its own.
+ */
+export function groupBySession(list: readonly Candidate[]): Candidate[] {
+  const groups: Candidate[][] = [];
+  const bySid = new Map<string, Candidate[]>();
+  for (const c of list) {
+    const group = c.sessionId ? bySid.get(c.sessionId) : undefined;
+    if (group) group.push(c);
+    else {
+      groups.push([c]);
+      if (c.sessionId) bySid.set(c.sessionId, groups[groups.length - 1]!);
+    }
+  }
+  const newest = (g: readonly Candidate[]) => Math.max(...g.map((c) => c.mtimeMs));
+  return groups.sort((a, b) => newest(b) - newest(a)).flat();
+}
+
+function notOfferedRows(snap: MemoryListing, seen: ReadonlySet<string>): Candidate[] {
   return [...snap.checkpoints]
     .filter((c) => !seen.has(c.path))
     .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name))
@@ -164,7 +188,7 @@ export interface EnumerationWindows {
 }
 
 export interface Enumeration {
-  /** newest first (checkpoint mtime) */
+  /** grouped by session, groups newest first (checkpoint mtime) */
   candidates: Candidate[];
   staleSentinels: number;
   messages: string[];
@@ -251,9 +275,8 @@ export function enumerateCandidates(snap: MemoryListing, w: EnumerationWindows):
     (a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name),
   );
   return {
-    candidates: rankSessionEndSnapshots(
-      dropPrecompactTwins(sorted, w.dedupWindowDays),
-      w.dedupWindowDays,
+    candidates: groupBySession(
+      rankSessionEndSnapshots(dropPrecompactTwins(sorted, w.dedupWindowDays), w.dedupWindowDays),
     ),
     staleSentinels: stale,
     messages,

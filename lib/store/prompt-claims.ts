@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import { createExclusive } from "../core/atomic-write.ts";
+import { readTextByRule } from "../core/file-range.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
@@ -36,7 +37,7 @@ export interface Claim {
 export function readClaim(deps: Deps, file: string): Claim | null {
   let raw: unknown;
   try {
-    raw = JSON.parse(deps.fs.readFileSync(file, "utf8") as string);
+    raw = JSON.parse(readTextByRule(deps.fs, file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     return { by: "unknown", at: "unknown" };
