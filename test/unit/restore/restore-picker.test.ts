@@ -325,9 +325,10 @@ describe("Tier 3: enumeration", () => {
     expect(
       variant(d, "action", "choose").list.map((c) => [c.saved, c.sessionId === undefined]),
     ).toEqual([
+      // the two of the fixture's session together, the legacy one (no session) after them
       ["2026-11-29 09:30 UTC", false],
-      ["2026-11-28 (legacy)", true],
       ["2026-11-27 (precompact)", false],
+      ["2026-11-28 (legacy)", true],
     ]);
   });
 });
