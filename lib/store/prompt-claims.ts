@@ -79,6 +79,52 @@ export function claimPrompts<T extends BlockedPrompt>(
   const config = claudeConfigDir(deps.env, deps.home);
   const who = isUsableSessionId(by) ? by : "unknown";
   const body = `${JSON.stringify({ by: who, at: utcIso(deps.now()) })}\n`;
+  // One restore claims a run at a time: another that listed the prompts while this one was
+  // between two claims would otherwise take the later ones and split the run between sessions.
+  const lock = claimFile(config, sourceFile, "claiming");
+  if (!takeRunLock(deps, lock, body)) {
+    const [first, ...rest] = entries;
+    if (!first) return { claimed: [], taken: null, left: [] };
+    return {
+      claimed: [],
+      taken: { entry: first, claim: readClaim(deps, lock) ?? UNKNOWN },
+      left: rest,
+    };
+  }
+  try {
+    return claimInOrder(deps, config, sourceFile, entries, keyOf, body);
+  } finally {
+    try {
+      deps.fs.unlinkSync(lock);
+    } catch {
+      // a lock left behind is taken over once it is older than RUN_LOCK_MS
+    }
+  }
+}
+
+const UNKNOWN: Claim = { by: "unknown", at: "unknown" };
+/** A run's lock older than this was left by a restore that died while claiming. */
+const RUN_LOCK_MS = 10_000;
+
+function takeRunLock(deps: Deps, lock: string, body: string): boolean {
+  if (createExclusive(deps.fs, lock, body, { mode: 0o600, pid: deps.pid })) return true;
+  try {
+    if (deps.now().getTime() - deps.fs.statSync(lock).mtimeMs < RUN_LOCK_MS) return false;
+    deps.fs.unlinkSync(lock);
+  } catch {
+    return false;
+  }
+  return createExclusive(deps.fs, lock, body, { mode: 0o600, pid: deps.pid });
+}
+
+function claimInOrder<T extends BlockedPrompt>(
+  deps: Deps,
+  config: string,
+  sourceFile: string,
+  entries: readonly T[],
+  keyOf: PromptKeyOf,
+  body: string,
+): ClaimOutcome<T> {
   const claimed: T[] = [];
   for (const [i, entry] of entries.entries()) {
     const file = claimFile(config, sourceFile, keyOf(entry));

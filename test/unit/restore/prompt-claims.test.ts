@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { allTakenLine, claimReplay, claimedBy } from "../../../lib/store/prompt-claims.ts";
+import {
+  allTakenLine,
+  claimFile,
+  claimReplay,
+  claimedBy,
+} from "../../../lib/store/prompt-claims.ts";
 import { promptKey } from "../../../lib/restore/prompt-replay.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
@@ -35,6 +40,35 @@ describe("claiming held prompts", () => {
     const later = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
     expect(later.replay).toEqual([ONE]);
     expect(later.warning).toContain("held prompt 2 was taken by session aaaaaaaa's restore");
+  });
+
+  it("while another restore is claiming its run, a restore that listed only the later prompts takes none of them", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    // A has claimed prompt 1 and holds the run's lock, not yet at prompt 2; B listed after A's
+    // first claim, so it sees prompt 2 alone
+    const lock = claimFile(`${deps.home}/.claude`, FILE, "claiming");
+    deps.fs.mkdirSync(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+    deps.fs.writeFileSync(lock, `${JSON.stringify({ by: A, at: "2026-12-03T07:00:00Z" })}\n`);
+    const b = claimReplay(deps, FILE, { replay: [TWO], edit: null }, promptKey, B);
+    expect(b.replay).toEqual([]);
+    expect(b.warning).toContain("held prompt 2 was taken by session aaaaaaaa's restore");
+    expect(claimedBy(deps, promptKey)(FILE, TWO)).toBe(false);
+  });
+
+  it("a run's lock left by a restore that died is taken over after 10 s", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const lock = claimFile(`${deps.home}/.claude`, FILE, "claiming");
+    deps.fs.mkdirSync(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+    deps.fs.writeFileSync(lock, "{}\n");
+    const old = new Date("2026-12-03T06:59:40Z");
+    (deps.fs as unknown as { utimesSync: (p: string, a: Date, m: Date) => void }).utimesSync(
+      lock,
+      old,
+      old,
+    );
+    const b = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
+    expect(b.replay).toEqual([ONE, TWO]);
+    expect(deps.fs.existsSync(lock)).toBe(false);
   });
 
   it("an edit is claimed like a replay", () => {
