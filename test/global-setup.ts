@@ -32,9 +32,10 @@ export default function setup(): (() => void) | undefined {
   process.env["TMPDIR"] = runTmp;
   return () => {
     // Not the tests' own: tsx's compile cache (<tmp>/tsx-<uid>, tests that start install.ts through
-    // tsx) and the real Claude Code client's scratch folders (<tmp>/claude-<uid>, <tmp>/cc-socks).
+    // tsx), the real Claude Code client's scratch folders (<tmp>/claude-<uid>, <tmp>/cc-socks) and
+    // Node 22+'s own compile cache (<tmp>/node-compile-cache, made by tools the tests start).
     const left = readdirSync(runTmp).filter(
-      (name) => !/^(tsx-\d+|claude-\d+|cc-socks)$/.test(name),
+      (name) => !/^(tsx-\d+|claude-\d+|cc-socks|node-compile-cache)$/.test(name),
     );
     if (process.env["QUOIN_KEEP_TEST_DIRS"]) return;
     rmSync(runTmp, { recursive: true, force: true });

@@ -15,6 +15,22 @@ import { installFromDist, tempProject } from "./skill-driver.ts";
 // its transcript and no checkpoint. The next session's SessionStart recovers it: the first request
 // the new client sends carries the note naming the recovered checkpoint.
 
+/** Wait (blocking, at most `ms`) until a transcript under `home` holds `needle`. */
+function waitForTranscript(home: string, needle: string, ms: number): void {
+  const projects = path.join(home, ".claude", "projects");
+  const until = Date.now() + ms;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  while (Date.now() < until) {
+    const files = existsSync(projects)
+      ? readdirSync(projects, { recursive: true, encoding: "utf8" }).filter((f) =>
+          f.endsWith(".jsonl"),
+        )
+      : [];
+    if (files.some((f) => readFileSync(path.join(projects, f), "utf8").includes(needle))) return;
+    Atomics.wait(sleeper, 0, 0, 50);
+  }
+}
+
 describe("e2e: a killed session is recovered at the next startup", { timeout: 180_000 }, () => {
   it("SIGKILL mid-session, then a new session: its first request names the recovered checkpoint", async () => {
     const env = tempProject("quoin-e2e-killed-");
@@ -36,6 +52,10 @@ describe("e2e: a killed session is recovered at the next startup", { timeout: 18
         };
       if (!killed && child) {
         killed = true;
+        // The client writes its transcript lines asynchronously: kill it once the Write's result
+        // is on disk, as it would be minutes into a real session (else, on a loaded machine, the
+        // killed session holds no work and rightly nothing is recovered).
+        waitForTranscript(env.home, '"tool_result"', 10_000);
         child.kill("SIGKILL");
       }
       return { kind: "text", text: "ok" };
