@@ -81,8 +81,10 @@ export function claimPrompts<T extends BlockedPrompt>(
   const body = `${JSON.stringify({ by: who, at: utcIso(deps.now()) })}\n`;
   // One restore claims a run at a time: another that listed the prompts while this one was
   // between two claims would otherwise take the later ones and split the run between sessions.
+  // A run is claimed in milliseconds, so a restore that finds the lock waits for it (bounded) and
+  // then reads the claims the other wrote: it can say which prompts were taken, and by whom.
   const lock = claimFile(config, sourceFile, "claiming");
-  if (!takeRunLock(deps, lock, body)) {
+  if (!takeRunLockWaiting(deps, lock, body)) {
     const [first, ...rest] = entries;
     if (!first) return { claimed: [], taken: null, left: [] };
     return {
@@ -105,6 +107,18 @@ export function claimPrompts<T extends BlockedPrompt>(
 const UNKNOWN: Claim = { by: "unknown", at: "unknown" };
 /** A run's lock older than this was left by a restore that died while claiming. */
 const RUN_LOCK_MS = 10_000;
+
+/** How long a restore waits for another's run lock before it reports the prompts as taken. */
+const RUN_LOCK_WAIT_MS = 3_000;
+const RUN_LOCK_STEP_MS = 20;
+
+function takeRunLockWaiting(deps: Deps, lock: string, body: string): boolean {
+  for (let waited = 0; ; waited += RUN_LOCK_STEP_MS) {
+    if (takeRunLock(deps, lock, body)) return true;
+    if (!deps.sleep || waited >= RUN_LOCK_WAIT_MS) return false;
+    deps.sleep(RUN_LOCK_STEP_MS);
+  }
+}
 
 function takeRunLock(deps: Deps, lock: string, body: string): boolean {
   if (createExclusive(deps.fs, lock, body, { mode: 0o600, pid: deps.pid })) return true;

@@ -94,7 +94,7 @@ describe("two restores racing on one checkpoint with held prompts", () => {
       if (handed.every((h) => h.length > 0)) bothReplayed++;
       const loser = answers[handed[0]!.length === 0 ? 0 : 1]!;
       const taken =
-        /held prompt 1 was taken by session bbbb2222|2 held prompt\(s\) of session aaaa1111 were already taken by session bbbb2222/;
+        /held prompt [12] was taken by session bbbb2222|2 held prompt\(s\) of session aaaa1111 were already taken by session bbbb2222/;
       if ((loser.warnings ?? []).some((w) => taken.test(w))) told++;
     }
     // Stopping at the first taken prompt keeps the run whole: one restore gets both.

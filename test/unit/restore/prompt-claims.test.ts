@@ -55,6 +55,45 @@ describe("claiming held prompts", () => {
     expect(claimedBy(deps, promptKey)(FILE, TWO)).toBe(false);
   });
 
+  it("waits for another restore's run lock, then reads its claims: it says which prompt and who", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const lock = claimFile(`${deps.home}/.claude`, FILE, "claiming");
+    deps.fs.mkdirSync(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+    deps.fs.writeFileSync(lock, `${JSON.stringify({ by: A, at: "2026-12-03T07:00:00Z" })}\n`);
+    let slept = 0;
+    // A finishes its run while B waits: both claims written, the lock gone
+    deps.sleep = () => {
+      if (++slept < 3) return;
+      deps.fs.unlinkSync(lock);
+      claimReplay(
+        { ...deps, sleep: undefined },
+        FILE,
+        { replay: [ONE, TWO], edit: null },
+        promptKey,
+        A,
+      );
+    };
+    const b = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
+    expect(slept).toBe(3);
+    expect(b.replay).toEqual([]);
+    expect(b.warning).toContain("held prompt 1 was taken by session aaaaaaaa's restore");
+  });
+
+  it("a run lock still held after the bounded wait: it reports the lock's owner and takes nothing", () => {
+    const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
+    const lock = claimFile(`${deps.home}/.claude`, FILE, "claiming");
+    deps.fs.mkdirSync(lock.slice(0, lock.lastIndexOf("/")), { recursive: true });
+    deps.fs.writeFileSync(lock, `${JSON.stringify({ by: A, at: "2026-12-03T07:00:00Z" })}\n`);
+    let waited = 0;
+    deps.sleep = (ms) => {
+      waited += ms;
+    };
+    const b = claimReplay(deps, FILE, { replay: [ONE, TWO], edit: null }, promptKey, B);
+    expect(waited).toBe(3_000);
+    expect(b.replay).toEqual([]);
+    expect(b.warning).toContain("held prompt 1 was taken by session aaaaaaaa's restore");
+  });
+
   it("a run's lock left by a restore that died is taken over after 10 s", () => {
     const deps = fakeDeps({ now: "2026-12-03T07:00:00Z" });
     const lock = claimFile(`${deps.home}/.claude`, FILE, "claiming");
