@@ -1,0 +1,221 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DIST, runBundle } from "../helpers/run-bundle.ts";
+import {
+  E2E_CLIENT,
+  lastUserText,
+  type LoopbackModel,
+  requestText,
+  startLoopbackModel,
+} from "./loopback-model.ts";
+import { type PtyClient, skipFirstRunDialogs, startPtyClient } from "./pty-client.ts";
+import { tempProject } from "./skill-driver.ts";
+
+// The default install's status-line recorder (`statusline.cjs --quiet`) under the real,
+// interactive client: the only place a client reports the session's window
+// (context_window.context_window_size) is the status line's stdin, and the status line never draws
+// under `claude -p`. claude-sonnet-4-5 offers 200k or 1M, so without the record the prompt hook
+// only assumes 200k: a prompt past the hold threshold goes through with advice. With the record,
+// the same numbers hold the prompt on a 200k session and say nothing on a 1M one.
+
+const API_KEY = "sk-loopback-statusline-0001";
+/** Every reply's context: 160,000 tokens, 95.8% of 167k (200k minus the 33k buffer). */
+const USAGE = { input_tokens: 3, cache_read_input_tokens: 159_997 };
+const IN_TRANSCRIPT = '"cache_read_input_tokens":159997';
+
+function windowRecords(home: string): string[] {
+  const state = path.join(home, ".claude", "quoin-checkpoint", "state");
+  return existsSync(state)
+    ? readdirSync(state)
+        .filter((f) => /^window-.+\.json$/.test(f))
+        .map((f) => path.join(state, f))
+    : [];
+}
+
+function transcriptOf(home: string, sid: string): string | undefined {
+  const projects = path.join(home, ".claude", "projects");
+  if (!existsSync(projects)) return undefined;
+  const found = readdirSync(projects, { recursive: true, encoding: "utf8" }).find(
+    (f) => path.basename(f) === `${sid}.jsonl`,
+  );
+  return found ? path.join(projects, found) : undefined;
+}
+
+interface Session {
+  env: { home: string; project: string };
+  model: LoopbackModel;
+  client: PtyClient;
+  sid: string;
+  recordFile: string;
+  record: Record<string, unknown>;
+  pending: string;
+  started: number;
+}
+
+/**
+ * Install as a person would (the installer's command line, no flags), start the client
+ * interactively with `--model <modelFlag>`, wait for the recorder's first write, then send one
+ * prompt whose reply puts the context at 160k.
+ */
+async function openSession(modelFlag: string): Promise<Session> {
+  const env = tempProject("quoin-e2e-statusline-");
+  const install = spawnSync(process.execPath, [path.join(DIST, "bin.cjs"), "install"], {
+    cwd: env.project,
+    env: { PATH: process.env["PATH"], HOME: env.home, TZ: "UTC" },
+    encoding: "utf8",
+  });
+  expect(install.status, install.stderr).toBe(0);
+  const settings = JSON.parse(
+    readFileSync(path.join(env.home, ".claude", "settings.json"), "utf8"),
+  ) as { statusLine?: { command?: string } };
+  expect(settings.statusLine?.command).toMatch(/statusline\.cjs"? --quiet$/);
+  skipFirstRunDialogs(env.home, env.project, API_KEY);
+  // A killed client leaves its temp files: they go to a folder of this test's own.
+  const tmp = path.join(env.home, "tmp");
+  mkdirSync(tmp);
+  const model = await startLoopbackModel(() => ({ kind: "text", text: "ok", usage: USAGE }));
+  const started = Date.now();
+  const client = startPtyClient({
+    home: env.home,
+    cwd: env.project,
+    baseUrl: model.url,
+    apiKey: API_KEY,
+    args: ["--model", modelFlag],
+    env: { TMPDIR: tmp },
+  });
+  try {
+    // The first draw, before any prompt: the recorder writes the window the client reports.
+    await client.waitFor(
+      "the recorder wrote the window",
+      () => windowRecords(env.home).length === 1,
+      30_000,
+    );
+    const recordFile = windowRecords(env.home)[0] as string;
+    const record = JSON.parse(readFileSync(recordFile, "utf8")) as Record<string, unknown>;
+    const sid = /window-(.+)\.json$/.exec(recordFile)?.[1] as string;
+    await client.submit("hello-there");
+    await client.waitFor(
+      "the first reply's usage reached the transcript",
+      () => {
+        const t = transcriptOf(env.home, sid);
+        return t !== undefined && readFileSync(t, "utf8").includes(IN_TRANSCRIPT);
+      },
+      30_000,
+    );
+    const pending = path.join(
+      env.project,
+      ".workflow_artifacts",
+      "memory",
+      `pending-prompt-${sid}.txt`,
+    );
+    return { env, model, client, sid, recordFile, record, pending, started };
+  } catch (err) {
+    await client.stop();
+    await model.close();
+    throw err;
+  }
+}
+
+/** The installed prompt hook's answer for this session with the record gone, as under `claude -p`. */
+function answerWithoutRecord(s: Session, prompt: string) {
+  rmSync(s.recordFile);
+  const hook = runBundle(
+    path.join(s.env.home, ".claude", "quoin-checkpoint", "hooks", "userpromptsubmit.cjs"),
+    [],
+    {
+      cwd: s.env.project,
+      env: { HOME: s.env.home },
+      input: JSON.stringify({
+        session_id: s.sid,
+        transcript_path: transcriptOf(s.env.home, s.sid),
+        cwd: s.env.project,
+        hook_event_name: "UserPromptSubmit",
+        prompt,
+        permission_mode: "default",
+      }),
+    },
+  );
+  expect(hook.status).toBe(0);
+  return JSON.parse(hook.stdout) as {
+    decision?: string;
+    systemMessage?: string;
+    hookSpecificOutput?: { additionalContext?: string };
+  };
+}
+
+const ASSUMED =
+  "context 160k of 167k (95.8%); window 200k (assumed; claude-sonnet-4-5 offers 200k or 1M)";
+
+describe(`e2e: the default install's status-line recorder makes the window known (${E2E_CLIENT} client, interactive)`, () => {
+  it("claude-sonnet-4-5 at 200k: recorded at the first draw, then a prompt at 95.8% is held", async () => {
+    const s = await openSession("claude-sonnet-4-5");
+    try {
+      expect(s.record).toMatchObject({ context_window_size: 200_000, model: "claude-sonnet-4-5" });
+      const held = "deploy-to-production";
+      await s.client.submit(held);
+      await s.client.waitFor(
+        "the prompt hook held the prompt",
+        () => existsSync(s.pending) && s.client.showed("Prompt held"),
+        30_000,
+      );
+      expect(s.client.showed("context 160k of 167k (95.8%); window 200k (the status line)")).toBe(
+        true,
+      );
+      expect(readFileSync(s.pending, "utf8")).toContain(held);
+      expect(s.model.messageBodies().some((b) => lastUserText(b).includes(held))).toBe(false);
+      // The recorder is invisible: no gauge of its own on the screen.
+      expect(s.client.screen()).not.toMatch(/ctx \d+k of/);
+      await s.client.stop();
+      // The same session and numbers without the record: the prompt goes through with advice.
+      const answer = answerWithoutRecord(s, `${held}-again`);
+      expect(answer.decision).toBeUndefined();
+      expect(answer.hookSpecificOutput?.additionalContext).toContain(ASSUMED);
+      expect(answer.hookSpecificOutput?.additionalContext).toContain(
+        "the prompt went through because the window is assumed",
+      );
+      expect(answer.systemMessage?.length).toBeLessThanOrEqual(200);
+      expect(readFileSync(s.pending, "utf8")).not.toContain(`${held}-again`);
+    } finally {
+      await s.client.stop();
+      await s.model.close();
+    }
+  }, 90_000);
+
+  it("claude-sonnet-4-5[1m]: the status line reports 1M, so 160k is quiet (assumed, it was 95.8% of 200k)", async () => {
+    const s = await openSession("claude-sonnet-4-5[1m]");
+    try {
+      // The status line's model id keeps [1m], which no hook payload and no request carries.
+      expect(s.record).toMatchObject({
+        context_window_size: 1_000_000,
+        model: "claude-sonnet-4-5[1m]",
+      });
+      const quiet = "next-step-please";
+      const before = s.model.messageBodies().length;
+      await s.client.submit(quiet);
+      await s.client.waitFor(
+        "the prompt reached the model",
+        () =>
+          s.model
+            .messageBodies()
+            .slice(before)
+            .some((b) => lastUserText(b).includes(quiet)),
+        30_000,
+      );
+      const sent = s.model
+        .messageBodies()
+        .slice(before)
+        .find((b) => lastUserText(b).includes(quiet));
+      expect(requestText(sent)).not.toContain("[quoin-checkpoint]");
+      expect(existsSync(s.pending)).toBe(false);
+      await s.client.stop();
+      const answer = answerWithoutRecord(s, `${quiet}-again`);
+      expect(answer.hookSpecificOutput?.additionalContext).toContain(ASSUMED);
+      expect(answer.systemMessage).toMatch(/^\[quoin\] context 160k of 167k \(95\.8%\)/);
+    } finally {
+      await s.client.stop();
+      await s.model.close();
+    }
+  }, 90_000);
+});
