@@ -1,8 +1,57 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
-import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
+import { benchNode, formatRow, type Job, measure, type BenchContext } from "./bench-lib.ts";
 
 const SID = "bench-statusline-0000-000000000001";
+
+/** CPU (user + system) of one run of `job`, from bash's `times` (its children's line). */
+function cpuOnce(job: Job): number {
+  const res = spawnSync(
+    "bash",
+    ["-c", '"$0" "$@" >/dev/null 2>&1; times', benchNode, ...job.args],
+    {
+      input: job.input ?? "",
+      env: job.env ?? process.env,
+      cwd: job.cwd,
+      encoding: "utf8",
+    },
+  );
+  const children = res.stdout.trim().split("\n")[1] ?? "";
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(
+    (m) => Number(m[1]) * 60 + Number(m[2]),
+  );
+  if (res.status !== 0 || secs.length !== 2) throw new Error(`bench cpu run failed: ${res.stderr}`);
+  return ((secs[0] as number) + (secs[1] as number)) * 1000;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2
+    ? (s[(s.length - 1) / 2] as number)
+    : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+
+/**
+ * CPU milliseconds a run costs above `node -e 0`, alternating the two: on a machine shared with
+ * other work the wall-clock medians swing several-fold, the CPU a run takes much less.
+ */
+function cpuRow(label: string, job: Job, runs: number, prepare?: () => void): string {
+  const floorJob: Job = { args: ["-e", "0"], input: job.input, cwd: job.cwd };
+  const mine: number[] = [];
+  const floor: number[] = [];
+  for (let i = 0; i < runs + 3; i += 1) {
+    prepare?.();
+    const a = cpuOnce(job);
+    const b = cpuOnce(floorJob);
+    if (i < 3) continue;
+    mine.push(a);
+    floor.push(b);
+  }
+  const m = median(mine);
+  const f = median(floor);
+  return `${label.padEnd(34)} cpu ${m.toFixed(1).padStart(6)} ms   node -e 0 ${f.toFixed(1).padStart(6)} ms   above it ${(m - f).toFixed(1)} ms   ratio ${(m / f).toFixed(2)}x`;
+}
 
 /**
  * The status line, per draw: Claude Code's documented status-line stdin with
@@ -56,6 +105,18 @@ export function benchStatusLine(ctx: BenchContext): void {
   // The default install's recorder: records, prints nothing of its own.
   const quiet = { ...job, args: [...job.args, "--quiet"] };
   console.log(formatRow("statusline draw --quiet (default recorder)", measure(quiet, ctx.runs)));
+  // A session's first draw (and a draw after /model switches the window) writes the record and
+  // prunes old records: once per session, not per redraw.
+  const state = path.join(home, ".claude", "quoin-checkpoint", "state");
+  const first = measure(quiet, ctx.runs, () => rmSync(state, { recursive: true, force: true }));
+  console.log(formatRow("statusline --quiet, first draw (writes the record)", first));
+  // CPU per draw: what the client's redraws cost the machine, measurable while it is busy.
+  console.log(cpuRow("statusline --quiet, CPU per draw", quiet, ctx.runs));
+  console.log(
+    cpuRow("statusline --quiet, CPU of a first draw", quiet, ctx.runs, () =>
+      rmSync(state, { recursive: true, force: true }),
+    ),
+  );
   // Wrapping the person's line costs their command plus a shell.
   const wrapped = { ...job, args: [...job.args, "--quiet", "--wrap", "printf main"] };
   console.log(
