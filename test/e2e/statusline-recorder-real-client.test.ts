@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIST, runBundle } from "../helpers/run-bundle.ts";
@@ -59,8 +59,15 @@ interface Session {
  * interactively with `--model <modelFlag>`, wait for the recorder's first write, then send one
  * prompt whose reply puts the context at 160k.
  */
-async function openSession(modelFlag: string): Promise<Session> {
+async function openSession(modelFlag: string, ownStatusLine?: string): Promise<Session> {
   const env = tempProject("quoin-e2e-statusline-");
+  if (ownStatusLine) {
+    mkdirSync(path.join(env.home, ".claude"));
+    writeFileSync(
+      path.join(env.home, ".claude", "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command: ownStatusLine } }),
+    );
+  }
   const install = spawnSync(process.execPath, [path.join(DIST, "bin.cjs"), "install"], {
     cwd: env.project,
     env: { PATH: process.env["PATH"], HOME: env.home, TZ: "UTC" },
@@ -70,7 +77,9 @@ async function openSession(modelFlag: string): Promise<Session> {
   const settings = JSON.parse(
     readFileSync(path.join(env.home, ".claude", "settings.json"), "utf8"),
   ) as { statusLine?: { command?: string } };
-  expect(settings.statusLine?.command).toMatch(/statusline\.cjs"? --quiet$/);
+  expect(settings.statusLine?.command).toMatch(
+    ownStatusLine ? /statusline\.cjs"? --quiet --wrap '/ : /statusline\.cjs"? --quiet$/,
+  );
   skipFirstRunDialogs(env.home, env.project, API_KEY);
   // A killed client leaves its temp files: they go to a folder of this test's own.
   const tmp = path.join(env.home, "tmp");
@@ -213,6 +222,20 @@ describe(`e2e: the default install's status-line recorder makes the window known
       const answer = answerWithoutRecord(s, `${quiet}-again`);
       expect(answer.hookSpecificOutput?.additionalContext).toContain(ASSUMED);
       expect(answer.systemMessage).toMatch(/^\[quoin\] context 160k of 167k \(95\.8%\)/);
+    } finally {
+      await s.client.stop();
+      await s.model.close();
+    }
+  }, 90_000);
+
+  it("the person's own status line, wrapped: drawn as their command prints it, the window recorded all the same", async () => {
+    // Their line reads the stdin the client gives it: the model's display name.
+    const own = `sed -n 's/.*"display_name":"\\([^"]*\\)".*/mine: \\1/p'`;
+    const s = await openSession("claude-sonnet-4-5", own);
+    try {
+      expect(s.record).toMatchObject({ context_window_size: 200_000 });
+      expect(s.client.showed("mine: Sonnet 4.5")).toBe(true);
+      expect(s.client.screen()).not.toMatch(/ctx \d+k of/);
     } finally {
       await s.client.stop();
       await s.model.close();
