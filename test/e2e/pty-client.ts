@@ -7,7 +7,7 @@ import { CLAUDE_BIN, E2E_CLIENT, E2E_CLIENTS } from "./loopback-model.ts";
 // in the interactive client). util-linux `script` gives it a pseudo-terminal: no native module to
 // build. The screen is kept as text without escape sequences; keys are written to its stdin.
 
-/** `script` (util-linux, on every Linux CI image) is what gives the client a terminal. */
+/** util-linux `script` (on every Linux CI image; BSD's takes other flags) gives the client a terminal. */
 export const HAS_SCRIPT = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
 
 /**
@@ -76,6 +76,10 @@ export function startPtyClient(opts: {
   args?: string[];
   env?: Record<string, string>;
 }): PtyClient {
+  if (!HAS_SCRIPT)
+    throw new Error(
+      "the interactive e2e tests need util-linux `script` (package util-linux or bsdutils)",
+    );
   const env: Record<string, string> = {};
   for (const key of ["PATH", "LANG", "TZ", "SHELL", "USER", "LOGNAME", "TMPDIR"]) {
     const v = process.env[key];
@@ -102,12 +106,17 @@ export function startPtyClient(opts: {
   let closed = false;
   child.stdout?.on("data", (c: Buffer) => (raw += c.toString("utf8")));
   child.stderr?.on("data", (c: Buffer) => (raw += c.toString("utf8")));
-  const exited = new Promise<void>((resolve) =>
+  const exited = new Promise<void>((resolve) => {
     child.on("close", () => {
       closed = true;
       resolve();
-    }),
-  );
+    });
+    child.on("error", (err) => {
+      raw += `\n[could not start script: ${err.message}]`;
+      closed = true;
+      resolve();
+    });
+  });
   const screen = () => plainText(raw);
   const showed = (text: string) => squeeze(screen()).includes(squeeze(text));
   const waitFor = async (what: string, done: () => boolean, ms: number) => {
