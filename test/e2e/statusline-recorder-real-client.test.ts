@@ -7,6 +7,7 @@ import {
   E2E_CLIENT,
   lastUserText,
   type LoopbackModel,
+  type MessagesBody,
   requestText,
   startLoopbackModel,
 } from "./loopback-model.ts";
@@ -43,6 +44,29 @@ function transcriptOf(home: string, sid: string): string | undefined {
   return found ? path.join(projects, found) : undefined;
 }
 
+/** The one session under `home` with a transcript, by its file name. */
+function sessionWithReply(home: string): string | undefined {
+  const projects = path.join(home, ".claude", "projects");
+  if (!existsSync(projects)) return undefined;
+  const files = readdirSync(projects, { recursive: true, encoding: "utf8" }).filter((f) =>
+    /^[0-9a-f-]{36}\.jsonl$/.test(path.basename(f)),
+  );
+  return files.length === 1 ? path.basename(files[0] as string, ".jsonl") : undefined;
+}
+
+/**
+ * The session's own request for `prompt` (it carries the tools), not the side request 2.1.197
+ * makes from a new prompt to title the session.
+ */
+function turnFor(model: LoopbackModel, from: number, prompt: string): MessagesBody | undefined {
+  return model
+    .messageBodies()
+    .slice(from)
+    .find(
+      (b) => Array.isArray(b["tools"]) && b["tools"].length > 0 && lastUserText(b).includes(prompt),
+    );
+}
+
 interface Session {
   env: { home: string; project: string };
   model: LoopbackModel;
@@ -55,11 +79,16 @@ interface Session {
 }
 
 /**
- * Install as a person would (the installer's command line, no flags), start the client
- * interactively with `--model <modelFlag>`, wait for the recorder's first write, then send one
- * prompt whose reply puts the context at 160k.
+ * Install as a person would (the installer's command line: no flags, or `--no-statusline` with
+ * `optOut`), start the client interactively with `--model <modelFlag>`, wait for the recorder's
+ * first write (for the prompt box without a recorder), then send one prompt whose reply puts the
+ * context at 160k. `ownStatusLine`: the person's status line, there before the install.
  */
-async function openSession(modelFlag: string, ownStatusLine?: string): Promise<Session> {
+async function openSession(
+  modelFlag: string,
+  opts: { ownStatusLine?: string; optOut?: boolean } = {},
+): Promise<Session> {
+  const { ownStatusLine, optOut } = opts;
   const env = tempProject("quoin-e2e-statusline-");
   if (ownStatusLine) {
     mkdirSync(path.join(env.home, ".claude"));
@@ -68,18 +97,24 @@ async function openSession(modelFlag: string, ownStatusLine?: string): Promise<S
       JSON.stringify({ statusLine: { type: "command", command: ownStatusLine } }),
     );
   }
-  const install = spawnSync(process.execPath, [path.join(DIST, "bin.cjs"), "install"], {
-    cwd: env.project,
-    env: { PATH: process.env["PATH"], HOME: env.home, TZ: "UTC" },
-    encoding: "utf8",
-  });
+  const install = spawnSync(
+    process.execPath,
+    [path.join(DIST, "bin.cjs"), "install", ...(optOut ? ["--no-statusline"] : [])],
+    {
+      cwd: env.project,
+      env: { PATH: process.env["PATH"], HOME: env.home, TZ: "UTC" },
+      encoding: "utf8",
+    },
+  );
   expect(install.status, install.stderr).toBe(0);
   const settings = JSON.parse(
     readFileSync(path.join(env.home, ".claude", "settings.json"), "utf8"),
   ) as { statusLine?: { command?: string } };
-  expect(settings.statusLine?.command).toMatch(
-    ownStatusLine ? /statusline\.cjs"? --quiet --wrap '/ : /statusline\.cjs"? --quiet$/,
-  );
+  if (optOut) expect(settings.statusLine).toBeUndefined();
+  else
+    expect(settings.statusLine?.command).toMatch(
+      ownStatusLine ? /statusline\.cjs"? --quiet --wrap '/ : /statusline\.cjs"? --quiet$/,
+    );
   skipFirstRunDialogs(env.home, env.project, API_KEY);
   // A killed client leaves its temp files: they go to a folder of this test's own.
   const tmp = path.join(env.home, "tmp");
@@ -96,19 +131,24 @@ async function openSession(modelFlag: string, ownStatusLine?: string): Promise<S
   });
   try {
     // The first draw, before any prompt: the recorder writes the window the client reports.
-    await client.waitFor(
-      "the recorder wrote the window",
-      () => windowRecords(env.home).length === 1,
-      30_000,
-    );
-    const recordFile = windowRecords(env.home)[0] as string;
-    const record = JSON.parse(readFileSync(recordFile, "utf8")) as Record<string, unknown>;
-    const sid = /window-(.+)\.json$/.exec(recordFile)?.[1] as string;
+    if (optOut) await client.waitFor("the prompt box", () => client.showed("\u276f"), 30_000);
+    else
+      await client.waitFor(
+        "the recorder wrote the window",
+        () => windowRecords(env.home).length === 1,
+        30_000,
+      );
+    const recordFile = windowRecords(env.home)[0] ?? "";
+    const record = recordFile
+      ? (JSON.parse(readFileSync(recordFile, "utf8")) as Record<string, unknown>)
+      : {};
     await client.submit("hello-there");
+    let sid = /window-(.+)\.json$/.exec(recordFile)?.[1] ?? "";
     await client.waitFor(
       "the first reply's usage reached the transcript",
       () => {
-        const t = transcriptOf(env.home, sid);
+        sid ||= sessionWithReply(env.home) ?? "";
+        const t = sid ? transcriptOf(env.home, sid) : undefined;
         return t !== undefined && readFileSync(t, "utf8").includes(IN_TRANSCRIPT);
       },
       30_000,
@@ -205,17 +245,10 @@ describe(`e2e: the default install's status-line recorder makes the window known
       await s.client.submit(quiet);
       await s.client.waitFor(
         "the prompt reached the model",
-        () =>
-          s.model
-            .messageBodies()
-            .slice(before)
-            .some((b) => lastUserText(b).includes(quiet)),
+        () => turnFor(s.model, before, quiet) !== undefined,
         30_000,
       );
-      const sent = s.model
-        .messageBodies()
-        .slice(before)
-        .find((b) => lastUserText(b).includes(quiet));
+      const sent = turnFor(s.model, before, quiet);
       expect(requestText(sent)).not.toContain("[quoin-checkpoint]");
       expect(existsSync(s.pending)).toBe(false);
       await s.client.stop();
@@ -231,11 +264,33 @@ describe(`e2e: the default install's status-line recorder makes the window known
   it("the person's own status line, wrapped: drawn as their command prints it, the window recorded all the same", async () => {
     // Their line reads the stdin the client gives it: the model's display name.
     const own = `sed -n 's/.*"display_name":"\\([^"]*\\)".*/mine: \\1/p'`;
-    const s = await openSession("claude-sonnet-4-5", own);
+    const s = await openSession("claude-sonnet-4-5", { ownStatusLine: own });
     try {
       expect(s.record).toMatchObject({ context_window_size: 200_000 });
       expect(s.client.showed("mine: Sonnet 4.5")).toBe(true);
       expect(s.client.screen()).not.toMatch(/ctx \d+k of/);
+    } finally {
+      await s.client.stop();
+      await s.model.close();
+    }
+  }, 90_000);
+
+  it("installed with --no-statusline: nothing recorded, the same prompt goes through, the person told in one line", async () => {
+    const s = await openSession("claude-sonnet-4-5", { optOut: true });
+    try {
+      const sent = "deploy-to-production";
+      const before = s.model.messageBodies().length;
+      await s.client.submit(sent);
+      await s.client.waitFor(
+        "the prompt reached the model",
+        () => turnFor(s.model, before, sent) !== undefined,
+        30_000,
+      );
+      // The model is told; the person sees one short line.
+      expect(requestText(turnFor(s.model, before, sent))).toContain(ASSUMED);
+      await s.client.waitFor("the person's line", () => s.client.showed("sent, not held"), 10_000);
+      expect(windowRecords(s.env.home)).toEqual([]);
+      expect(existsSync(s.pending)).toBe(false);
     } finally {
       await s.client.stop();
       await s.model.close();
