@@ -81,12 +81,14 @@ export function startPtyClient(opts: {
       "the interactive e2e tests need util-linux `script` (package util-linux or bsdutils)",
     );
   const env: Record<string, string> = {};
-  for (const key of ["PATH", "LANG", "TZ", "SHELL", "USER", "LOGNAME", "TMPDIR"]) {
+  for (const key of ["PATH", "TZ", "SHELL", "USER", "LOGNAME", "TMPDIR"]) {
     const v = process.env[key];
     if (v !== undefined) env[key] = v;
   }
   Object.assign(env, {
     HOME: opts.home,
+    // A terminal as a person's: UTF-8 (the client's box and prompt characters), 256 colours.
+    LANG: process.env["LANG"]?.match(/utf-?8/i) ? process.env["LANG"] : "C.UTF-8",
     TERM: "xterm-256color",
     ANTHROPIC_BASE_URL: opts.baseUrl,
     ANTHROPIC_API_KEY: opts.apiKey,

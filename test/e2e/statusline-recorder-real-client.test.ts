@@ -131,7 +131,8 @@ async function openSession(
   });
   try {
     // The first draw, before any prompt: the recorder writes the window the client reports.
-    if (optOut) await client.waitFor("the prompt box", () => client.showed("\u276f"), 30_000);
+    // Without a recorder: the welcome box, drawn with the prompt box, names the model.
+    if (optOut) await client.waitFor("the welcome box", () => client.showed("Sonnet 4.5"), 30_000);
     else
       await client.waitFor(
         "the recorder wrote the window",
