@@ -13,7 +13,7 @@ import {
   type Project,
 } from "./workload.ts";
 
-// Issue 11 point 2: 64 processes at once, one per session, all in one repository: saves,
+// Many sessions of one project at once: 64 processes, one per session, all in one repository: saves,
 // PreCompacts, block-tier prompts, SessionStarts after compaction, restores and cleanups (a
 // SessionEnd is one more row in KINDS). Two waves, so every block-tier session holds two prompts.
 // Afterwards every checkpoint parses whole, every sentinel names an existing checkpoint of its own
