@@ -17,6 +17,7 @@ import {
 } from "../lib/install/install-layout.ts";
 import { marketplaceJson, pluginFiles } from "../lib/install/plugin-files.ts";
 import { renderAllSkills } from "./gen-skills.ts";
+import { PLUGIN_SOURCES_FILE, pluginSourcesText } from "./plugin-sources.ts";
 
 /** The plugin folder's files from a finished dist/ (bundles) and the templates. */
 export function buildPluginFiles(root: string, distDir: string): Record<string, string> {
@@ -31,7 +32,7 @@ export function buildPluginFiles(root: string, distDir: string): Record<string, 
     if (existsSync(file)) hookBundles[spec.bundle] = readFileSync(file, "utf8");
   }
   const skills = Object.fromEntries(renderAllSkills(root, "plugin").map((s) => [s.name, s.text]));
-  return pluginFiles({
+  const files = pluginFiles({
     version: pkg.version,
     description: pkg.description,
     license: pkg.license,
@@ -41,6 +42,8 @@ export function buildPluginFiles(root: string, distDir: string): Record<string, 
     hookBundles,
     skills,
   });
+  // What the bundles were built from: the plugin-fresh test compares it with the tree, no build.
+  return { ...files, [PLUGIN_SOURCES_FILE]: pluginSourcesText(root) };
 }
 
 export function marketplaceText(root: string): string {

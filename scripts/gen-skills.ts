@@ -49,7 +49,7 @@ export function writeSkills(outDir: string, skills: readonly RenderedSkill[]): s
 }
 
 /** The outputs that are missing or differ from what the templates render now. */
-function staleSkills(outDir: string, skills: readonly RenderedSkill[]): string[] {
+export function staleSkills(outDir: string, skills: readonly RenderedSkill[]): string[] {
   return skills
     .map((s) => path.join(outDir, s.name, "SKILL.md"))
     .filter((file, i) => !existsSync(file) || readFileSync(file, "utf8") !== skills[i]?.text);

@@ -1,8 +1,5 @@
-import * as path from "node:path";
-import type { FsApi } from "../core/deps.ts";
-import { readHead } from "../core/file-range.ts";
 import type { SettingWindow } from "./context-window.ts";
-import type { SettingsPlaces } from "./model-setting.ts";
+import type { Settings } from "./settings-files.ts";
 
 // The auto-compact window the person set: CLAUDE_CODE_AUTO_COMPACT_WINDOW, else settings.json
 // `autoCompactWindow` (local, project, then user settings; the first that sets it). Both clients
@@ -12,7 +9,6 @@ import type { SettingsPlaces } from "./model-setting.ts";
 
 /** The clients' floor: a smaller setting compacts at this window (2.1.332 says so in its warning). */
 export const AUTO_COMPACT_MIN = 100_000;
-const MAX_SETTINGS_BYTES = 64 * 1024;
 
 /** "200k", "1m", "150000" as the client reads them; below the floor is the floor; undefined when unusable. */
 export function parseAutoCompactWindow(raw: unknown): number | undefined {
@@ -29,40 +25,18 @@ export function parseAutoCompactWindow(raw: unknown): number | undefined {
   return Math.max(AUTO_COMPACT_MIN, tokens);
 }
 
-function settingIn(fs: FsApi, file: string): number | undefined {
-  const text = readHead(fs, file, MAX_SETTINGS_BYTES + 1);
-  if (text === null || text.length > MAX_SETTINGS_BYTES) return undefined;
-  // Most settings files do not set it: skip the parse.
-  if (!text.includes('"autoCompactWindow"')) return undefined;
-  try {
-    return parseAutoCompactWindow(
-      (JSON.parse(text.replace(/^\ufeff/, "")) as Record<string, unknown>)["autoCompactWindow"],
-    );
-  } catch {
-    return undefined; // unreadable JSON: the client would not use it either
-  }
-}
-
 /** The auto-compact window in effect and where it was set; null when the person set none. */
-export function autoCompactWindow(fs: FsApi, places: SettingsPlaces): SettingWindow | null {
-  const env = places.env["CLAUDE_CODE_AUTO_COMPACT_WINDOW"];
+export function autoCompactWindow(settings: Settings): SettingWindow | null {
+  const env = settings.env["CLAUDE_CODE_AUTO_COMPACT_WINDOW"];
   if (env !== undefined && env.trim() !== "") {
     const window = parseAutoCompactWindow(env);
     if (window !== undefined)
       return { window, where: `CLAUDE_CODE_AUTO_COMPACT_WINDOW=${env.trim()}` };
   }
-  const files = [
-    ...(places.projectRoot
-      ? [
-          path.join(places.projectRoot, ".claude", "settings.local.json"),
-          path.join(places.projectRoot, ".claude", "settings.json"),
-        ]
-      : []),
-    path.join(places.configDir, "settings.json"),
-  ];
-  for (const file of files) {
-    const window = settingIn(fs, file);
-    if (window !== undefined) return { window, where: `autoCompactWindow ${window} in ${file}` };
+  for (const file of settings.files) {
+    const window = parseAutoCompactWindow(file.get("autoCompactWindow"));
+    if (window !== undefined)
+      return { window, where: `autoCompactWindow ${window} in ${file.file}` };
   }
   return null;
 }

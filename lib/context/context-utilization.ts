@@ -8,6 +8,7 @@ import {
 } from "./context-window.ts";
 import { settingWindow } from "./model-setting.ts";
 import { AUTO_COMPACT_MIN, autoCompactWindow } from "./auto-compact-setting.ts";
+import { readSettings } from "./settings-files.ts";
 import { readTranscriptTail, type TokenSource } from "./transcript-tail.ts";
 import { readRegistry } from "../store/session-registry.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -88,18 +89,14 @@ export function measureUtilization(input: MeasureInput): Utilization | null {
   let choice = chooseWindow(base);
   if (input.configDir && needsSources(input, reading.tokens, choice)) {
     const recorded = recordedWindow(deps, input.configDir, input.sessionId);
-    const setting = recorded
-      ? null
-      : settingWindow(
-          deps.fs,
-          { env: deps.env, configDir: input.configDir, projectRoot: input.projectRoot ?? null },
-          reading.model,
-        );
-    const autoCompact = autoCompactWindow(deps.fs, {
+    // One reader for both questions: each settings file is read at most once on this prompt.
+    const settings = readSettings(deps.fs, {
       env: deps.env,
       configDir: input.configDir,
       projectRoot: input.projectRoot ?? null,
     });
+    const setting = recorded ? null : settingWindow(settings, reading.model);
+    const autoCompact = autoCompactWindow(settings);
     choice = chooseWindow({ ...base, recorded, setting, autoCompact });
   }
   return {

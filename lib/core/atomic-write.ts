@@ -73,6 +73,24 @@ export function createExclusive(
   }
 }
 
+/**
+ * Remove the temp files a process left in `dir` (its writes cut short: killed between creating a
+ * temp file and renaming or removing it). Only for a process known to be gone: a live one's write
+ * in flight would lose its temp file. Returns the names removed.
+ */
+export function removeTempsOf(fs: FsApi, dir: string, pid: number): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir) as string[];
+  } catch {
+    return [];
+  }
+  const suffix = new RegExp(`^\\..+\\.${pid}\\.\\d+\\.tmp$`);
+  const removed = names.filter((name) => suffix.test(name));
+  for (const name of removed) removeQuietly(fs, path.join(dir, name));
+  return removed;
+}
+
 function removeQuietly(fs: FsApi, file: string): void {
   try {
     fs.unlinkSync(file);

@@ -30,6 +30,8 @@ export interface RunResult {
   status: number | null;
   stdout: string;
   stderr: string;
+  /** the child's process id, when one was started (its temp files carry it) */
+  pid?: number;
 }
 
 export interface RunOptions {

@@ -1,4 +1,7 @@
+import { removeTempsOf } from "../core/atomic-write.ts";
+import { claudeConfigDir } from "../core/config-dir.ts";
 import type { Deps } from "../core/deps.ts";
+import { sessionRegistryDir } from "../store/session-registry.ts";
 import type { ForcedSave } from "../hooks/prompt-hook-options.ts";
 
 /** Under the hook deadline (8 s) with room for the in-process fallback. */
@@ -28,6 +31,16 @@ export function engineForcedSave(deps: Deps, enginePath: string): ForcedSave {
       timeoutMs: SNAPSHOT_TIMEOUT_MS,
       cwd: req.launchCwd,
     });
+    // Killed at the timeout (a loaded machine): a write of its may have been cut short between
+    // its temp file and the rename. The engine is gone now (spawnSync waited for it): its temp
+    // files go, and the hook writes the skeleton instead.
+    if (res.status === null && res.pid !== undefined)
+      for (const dir of [
+        req.paths.checkpoints,
+        req.paths.memory,
+        sessionRegistryDir(claudeConfigDir(deps.env, deps.home)),
+      ])
+        removeTempsOf(deps.fs, dir, res.pid);
     if (res.status !== 0) return null;
     try {
       const answer = JSON.parse(res.stdout) as { ok?: unknown; checkpoint?: unknown };

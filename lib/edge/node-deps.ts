@@ -38,6 +38,7 @@ function run(cmd: string, args: readonly string[], opts: RunOptions = {}): RunRe
     status: res.error ? null : res.status,
     stdout: res.stdout ?? "",
     stderr: res.stderr ?? "",
+    ...(res.pid ? { pid: res.pid } : {}),
   };
 }
 

@@ -20,7 +20,8 @@ export type SessionStateKind =
   | "rotation"
   | "save-failed";
 
-const KINDS: readonly SessionStateKind[] = [
+/** Every kind, one file each per session (lib/store/own-paths.ts lists them for the safe-file suite). */
+export const SESSION_STATE_KINDS: readonly SessionStateKind[] = [
   "process",
   "window",
   "ended",
@@ -44,7 +45,8 @@ export function sessionRegistryDir(configDir: string): string {
 export function registryPath(configDir: string, kind: SessionStateKind, sid: string): string {
   const check = checkSessionId(sid);
   if (!check.ok) throw new Error(check.reason);
-  if (!KINDS.includes(kind)) throw new Error(`unknown session state kind ${JSON.stringify(kind)}`);
+  if (!SESSION_STATE_KINDS.includes(kind))
+    throw new Error(`unknown session state kind ${JSON.stringify(kind)}`);
   return path.join(sessionRegistryDir(configDir), `${kind}-${sid}.json`);
 }
 

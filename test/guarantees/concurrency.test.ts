@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../helpers/save-repo.ts";
@@ -13,7 +13,7 @@ import {
   type Project,
 } from "./workload.ts";
 
-// Issue 11 point 2: 64 processes at once, one per session, all in one repository: saves,
+// Many sessions of one project at once: 64 processes, one per session, all in one repository: saves,
 // PreCompacts, block-tier prompts, SessionStarts after compaction, restores and cleanups (a
 // SessionEnd is one more row in KINDS). Two waves, so every block-tier session holds two prompts.
 // Afterwards every checkpoint parses whole, every sentinel names an existing checkpoint of its own
@@ -23,11 +23,12 @@ const SESSIONS = 64;
 const WAVES = 2;
 
 let p: Project;
+// The set-up (a repository, 16 old sessions) took over vitest's 10 s under load.
 beforeAll(() => {
   ensureBuilt();
   p = project();
   seedOldSessions(p, 16);
-});
+}, 120_000);
 afterAll(() => {
   if (process.env["QUOIN_KEEP"]) console.log(`[concurrency] kept ${p.repo.root}`);
   else rmSync(path.dirname(p.repo.home), { recursive: true, force: true });
@@ -71,6 +72,14 @@ describe(`${SESSIONS} sessions at once in one repository`, () => {
     );
     expect(failures).toEqual([]);
     expect(state.problems).toEqual([]);
+    // A temp file left is a write cut short (writeAtomic's .<name>.<pid>.<n>.tmp): named here.
+    const ckDir = path.join(p.memory, "checkpoints");
+    const temps = [p.memory, ckDir].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((n) => n.endsWith(".tmp"))
+        .map((n) => path.relative(p.memory, path.join(dir, n))),
+    );
+    expect(temps).toEqual([]);
     expect(state.tempFiles).toBe(0);
   }, 1_800_000);
 });

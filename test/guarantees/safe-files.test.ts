@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWN_PATHS, type OwnPath } from "../../lib/core/own-paths.ts";
+import { OWN_PATHS, type OwnPath } from "../../lib/store/own-paths.ts";
 import { ensureBuilt } from "../helpers/save-repo.ts";
 import { isPromptCodeCache } from "../helpers/run-bundle.ts";
 import { changedFiles, runProc, snapshotTree, type ProcResult } from "./proc-pool.ts";
@@ -19,7 +19,7 @@ import { bundleFile, ENGINE_FILE } from "./tables.ts";
 import type { HookBundle } from "../../lib/install/install-layout.ts";
 import { blockTranscript, project, type Project } from "./workload.ts";
 
-// The safe-file rule at every path the tool opens in its own trees (lib/core/own-paths.ts), through
+// The safe-file rule at every path the tool opens in its own trees (lib/store/own-paths.ts), through
 // the built bundles in a real repository: a repository that commits its memory folder with every
 // one of those files a symlink (to a dotfile of the user's, or to /dev/stdout), or a FIFO, gets
 // nothing written outside the project, no hang, and a prompt hook that prints JSON or nothing.

@@ -2,21 +2,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT_CAUSES, exitFor, type ExitCause } from "../../../cli/answer.ts";
 import { COMMAND_HELP } from "../../../cli/command-help.ts";
-import { cleanupCommand } from "../../../cli/commands/cleanup.ts";
-import { deferCommand } from "../../../cli/commands/defer.ts";
-import { dispatchCommand } from "../../../cli/commands/dispatch.ts";
-import { doctorCommand } from "../../../cli/commands/doctor.ts";
-import { fetchCommand } from "../../../cli/commands/fetch.ts";
-import { listCommand } from "../../../cli/commands/list.ts";
-import { pidfileCommand } from "../../../cli/commands/pidfile.ts";
-import { restoreCommand } from "../../../cli/commands/restore.ts";
-import { saveCommand } from "../../../cli/commands/save.ts";
-import { shareCommand } from "../../../cli/commands/share.ts";
-import { showCommand } from "../../../cli/commands/show.ts";
-import { snapshotCommand } from "../../../cli/commands/snapshot.ts";
-import { statusCommand } from "../../../cli/commands/status.ts";
-import { statuslineCommand } from "../../../cli/commands/statusline.ts";
-import { successorCommand } from "../../../cli/commands/successor.ts";
+import { ENGINE_COMMANDS as COMMANDS } from "../../../cli/engine-commands.ts";
 import { nearest } from "../../../cli/did-you-mean.ts";
 import { commandFirst, runCli } from "../../../cli/run-cli.ts";
 import { transcriptDir } from "../../../lib/core/project-hash.ts";
@@ -28,24 +14,6 @@ import {
   transcriptLine,
   type MemWorld,
 } from "../../helpers/save-deps.ts";
-
-const COMMANDS = [
-  saveCommand,
-  restoreCommand,
-  deferCommand,
-  cleanupCommand,
-  statusCommand,
-  statuslineCommand,
-  successorCommand,
-  listCommand,
-  showCommand,
-  dispatchCommand,
-  pidfileCommand,
-  doctorCommand,
-  snapshotCommand,
-  shareCommand,
-  fetchCommand,
-];
 
 const GUESSED = "4d5611e5-1111-4222-8333-444455556666";
 const NEWEST = path.join(transcriptDir(`${HOME}/.claude`, ROOT), `${GUESSED}.jsonl`);

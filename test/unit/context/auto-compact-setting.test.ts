@@ -5,6 +5,7 @@ import {
 } from "../../../lib/context/auto-compact-setting.ts";
 import { chooseWindow } from "../../../lib/context/context-window.ts";
 import { measureUtilization } from "../../../lib/context/context-utilization.ts";
+import { readSettings } from "../../../lib/context/settings-files.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 import { transcriptWithTokens } from "../../helpers/transcripts.ts";
@@ -36,7 +37,9 @@ describe("the auto-compact window as the client reads it", () => {
     const { fs } = fakeDeps({
       files: { [`${CONFIG}/settings.json`]: '{"autoCompactWindow": 300000}' },
     });
-    expect(autoCompactWindow(fs, places({ CLAUDE_CODE_AUTO_COMPACT_WINDOW: "150k" }))).toEqual({
+    expect(
+      autoCompactWindow(readSettings(fs, places({ CLAUDE_CODE_AUTO_COMPACT_WINDOW: "150k" }))),
+    ).toEqual({
       window: 150_000,
       where: "CLAUDE_CODE_AUTO_COMPACT_WINDOW=150k",
     });
@@ -47,13 +50,13 @@ describe("the auto-compact window as the client reads it", () => {
       [`${ROOT}/.claude/settings.json`]: '{"autoCompactWindow": 250000}',
       [`${ROOT}/.claude/settings.local.json`]: '{"model": "opus"}',
     };
-    expect(autoCompactWindow(fakeDeps({ files }).fs, places())?.window).toBe(250_000);
+    expect(autoCompactWindow(readSettings(fakeDeps({ files }).fs, places()))?.window).toBe(250_000);
     delete (files as Record<string, string>)[`${ROOT}/.claude/settings.json`];
-    expect(autoCompactWindow(fakeDeps({ files }).fs, places())).toEqual({
+    expect(autoCompactWindow(readSettings(fakeDeps({ files }).fs, places()))).toEqual({
       window: 300_000,
       where: `autoCompactWindow 300000 in ${CONFIG}/settings.json`,
     });
-    expect(autoCompactWindow(fakeDeps({}).fs, places())).toBeNull();
+    expect(autoCompactWindow(readSettings(fakeDeps({}).fs, places()))).toBeNull();
   });
 });
 

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { OWN_PATHS } from "../../../lib/core/own-paths.ts";
+import { OWN_PATHS } from "../../../lib/store/own-paths.ts";
 import { SENTINEL_FAMILIES } from "../../../lib/store/sentinels.ts";
+import { SESSION_STATE_KINDS } from "../../../lib/store/session-registry.ts";
 import { memoryPaths } from "../../../lib/store/memory-paths.ts";
 
 // Every open, read, append or write of a file by name goes through lib/core/safe-file.ts (a
@@ -74,9 +75,10 @@ describe("the safe-file rule's one module", () => {
     expect(found).toEqual([]);
   });
 
-  it("the path table names every sentinel family and every file of the memory paths", () => {
+  it("the path table names every sentinel family, every state kind and every file of the memory paths", () => {
     const names = OWN_PATHS.map((p) => p.path);
     for (const family of SENTINEL_FAMILIES) expect(names).toContain(`${family}-<sid>.txt`);
+    for (const kind of SESSION_STATE_KINDS) expect(names).toContain(`state/${kind}-<sid>.json`);
     const paths = memoryPaths("/p");
     for (const [key, value] of Object.entries(paths))
       if (/\.(md|json|log)$/.test(value))

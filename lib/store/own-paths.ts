@@ -1,8 +1,12 @@
+import { SENTINEL_FAMILIES } from "./sentinels.ts";
+import { SESSION_STATE_KINDS } from "./session-registry.ts";
+
 // Every path the tool opens in its own trees, by tree, with what it does there. The safe-file rule
 // (lib/core/safe-file.ts) applies to each; the symlink and FIFO suite
 // (test/guarantees/safe-files.test.ts) plants a symlink and a FIFO at every row and runs the
-// hooks and the engine against them, and a unit test holds this table against the sentinel
-// families, the session-state kinds and the memory paths, so a new path cannot skip the suite.
+// hooks and the engine against them. The sentinel families and the session-state kinds come from
+// their registries (a new family or kind gets its row here by itself); a unit test holds the rows
+// written out by hand against the memory paths, so a new path cannot skip the suite.
 // `<sid>` is a session id, `<task>` a task folder, `<name>` any file name of that folder's kind.
 
 export type OwnTree = "memory" | "task" | "config" | "cache";
@@ -15,31 +19,6 @@ export interface OwnPath {
   opens: string;
 }
 
-const SENTINELS = [
-  "pending-restore",
-  "pending-prompt",
-  "compact-happened",
-  "postcompact-reset",
-  "pending-resume-ref",
-  "mid-agent-handoff",
-  "checkpoint-defer",
-  "idle-advisory-pending",
-  "context-window",
-  "rotation-budget",
-  "asked-document",
-  "checkpoint-pending-compact",
-];
-
-const STATE_KINDS = [
-  "process",
-  "window",
-  "ended",
-  "b3-declined",
-  "ref-acted",
-  "replayed",
-  "rotation",
-];
-
 export const OWN_PATHS: readonly OwnPath[] = [
   { tree: "memory", path: ".gitignore", opens: "create" },
   { tree: "memory", path: "recent-sessions.md", opens: "append, read" },
@@ -47,14 +26,14 @@ export const OWN_PATHS: readonly OwnPath[] = [
   { tree: "memory", path: "checkpoints/<name>.md", opens: "read, create, replace" },
   { tree: "memory", path: "sessions/<name>.md", opens: "read" },
   { tree: "memory", path: "sessions/<name>.pidfile.lock", opens: "read, create" },
-  ...SENTINELS.map((f) => ({
+  ...SENTINEL_FAMILIES.map((f) => ({
     tree: "memory" as const,
     path: `${f}-<sid>.txt`,
     opens: "read, replace",
   })),
   { tree: "task", path: "<task>/cost-ledger.md", opens: "append" },
   { tree: "config", path: "logs/hooks.log", opens: "append" },
-  ...STATE_KINDS.map((k) => ({
+  ...SESSION_STATE_KINDS.map((k) => ({
     tree: "config" as const,
     path: `state/${k}-<sid>.json`,
     opens: "read, replace",
