@@ -176,3 +176,10 @@ export function ownedHooks(bundleDirInCommands: string, bundles: readonly string
     },
   }));
 }
+
+/** What installs before the CommonJS bundles wrote into the bundle folder: engine, status line, hooks. */
+export const LEGACY_BUNDLES = [
+  LEGACY_ENGINE_BUNDLE,
+  `statusline${LEGACY_BUNDLE_EXT}`,
+  ...HOOK_SPECS.map((h) => `hooks/${h.bundle}${LEGACY_BUNDLE_EXT}`),
+];

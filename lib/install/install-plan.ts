@@ -38,6 +38,9 @@ export interface InstallPlan {
   notes: Said[];
 }
 
+/** A plan, or why there is none (nothing was written). */
+export type Planned = { ok: true; plan: InstallPlan } | { ok: false; reason: string };
+
 export const said = (line: string): Said => ({ done: line, dryRun: line });
 
 /** The plan in words: one line a step, the settings diff on --dry-run, then the notes. */

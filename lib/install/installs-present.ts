@@ -7,7 +7,7 @@ import {
   type InstallLayout,
   type InstallScope,
 } from "./install-layout.ts";
-import { ownedHookCommands } from "./settings-merge.ts";
+import { ownedHookCommands } from "./settings-owned.ts";
 import { enabledPluginIn } from "./enabled-plugin.ts";
 import {
   installerCommand,

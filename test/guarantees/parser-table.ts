@@ -10,8 +10,8 @@ import {
   existingHookContainers,
   mergeInstall,
   mergeUninstall,
-  ownedHookCommands,
 } from "../../lib/install/settings-merge.ts";
+import { ownedHookCommands } from "../../lib/install/settings-owned.ts";
 import { ownedHooks } from "../../lib/install/install-layout.ts";
 import { parseReplaySelection } from "../../lib/restore/prompt-replay.ts";
 import { parseSaveDocument } from "../../lib/save/save-document.ts";

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   mergeInstall,
   mergeUninstall,
-  ownedHookCommands,
-  unwrapStatusLine,
-  statusLineCommand,
   type OwnedHook,
 } from "../../../lib/install/settings-merge.ts";
+import { ownedHookCommands } from "../../../lib/install/settings-owned.ts";
+import { statusLineCommand, unwrapStatusLine } from "../../../lib/install/settings-statusline.ts";
 
 const STATUSLINE = 'node "/h/.claude/quoin-checkpoint/statusline.cjs"';
 const hook = (event: string, name: string, matcher?: string): OwnedHook => ({

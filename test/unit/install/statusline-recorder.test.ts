@@ -67,6 +67,76 @@ describe("the default install's status-line recorder", () => {
     else expect(vol.readFileSync(SETTINGS, "utf8")).toBe(original);
   });
 
+  const ORIGINALS = [
+    ["no settings.json", undefined],
+    ["settings without a status line", '{\n  "model": "opus"\n}\n'],
+    [
+      "the person's own status line (odd spacing kept)",
+      '{"statusLine":   {"type":"command","command":"~/bin/my-status \'x\'","padding":2}}\n',
+    ],
+  ] as const;
+  const world = (original: string | undefined) =>
+    memDeps(original === undefined ? { ...BUILT } : { ...BUILT, [SETTINGS]: original });
+  const WRAPPED = `${SL} --quiet --wrap '~/bin/my-status '\\''x'\\'''`;
+
+  it.each(ORIGINALS)(
+    "%s: a rerun with --no-statusline takes the recorder out, the person's own line back byte for byte",
+    (_what, original) => {
+      const alone = world(original);
+      must(runInstall(alone.deps, opts({ recorder: false })));
+      const withoutRecorder = alone.vol.readFileSync(SETTINGS, "utf8");
+
+      const { deps, vol } = world(original);
+      must(runInstall(deps, opts()));
+      expect(statusLineOf(vol).command).toContain("--quiet");
+      const off = must(runInstall(deps, opts({ recorder: false })));
+      expect(off.changed).toBe(true);
+      expect(vol.readFileSync(SETTINGS, "utf8")).toBe(withoutRecorder);
+      const theirs = original?.includes("statusLine");
+      expect(off.lines.join("\n")).toContain(
+        `took quoin's status line out (--no-statusline): ${theirs ? "your own is back as it was" : "there is none now"}`,
+      );
+      expect(must(runInstall(deps, opts({ recorder: false }))).changed).toBe(false);
+      must(runInstall(deps, opts({ uninstall: true })));
+      if (original === undefined) expect(vol.existsSync(SETTINGS)).toBe(false);
+      else expect(vol.readFileSync(SETTINGS, "utf8")).toBe(original);
+    },
+  );
+
+  it.each(ORIGINALS)(
+    "%s: after --no-statusline, a rerun without it puts the recorder in again",
+    (_what, original) => {
+      const { deps, vol } = world(original);
+      must(runInstall(deps, opts({ recorder: false })));
+      must(runInstall(deps, opts()));
+      expect(statusLineOf(vol).command).toBe(
+        original?.includes("statusLine") ? WRAPPED : `${SL} --quiet`,
+      );
+      must(runInstall(deps, opts({ uninstall: true })));
+      if (original === undefined) expect(vol.existsSync(SETTINGS)).toBe(false);
+      else expect(vol.readFileSync(SETTINGS, "utf8")).toBe(original);
+    },
+  );
+
+  it("--dry-run --no-statusline says what it would take out and writes nothing", () => {
+    const { deps, vol } = world("{}\n");
+    must(runInstall(deps, opts()));
+    const installed = vol.readFileSync(SETTINGS, "utf8");
+    const dry = must(runInstall(deps, opts({ recorder: false, dryRun: true })));
+    expect(dry.lines.join("\n")).toContain(
+      "would take quoin's status line out (--no-statusline): there would be none",
+    );
+    expect(vol.readFileSync(SETTINGS, "utf8")).toBe(installed);
+  });
+
+  it("a gauge (--statusline) comes out with --no-statusline too", () => {
+    const { deps, vol } = world("{}\n");
+    must(runInstall(deps, opts({ statusLine: true })));
+    expect(statusLineOf(vol).command).toBe(SL);
+    must(runInstall(deps, opts({ recorder: false })));
+    expect(statusLineOf(vol)).toBeUndefined();
+  });
+
   it("--no-statusline (recorder off) adds none", () => {
     const { deps, vol } = memDeps({ ...BUILT, [SETTINGS]: "{}\n" });
     must(runInstall(deps, opts({ recorder: false })));
