@@ -11,9 +11,12 @@ import table from "./model-windows.json" with { type: "json" };
 // tier from blocking; an auto-compact window no larger than the guess (the smallest window the
 // model offers) settles it, since the client compacts there on any window.
 
-/** How to make a guessed window known, said wherever the guess matters. */
+/**
+ * How to make a guessed window known, when the install is not known (a build run from a clone's
+ * dist/): lib/install/window-advice.ts says it in the words of the install that runs.
+ */
 export const MAKE_WINDOW_KNOWN =
-  "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW";
+  "keep quoin's status-line recorder (installed unless --no-statusline; it records the window once the interactive client draws its status line) or set QUOIN_CONTEXT_WINDOW";
 
 export type WindowSource =
   | "env"

@@ -23,3 +23,5 @@ export const reentryAtPrompt: typeof Cold.reentryAtPrompt = (...args) =>
   load().reentryAtPrompt(...args);
 export const failedText: typeof Cold.failedText = (...args) => load().failedText(...args);
 export const failedLine: typeof Cold.failedLine = (...args) => load().failedLine(...args);
+export const makeWindowKnown: typeof Cold.makeWindowKnown = (...args) =>
+  load().makeWindowKnown(...args);

@@ -133,6 +133,8 @@ export function blockText(
   knobs: Knobs,
   files: BlockFiles,
   mode: BlockMode,
+  /** how to make the window known, in this install's words (lib/install/window-advice.ts) */
+  makeKnown: string = MAKE_WINDOW_KNOWN,
 ): string {
   const usage = `${describeUsage(u.tokens, u.limit, u.bps)}; ${windowNote(u)}`;
   const tier = `the block tier (${describeThreshold(knobs.QUOIN_BLOCK_BPS, u.limit)})`;
@@ -141,7 +143,7 @@ export function blockText(
       ? `[quoin-checkpoint] Prompt held: ${usage}; past ${tier}. Prompt saved to ${files.pendingPrompt}.`
       : mode === "advise"
         ? `[quoin-checkpoint] ${usage}; past ${tier}; the prompt went through (QUOIN_BLOCK_MODE=advise).`
-        : `[quoin-checkpoint] ${usage}; past ${tier}; the prompt went through because the window is assumed, not known (to make it known: ${MAKE_WINDOW_KNOWN}).`;
+        : `[quoin-checkpoint] ${usage}; past ${tier}; the prompt went through because the window is assumed, not known (to make it known: ${makeKnown}).`;
   const saved = files.checkpoint
     ? `Restore state: ${files.checkpoint}${files.sentinelExisted ? " (saved earlier)" : ""}.`
     : "No restore state could be saved (no usable session id).";

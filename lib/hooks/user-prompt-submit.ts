@@ -30,7 +30,13 @@ import { engineInvocation } from "../core/shell-quote.ts";
 import { readRegistry, writeRegistry } from "../store/session-registry.ts";
 // The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
 // when reached (prompt-cold.ts; scripts/build.ts).
-import { failedLine, failedText, holdPrompt, reentryAtPrompt } from "./prompt-cold.ts";
+import {
+  failedLine,
+  failedText,
+  holdPrompt,
+  makeWindowKnown,
+  reentryAtPrompt,
+} from "./prompt-cold.ts";
 import type { PromptHookOptions } from "./prompt-hook-options.ts";
 
 const IDLE_GAP_MS = 60 * 60 * 1000;
@@ -195,7 +201,8 @@ function blockTier(deps: Deps, b: BlockTierInput): HookAnswer {
     return contextAnswer(EVENT, withReentry(failedText(u, knobs, files)), failedLine(u, files));
   // A held prompt's answer reaches the person only: the re-entry list is then not given (the
   // block tier cannot follow a compaction in practice, the context was just made small).
-  const words = blockText(u, knobs, files, mode);
+  const makeKnown = mode === "advise-guess" ? makeWindowKnown(deps) : undefined;
+  const words = blockText(u, knobs, files, mode, makeKnown);
   if (mode === "block") return { decision: "block", reason: words };
   return contextAnswer(EVENT, withReentry(words), blockLine(u, knobs, mode));
 }

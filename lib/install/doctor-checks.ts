@@ -6,10 +6,11 @@ import { windowSourceChecks } from "./doctor-windows.ts";
 import { PLUGIN_COMMAND, SETTINGS_COMMAND } from "../core/checkpoint-command.ts";
 import { enabledPluginIn } from "./enabled-plugin.ts";
 import { pathCommandCheck } from "./path-command.ts";
-import { engineInstaller, UNKNOWN_INSTALLER } from "./install-invocation.ts";
+import { engineInstaller } from "./install-invocation.ts";
 import { settingsInstalls, uninstallCommandFor } from "./installs-present.ts";
 import { setupFix, timed, type DoctorCheck } from "./doctor-check.ts";
 import { layoutChecks } from "./doctor-install-checks.ts";
+import { makeWindowKnown, windowAdvice } from "./window-advice.ts";
 
 export type { DoctorCheck } from "./doctor-check.ts";
 
@@ -88,11 +89,9 @@ export function runDoctorChecks(deps: Deps, input: DoctorInput): DoctorCheck[] {
   checks.push(...oneInstallChecks(deps, plugin));
   checks.push(...commandNameChecks(plugin, layouts.length > 0));
   if (input.knobs) {
-    const setup = setupFix(deps, layouts[0] ?? null);
-    const makeKnown =
-      setup === UNKNOWN_INSTALLER
-        ? undefined
-        : `${setup} --statusline (the status line records the window), or set QUOIN_CONTEXT_WINDOW`;
+    const makeKnown = layouts[0]
+      ? windowAdvice(deps, layouts[0], engineInstaller(deps))
+      : makeWindowKnown(deps);
     checks.push(...windowSourceChecks(deps, input.knobs, makeKnown));
   }
   return checks;

@@ -38,7 +38,7 @@ function recentSessionIds(
   return [...seen].map(([sid, at]) => ({ sid, at }));
 }
 
-/** `makeKnown`: the fix in this install's own words (the installer with --statusline) */
+/** `makeKnown`: the fix in this install's own words (window-advice.ts) */
 export function windowSourceChecks(deps: Deps, knobs: Knobs, makeKnown?: string): WindowCheck[] {
   const paths = projectMemory(deps, deps.cwd);
   if (!paths) return [];

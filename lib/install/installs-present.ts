@@ -40,7 +40,7 @@ export function settingsInstalls(deps: Pick<Deps, "fs" | "env" | "home" | "cwd">
 /** The invocation an install recorded (install-state.json), null when it recorded none. */
 export function recordedInvocation(
   deps: Pick<Deps, "fs">,
-  layout: InstallLayout,
+  layout: Pick<InstallLayout, "stateFile">,
 ): Invocation | null {
   try {
     const state = JSON.parse(readTextOrNull(deps.fs, layout.stateFile) ?? "") as {

@@ -5,6 +5,7 @@ import type { RunResult } from "../../../lib/core/deps.ts";
 import { memDeps } from "../../helpers/mem-install-deps.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { transcriptWithTokens } from "../../helpers/transcripts.ts";
+import { MAKE_WINDOW_KNOWN } from "../../../lib/context/context-window.ts";
 
 const DIST = "/repo/dist";
 const BUILT = {
@@ -275,7 +276,7 @@ describe("doctor: the window of recent sessions", () => {
       '{"context_window_size":1000000}\n',
   };
 
-  it("an install that recorded its installer names it, with --statusline, as the way to make the window known", () => {
+  it("an install without a status line names its own installer as the way to turn the recorder on", () => {
     const { deps } = memDeps({ ...BUILT, ...files });
     runInstall(deps, {
       scope: "user",
@@ -290,7 +291,7 @@ describe("doctor: the window of recent sessions", () => {
       knobs: readKnobs({}, () => {}),
     }).find((c) => c.name.startsWith(`window of session ${A.slice(0, 8)}`));
     expect(check?.fix).toBe(
-      "run npx quoin-checkpoint@0.1.0 install --statusline (the status line records the window), or set QUOIN_CONTEXT_WINDOW",
+      "this install has no status line to record the window (installed with --no-statusline, or before the recorder was the default): turn the recorder on with npx quoin-checkpoint@0.1.0 install, or set QUOIN_CONTEXT_WINDOW",
     );
   });
 
@@ -307,7 +308,7 @@ describe("doctor: the window of recent sessions", () => {
         warn: true,
         detail:
           "200k from default (assumed; claude-sonnet-4-5-20250929 offers 200k or 1M); 100% = 167k: a guess, so a prompt past the limit is only warned about, never held back",
-        fix: "install the status line (setup --statusline) or set QUOIN_CONTEXT_WINDOW",
+        fix: MAKE_WINDOW_KNOWN,
       },
       {
         name: "window of session cccccccc (last prompt 2026-11-29T11:30:00Z)",
