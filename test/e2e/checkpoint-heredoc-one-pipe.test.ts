@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
-import { lastUserText, runClaude, startLoopbackModel } from "./loopback-model.ts";
-import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.ts";
+import { lastUserText } from "./loopback-model.ts";
+import { runScriptedSkill } from "./skill-world.ts";
 
 // The skill's save step as written now: the document as lines in a quoted heredoc (apostrophes and
 // double quotes as typed, no '\'' escaping) on the --ask-mode call, and the answer
@@ -22,28 +22,15 @@ const DOC = [
 
 describe("e2e: /checkpoint's document in a heredoc, piped once", { timeout: 120_000 }, () => {
   it("the --ask-mode call keeps it, the --asked call saves it; no denial, the words kept as typed", async () => {
-    const env = tempProject("quoin-e2e-heredoc-");
-    installFromDist(env, "user");
-    const model = await startLoopbackModel(
-      scriptedCommands((engine, sid) => [
+    const { env, run, bodies } = await runScriptedSkill({
+      prefix: "quoin-e2e-heredoc-",
+      commands: (engine, sid) => [
         `${engine} pidfile acquire checkpoint --session ${sid}`,
         `${engine} save --json --stdin-json --ask-mode --session ${sid} <<'QUOIN_DOC'\n${DOC}\nQUOIN_DOC`,
         `${engine} save --json --mode restore --asked --session ${sid}`,
-      ]),
-    );
-    let bodies: ReturnType<typeof model.messageBodies>;
-    let run: Awaited<ReturnType<typeof runClaude>>;
-    try {
-      run = await runClaude({
-        home: env.home,
-        cwd: env.project,
-        baseUrl: model.url,
-        args: ["/checkpoint"],
-      });
-      bodies = model.messageBodies();
-    } finally {
-      await model.close();
-    }
+      ],
+      prompt: "/checkpoint",
+    });
     expect(run.code, run.stderr).toBe(0);
     const askResult = lastUserText(bodies.at(-2)!);
     expect(askResult).not.toMatch(/permission|requires approval|not allowed/i);
@@ -66,25 +53,13 @@ describe("e2e: a JSON object in a heredoc is refused by the client's check", {
   timeout: 120_000,
 }, () => {
   it("so the skill passes lines, not JSON, in its heredoc", async () => {
-    const env = tempProject("quoin-e2e-heredoc-json-");
-    installFromDist(env, "user");
-    const model = await startLoopbackModel(
-      scriptedCommands((engine, sid) => [
+    const { bodies } = await runScriptedSkill({
+      prefix: "quoin-e2e-heredoc-json-",
+      commands: (engine, sid) => [
         `${engine} save --json --stdin-json --mode restore --session ${sid} <<'QUOIN_DOC'\n{"task":"x"}\nQUOIN_DOC`,
-      ]),
-    );
-    let bodies: ReturnType<typeof model.messageBodies>;
-    try {
-      await runClaude({
-        home: env.home,
-        cwd: env.project,
-        baseUrl: model.url,
-        args: ["/checkpoint"],
-      });
-      bodies = model.messageBodies();
-    } finally {
-      await model.close();
-    }
+      ],
+      prompt: "/checkpoint",
+    });
     expect(lastUserText(bodies.at(-1)!)).toContain("Contains brace with quote character");
   });
 });

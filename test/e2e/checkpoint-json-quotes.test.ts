@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../lib/store/checkpoint-parse.ts";
-import { lastUserText, runClaude, startLoopbackModel } from "./loopback-model.ts";
-import { installFromDist, scriptedCommands, tempProject } from "./skill-driver.ts";
+import { lastUserText } from "./loopback-model.ts";
+import { runScriptedSkill } from "./skill-world.ts";
 
 // The skill tells the model that double quotes and JSON escapes are fine in its document. Through
 // the real client, with no --allowedTools: the SAVE line holding \" and \n passes the permission
@@ -16,27 +16,14 @@ describe("e2e: /checkpoint saves a JSON document holding double quotes and escap
   timeout: 120_000,
 }, () => {
   it("passes the permission check under the skill's allowed-tools and the checkpoint keeps the values", async () => {
-    const env = tempProject("quoin-e2e-quotes-");
-    installFromDist(env, "user");
-    const model = await startLoopbackModel(
-      scriptedCommands((engine, sid) => [
+    const { env, run, bodies } = await runScriptedSkill({
+      prefix: "quoin-e2e-quotes-",
+      commands: (engine, sid) => [
         `${engine} pidfile acquire checkpoint --session ${sid}`,
         `echo -E ${quoted} | ${engine} save --json --stdin-json --mode restore --session ${sid}`,
-      ]),
-    );
-    let bodies: ReturnType<typeof model.messageBodies>;
-    let run: Awaited<ReturnType<typeof runClaude>>;
-    try {
-      run = await runClaude({
-        home: env.home,
-        cwd: env.project,
-        baseUrl: model.url,
-        args: ["/checkpoint --mode restore"],
-      });
-      bodies = model.messageBodies();
-    } finally {
-      await model.close();
-    }
+      ],
+      prompt: "/checkpoint --mode restore",
+    });
     expect(run.code, run.stderr).toBe(0);
     // the request after the save call carries its tool result: the engine's answer, no denial
     const saveResult = lastUserText(bodies.at(-1)!);

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { lastUserText, requestText, runClaude, startLoopbackModel } from "./loopback-model.ts";
-import { installFromDist, scriptedCommands, SKILL_MARKER, tempProject } from "./skill-driver.ts";
+import { lastUserText, requestText } from "./loopback-model.ts";
+import { SKILL_MARKER } from "./skill-driver.ts";
+import { runScriptedSkill } from "./skill-world.ts";
 
 // /checkpoint --share through the real client, with no --allowedTools: the save, then the engine's
 // share (no --json), pass the permission check under the skill's own allowed-tools, and the share
@@ -12,31 +13,21 @@ const DOC = `'${JSON.stringify({ task: "share-e2e", intent: "hand the retry work
 
 describe("e2e: /checkpoint --share", { timeout: 120_000 }, () => {
   it("saves, then share runs under the skill's allowed-tools and pushes refs/quoin/checkpoints", async () => {
-    const env = tempProject("quoin-e2e-share-");
-    const bare = path.join(path.dirname(env.project), "remote.git");
-    spawnSync("git", ["init", "-q", "--bare", bare]);
-    spawnSync("git", ["-C", env.project, "remote", "add", "origin", bare]);
-    installFromDist(env, "user");
-    const model = await startLoopbackModel(
-      scriptedCommands((engine, sid) => [
+    let bare = "";
+    const { env, run, bodies } = await runScriptedSkill({
+      prefix: "quoin-e2e-share-",
+      prepare: ({ project }) => {
+        bare = path.join(path.dirname(project), "remote.git");
+        spawnSync("git", ["init", "-q", "--bare", bare]);
+        spawnSync("git", ["-C", project, "remote", "add", "origin", bare]);
+      },
+      commands: (engine, sid) => [
         `${engine} pidfile acquire checkpoint --session ${sid}`,
         `echo -E ${DOC} | ${engine} save --json --stdin-json --mode restore --session ${sid}`,
         `${engine} share --session ${sid}`,
-      ]),
-    );
-    let bodies: ReturnType<typeof model.messageBodies>;
-    let run: Awaited<ReturnType<typeof runClaude>>;
-    try {
-      run = await runClaude({
-        home: env.home,
-        cwd: env.project,
-        baseUrl: model.url,
-        args: ["/checkpoint --share --mode restore"],
-      });
-      bodies = model.messageBodies();
-    } finally {
-      await model.close();
-    }
+      ],
+      prompt: "/checkpoint --share --mode restore",
+    });
     expect(run.code, run.stderr).toBe(0);
     const skill = bodies.map((b) => requestText(b)).find((t) => t.includes(SKILL_MARKER)) ?? "";
     expect(skill).toContain("Arguments: `--share --mode restore`");
