@@ -74,7 +74,8 @@ export function runInstallMain(values: Record<string, unknown>, opts: InstallMai
     uninstall,
     dryRun: values["dry-run"] === true,
     statusLine: values["statusline"] === true,
-    // By default the status line is an invisible recorder of the window; --no-statusline: none.
+    // By default the status line is an invisible recorder of the window; --no-statusline: none
+    // (a status line of quoin's from an earlier run comes out again).
     recorder: values["no-statusline"] !== true,
     distDir: opts.distDir,
     packageVersion: opts.packageVersion,

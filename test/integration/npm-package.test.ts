@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -169,7 +170,7 @@ beforeAll(() => {
 }, 240_000);
 
 describe("the npm package", () => {
-  it("holds the built bundles, skills, README and LICENSE, and nothing else", () => {
+  it("holds the built bundles, skills, README, docs/ and LICENSE, and nothing else", () => {
     const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" })
       .trim()
       .split("\n")
@@ -178,6 +179,9 @@ describe("the npm package", () => {
       [
         "LICENSE",
         "README.md",
+        ...readdirSync(path.join(ROOT, "docs"))
+          .filter((f) => f.endsWith(".md"))
+          .map((f) => `docs/${f}`),
         "dist/any-ascii.cjs",
         "dist/bin.cjs",
         ...HOOK_SPECS.map((h) => `dist/hooks/${h.bundle}.cjs`).sort(),
@@ -192,6 +196,30 @@ describe("the npm package", () => {
     );
     const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
     expect(pkg.dependencies).toBeUndefined();
+    // docs/ is text: 484 KB packed without it, 547 KB with it (2026-12-03, docs/install.md)
+    expect(statSync(tarball).size).toBeLessThan(700_000);
+  });
+
+  it("every relative link of README.md and docs/ names a file the tarball holds", () => {
+    const unpacked = path.join(work, "unpacked");
+    mkdirSync(unpacked, { recursive: true });
+    execFileSync("tar", ["xzf", tarball, "-C", unpacked]);
+    const pkg = path.join(unpacked, "package");
+    const pages = ["README.md", ...readdirSync(path.join(pkg, "docs")).map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      const text = readFileSync(path.join(pkg, page), "utf8");
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = m[1] as string;
+        if (/^[a-z]+:/.test(target)) continue;
+        links += 1;
+        if (!existsSync(path.join(pkg, path.dirname(page), target)))
+          broken.push(`${page} -> ${target}`);
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
   });
 
   it("npm i -g, quoin-checkpoint install: hooks and skills copied out of the prefix, doctor passes, survives the prefix, uninstalls exactly", () => {
@@ -392,5 +420,66 @@ describe("the npm package", () => {
     );
     expect(commands.length).toBeGreaterThan(8);
     runPrinted(commands, repo, withConfig);
+  }, 180_000);
+  it("past the block tier on a guessed window, the prompt hook's way to make the window known fits the install and runs as printed", () => {
+    const home = freshHome();
+    const run = env(home);
+    const install = sh("npx", ["--yes", `file:${tarball}`, "install", "--no-statusline"], {
+      cwd: home,
+      env: run,
+    });
+    expect(install.code, install.out).toBe(0);
+    const settingsFile = path.join(home, ".claude", "settings.json");
+    expect(readFileSync(settingsFile, "utf8")).not.toContain("statusline.cjs");
+
+    // A session at 160k of a model that offers 200k or 1M: the window is a guess, past 95 %.
+    const repo = path.join(home, "proj");
+    mkdirSync(path.join(repo, ".workflow_artifacts"), { recursive: true });
+    const sid = "4d5611e5-1111-4222-8333-444455556667";
+    const transcript = path.join(home, "t.jsonl");
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: "assistant", timestamp: "2026-12-01T00:00:00.000Z", message: { model: "claude-sonnet-4-5", usage: { input_tokens: 160_000 } } })}\n`,
+    );
+    const prompt = () => {
+      const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
+      const command = settings.hooks.UserPromptSubmit[0].hooks[0].command as string;
+      const res = spawnSync("sh", ["-c", command], {
+        input: JSON.stringify({
+          session_id: sid,
+          transcript_path: transcript,
+          cwd: repo,
+          hook_event_name: "UserPromptSubmit",
+          prompt: "go on",
+        }),
+        env: run,
+        cwd: repo,
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(res.status, res.stderr).toBe(0);
+      return String(JSON.parse(res.stdout).hookSpecificOutput?.additionalContext ?? "");
+    };
+
+    const off = prompt();
+    expect(off).toContain("the window is assumed, not known");
+    expect(off).toMatch(/turn the recorder on with npx \S+ install, or set QUOIN_CONTEXT_WINDOW/);
+    const commands = printedCommands(off);
+    expect(commands).toEqual([expect.stringMatching(/^npx \S+ install$/)]);
+    runPrinted(commands, repo, run);
+    expect(JSON.parse(readFileSync(settingsFile, "utf8")).statusLine.command).toMatch(
+      /statusline\.cjs" --quiet$/,
+    );
+
+    // The recorder is in now, and has not run: no interactive client drew a status line.
+    const on = prompt();
+    expect(on).toContain(
+      "this install's status-line recorder records the window once the interactive client draws its status line",
+    );
+    expect(printedCommands(on)).toEqual([]);
+    expect(sh("npx", ["--yes", `file:${tarball}`, "uninstall"], { cwd: home, env: run }).code).toBe(
+      0,
+    );
+    expectUninstalledExactly(home);
   }, 180_000);
 });
