@@ -1,7 +1,7 @@
 import { listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
 import { checkpointRowText } from "../../lib/restore/brief/picker-rows.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
-import { pickerSettings } from "../../lib/restore/restore-picker.ts";
+import { pickerSettings } from "../../lib/restore/picker-decision.ts";
 import { sharedCheckpointsOf, sharedListLines } from "../../lib/share/shared-for-restore.ts";
 import { printLine } from "../cli-context.ts";
 import { answer, EXIT } from "../answer.ts";

@@ -1,7 +1,8 @@
 import * as path from "node:path";
 import { sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
 import type { MemoryListing } from "./memory-listing.ts";
-import { defaultPickerSettings, numberedList, type PickerSettings } from "./restore-picker.ts";
+import { numberedList } from "./restore-picker.ts";
+import { defaultPickerSettings, type PickerSettings } from "./picker-decision.ts";
 import type { DamageKind } from "./checkpoint-damage.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";

@@ -26,11 +26,7 @@ import { parseCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { findMidAgentHandoff } from "../../lib/store/mid-agent-handoff.ts";
 import { appendBlockedPrompt, parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { lastSeen } from "../../lib/store/recent-sessions.ts";
-import {
-  cachedFields,
-  HEAD_CACHE_FILE,
-  openHeadCache,
-} from "../../lib/restore/checkpoint-heads.ts";
+import { cachedFields, HEAD_CACHE_FILE, openHeadCache } from "../../lib/restore/head-cache.ts";
 import { intentFromUnfinished, parseSessionState } from "../../lib/store/session-state.ts";
 import {
   parseKeyValues,

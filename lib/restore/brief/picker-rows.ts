@@ -1,5 +1,5 @@
 import type { OfferedShared } from "../restore-outcome.ts";
-import { PICKER_LIST_CAP, type ListedCandidate } from "../restore-picker.ts";
+import { PICKER_LIST_CAP, type ListedCandidate } from "../picker-decision.ts";
 import type { CheckpointRow } from "../checkpoint-list.ts";
 import { kindOf } from "../../store/checkpoint-status.ts";
 

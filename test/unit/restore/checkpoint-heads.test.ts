@@ -9,8 +9,8 @@ import {
   openHeadCache,
   rememberFields,
   saveHeadCache,
-  type HeadFields,
-} from "../../../lib/restore/checkpoint-heads.ts";
+} from "../../../lib/restore/head-cache.ts";
+import type { HeadFields } from "../../../lib/restore/checkpoint-heads.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
 const SID = "aaaa0000-0000-4000-8000-000000000001";
