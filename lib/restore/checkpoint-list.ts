@@ -23,6 +23,10 @@ export interface CheckpointRow {
   sessionId: string | null;
   /** the model's intent, else the newest request (the `intent` section) */
   intent: string | null;
+  /** the model's in-progress line or work item in progress, when the head holds it */
+  working?: string;
+  /** the newest of the model's last words, when the head holds it */
+  lastWord?: string;
   /** why it cannot be restored as a checkpoint */
   damage?: DamageKind;
   /** `## Status`, first line (what kind of save it is) */
@@ -57,6 +61,8 @@ export function listCheckpoints(snap: MemoryListing, s: PickerSettings): Checkpo
     legacy: !c.damage && c.sessionId === undefined,
     sessionId: c.sessionId ?? null,
     intent: c.intent ?? null,
+    ...(c.working ? { working: c.working } : {}),
+    ...(c.lastWord ? { lastWord: c.lastWord } : {}),
     ...(c.damage ? { damage: c.damage } : {}),
     ...(c.status ? { status: c.status } : {}),
   }));

@@ -13,7 +13,8 @@ import type { HeadFields } from "./checkpoint-heads.ts";
 
 /** memory/checkpoint-heads.json: the fields of each checkpoint's head, keyed by file name. */
 export const HEAD_CACHE_FILE = "checkpoint-heads.json";
-const HEAD_CACHE_VERSION = 1;
+/** 2: the model's words (working, lastWord) joined the fields; a version-1 file is read as empty. */
+const HEAD_CACHE_VERSION = 2;
 /**
  * A head younger than this is read, never cached: a file rewritten twice within one mtime tick
  * (and at the same size and inode) would otherwise keep the first head.
@@ -39,6 +40,8 @@ type Entry = [
   branch: string | null,
   sessionId: string | null | false,
   intent: string | null,
+  working: string | null,
+  lastWord: string | null,
 ];
 
 /** The stat key a cache entry must match: a rewrite (new inode by rename, new mtime or size) misses. */
@@ -63,7 +66,7 @@ const optString = (v: unknown): v is string | null =>
 function validEntry(v: unknown): v is Entry {
   return (
     Array.isArray(v) &&
-    v.length === 8 &&
+    v.length === 10 &&
     typeof v[0] === "number" &&
     typeof v[1] === "number" &&
     typeof v[2] === "number" &&
@@ -71,7 +74,9 @@ function validEntry(v: unknown): v is Entry {
     optString(v[4]) &&
     optString(v[5]) &&
     (v[6] === false || optString(v[6])) &&
-    optString(v[7])
+    optString(v[7]) &&
+    optString(v[8]) &&
+    optString(v[9])
   );
 }
 
@@ -114,6 +119,8 @@ function toFields(e: Entry): HeadFields {
     branch: orUndefined(e[5]),
     sessionId: e[6] === false ? undefined : e[6],
     ...(e[7] === null ? {} : { intent: e[7] }),
+    ...(e[8] === null ? {} : { working: e[8] }),
+    ...(e[9] === null ? {} : { lastWord: e[9] }),
   };
 }
 
@@ -127,6 +134,8 @@ function toEntry(key: HeadKey, ino: number, f: HeadFields): Entry {
     orNull(f.branch),
     f.sessionId === undefined ? false : f.sessionId,
     orNull(f.intent),
+    orNull(f.working),
+    orNull(f.lastWord),
   ];
 }
 
