@@ -144,7 +144,7 @@ export function headFields(head: string): HeadFields {
 
 type WordsKey = "inProgress" | "workItems" | "lastWords";
 /** The model's words are kept to this many characters: a row shows about 70, the head cache stays small. */
-export const WORDS_KEPT = 120;
+const WORDS_KEPT = 120;
 const kept = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, WORDS_KEPT);
 const WORDS_TITLES = new Map<string, WordsKey>(
   (["inProgress", "workItems", "lastWords"] as const).map((k) => [titleOf(k).toLowerCase(), k]),
