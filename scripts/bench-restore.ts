@@ -4,7 +4,7 @@ import { renderCheckpoint } from "../lib/store/checkpoint-format.ts";
 import { NO_ARTIFACTS } from "../lib/store/checkpoint-values.ts";
 import { voluntaryCheckpointName } from "../lib/store/checkpoint-names.ts";
 import { memoryPaths } from "../lib/store/memory-paths.ts";
-import { HEAD_CACHE_FILE } from "../lib/restore/checkpoint-heads.ts";
+import { HEAD_CACHE_FILE } from "../lib/restore/head-cache.ts";
 import { ENGINE_BUNDLE } from "../lib/install/install-layout.ts";
 import { formatRow, measure, type BenchContext } from "./bench-lib.ts";
 import { asciiBody } from "../lib/core/ascii-text.ts";

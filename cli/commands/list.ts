@@ -1,7 +1,7 @@
 import { listCheckpoints } from "../../lib/restore/checkpoint-list.ts";
 import { checkpointRowText } from "../../lib/restore/brief/picker-rows.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
-import { pickerSettings } from "../../lib/restore/restore-picker.ts";
+import { pickerSettings } from "../../lib/restore/picker-decision.ts";
 import { sharedCheckpointsOf, sharedListLines } from "../../lib/share/shared-for-restore.ts";
 import { printLine } from "../cli-context.ts";
 import { answer, EXIT } from "../answer.ts";
@@ -28,7 +28,8 @@ export const listCommand = defineCommand({
     }
     printLine(ctx, `${rows.length} checkpoint(s) in ${ctx.paths.checkpoints}:`);
     for (const r of rows) printLine(ctx, checkpointRowText(r));
-    printLine(ctx, `show one with: ${engine} show N`);
+    // a command that runs as printed: the first row's number (the numbers are `restore --pick`'s too)
+    printLine(ctx, `show one with: ${engine} show ${rows[0]!.n} (or another number above)`);
     for (const line of sharedListLines(shared, engine)) printLine(ctx, line);
     return EXIT.done;
   },

@@ -1,7 +1,7 @@
 import { readTextByRule } from "../../lib/core/file-range.ts";
 import { resolveShowTarget } from "../../lib/restore/checkpoint-list.ts";
 import { buildMemoryListing } from "../../lib/restore/memory-listing.ts";
-import { pickerSettings } from "../../lib/restore/restore-picker.ts";
+import { pickerSettings } from "../../lib/restore/picker-decision.ts";
 import { printLine, UsageError } from "../cli-context.ts";
 import { answer, EXIT, refuse } from "../answer.ts";
 import { defineCommand } from "../command.ts";

@@ -1,16 +1,11 @@
-import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, readTextOrNull } from "../core/file-range.ts";
-import { regularFileStat } from "../core/dir-listing.ts";
-import { writeAtomic } from "../core/atomic-write.ts";
-import { refuseSymlinkedTree } from "../core/memory-tree-guard.ts";
-import { isRecord } from "../core/value-checks.ts";
 import { unescapeBody } from "../core/markdown-sections.ts";
-import { titleOf, type SectionKey } from "../store/checkpoint-sections.ts";
+import { SECTIONS, titleOf, type SectionKey } from "../store/checkpoint-sections.ts";
 
 // What the picker needs from a checkpoint's first sections (status, task, branch, session id,
-// intent), read cheaply, and a cache of it in memory/checkpoint-heads.json so a restore over
-// 1,000 checkpoints does not open 1,000 files (docs/performance.md).
+// intent, and what the session was doing in the model's words), read cheaply; head-cache.ts keeps
+// them between restores.
 
 export interface HeadFields {
   status?: string;
@@ -20,10 +15,25 @@ export interface HeadFields {
   sessionId?: string | null;
   /** first line of the intent section, when it lies within the head */
   intent?: string;
+  /** the model's in-progress line, else the work item in progress, when within the head */
+  working?: string;
+  /** the newest of the model's last words, when the section lies within the head */
+  lastWord?: string;
 }
 
-/** Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool writes (else the whole file is read). */
+/**
+ * Enough for Status, Current stage, Active task, Branch and Session ID of a checkpoint this tool
+ * writes; a file this small is its own head and is checked for damage whole (memory-listing.ts).
+ */
 export const HEAD_BYTES = 1024;
+
+/**
+ * How much of a checkpoint a head read takes: one read of a 4 KB page (it was 1 KB). In real
+ * checkpoints of 4.1 to 4.8 KB the last words end by byte 1,950 and the work items by 3,050; a
+ * 1 KB head held neither. A section cut by the end of the read is not taken. Cost on 50 real
+ * checkpoints: the reads 1.1 ms of CPU either way, their parse 1.1 -> 1.3 ms (docs/performance.md).
+ */
+export const ROW_HEAD_BYTES = 4096;
 
 /** `## Title` of a section, as the file has it (the section table's title). */
 const heading = (key: SectionKey) => `## ${titleOf(key)}`;
@@ -40,7 +50,7 @@ const TITLE = {
 };
 
 /**
- * The first sections of a checkpoint, read cheaply: a 1 KB prefix cut back to whole sections;
+ * The first sections of a checkpoint, read cheaply: a 4 KB prefix cut back to whole sections;
  * the whole file only when a section the picker needs is not in the prefix. `file` was just
  * lstatted as a regular file (regularFileStat).
  */
@@ -48,9 +58,9 @@ export function readCheckpointHead(
   fs: FsApi,
   file: { path: string; size: number },
 ): string | undefined {
-  const prefix = readHead(fs, file.path, HEAD_BYTES, { lstatted: true });
+  const prefix = readHead(fs, file.path, ROW_HEAD_BYTES, { lstatted: true });
   if (prefix === null) return undefined;
-  if (file.size <= HEAD_BYTES) return prefix;
+  if (file.size <= ROW_HEAD_BYTES) return prefix;
   const lastHeading = prefix.lastIndexOf("\n## ");
   const whole = lastHeading > 0 ? prefix.slice(0, lastHeading + 1) : prefix;
   if (NEEDED_HEADINGS.every((h) => h.test(whole))) return whole;
@@ -127,183 +137,62 @@ export function headFields(head: string): HeadFields {
     branch: branch ?? undefined,
     sessionId: sid === undefined ? undefined : sid && sid !== "unknown" ? sid : null,
     ...(intent ? { intent } : {}),
+    // the model's words come after the intent: read on from where the fields ended
+    ...modelWords(head, at <= head.length ? at : 0),
   };
 }
 
-/** memory/checkpoint-heads.json: the fields of each checkpoint's head, keyed by file name. */
-export const HEAD_CACHE_FILE = "checkpoint-heads.json";
-const HEAD_CACHE_VERSION = 1;
-/**
- * A head younger than this is read, never cached: a file rewritten twice within one mtime tick
- * (and at the same size and inode) would otherwise keep the first head.
- */
-export const HEAD_CACHE_SETTLE_MS = 2000;
-/** The cache file is rewritten only for this many new heads (or as many gone ones): a restore after one save does not rewrite 1,000 entries. */
-export const HEAD_CACHE_BATCH = 16;
-/** A cache file larger than this is not read (about 200 bytes an entry: 50,000 checkpoints). */
-const HEAD_CACHE_MAX_BYTES = 10 << 20;
-/** Longer field values are not cached (the head is read instead): a checkpoint line is short. */
-const MAX_FIELD = 2048;
+type WordsKey = "inProgress" | "workItems" | "lastWords";
+/** The model's words are kept to this many characters: a row shows about 70, the head cache stays small. */
+const WORDS_KEPT = 120;
+const kept = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, WORDS_KEPT);
+const WORDS_TITLES = new Map<string, WordsKey>(
+  (["inProgress", "workItems", "lastWords"] as const).map((k) => [titleOf(k).toLowerCase(), k]),
+);
 
-/**
- * One entry: the file's stat key, then its fields. sessionId: a string, null (recorded unknown),
- * or false (no session-id section); the other fields: a string, or null when absent.
- */
-type Entry = [
-  mtimeMs: number,
-  size: number,
-  ino: number,
-  status: string | null,
-  task: string | null,
-  branch: string | null,
-  sessionId: string | null | false,
-  intent: string | null,
-];
-
-/** The stat key a cache entry must match: a rewrite (new inode by rename, new mtime or size) misses. */
-export interface HeadKey {
-  name: string;
-  mtimeMs: number;
-  size: number;
-  ino?: number;
-}
-
-export interface HeadCache {
-  file: string;
-  entries: Map<string, Entry>;
-  /** entries to write: what was valid and still listed, plus the heads read this run */
-  next: Map<string, Entry>;
-  misses: number;
-}
-
-const optString = (v: unknown): v is string | null =>
-  v === null || (typeof v === "string" && v.length <= MAX_FIELD);
-
-function validEntry(v: unknown): v is Entry {
-  return (
-    Array.isArray(v) &&
-    v.length === 8 &&
-    typeof v[0] === "number" &&
-    typeof v[1] === "number" &&
-    typeof v[2] === "number" &&
-    optString(v[3]) &&
-    optString(v[4]) &&
-    optString(v[5]) &&
-    (v[6] === false || optString(v[6])) &&
-    optString(v[7])
-  );
-}
-
-/** A cache with no entries (a read of one or two heads does not pay for parsing the file). */
-export function emptyHeadCache(memoryDir: string): HeadCache {
-  return {
-    file: path.join(memoryDir, HEAD_CACHE_FILE),
-    entries: new Map(),
-    next: new Map(),
-    misses: 0,
-  };
-}
-
-/** The cache of `memoryDir`; an empty one when it is missing, not a regular file, too large or not this version. Never throws. */
-export function openHeadCache(fs: FsApi, memoryDir: string): HeadCache {
-  const cache = emptyHeadCache(memoryDir);
-  const file = cache.file;
-  const st = regularFileStat(fs, file);
-  if (!st || st.size > HEAD_CACHE_MAX_BYTES) return cache;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readHead(fs, file, st.size, { lstatted: true }) ?? "");
-  } catch {
-    return cache;
+/** The first line of the model's in-progress text, a list mark taken off. */
+function firstLine(text: string | null): string | undefined {
+  for (const l of (text ?? "").split("\n")) {
+    const line = l.replace(/^\s*[-*]\s+/, "").trim();
+    if (line !== "") return line;
   }
-  if (!isRecord(doc) || doc["version"] !== HEAD_CACHE_VERSION || !isRecord(doc["entries"]))
-    return cache;
-  for (const [name, entry] of Object.entries(doc["entries"]))
-    if (validEntry(entry)) cache.entries.set(name, entry);
-  return cache;
-}
-
-const orNull = (v: string | undefined): string | null => v ?? null;
-const orUndefined = (v: string | null): string | undefined => v ?? undefined;
-
-function toFields(e: Entry): HeadFields {
-  return {
-    ...(e[3] === null ? {} : { status: e[3] }),
-    task: orUndefined(e[4]),
-    branch: orUndefined(e[5]),
-    sessionId: e[6] === false ? undefined : e[6],
-    ...(e[7] === null ? {} : { intent: e[7] }),
-  };
-}
-
-function toEntry(key: HeadKey, ino: number, f: HeadFields): Entry {
-  return [
-    key.mtimeMs,
-    key.size,
-    ino,
-    orNull(f.status),
-    orNull(f.task),
-    orNull(f.branch),
-    f.sessionId === undefined ? false : f.sessionId,
-    orNull(f.intent),
-  ];
-}
-
-/** The cached fields of a checkpoint whose size, mtime and inode match its entry; undefined otherwise. */
-export function cachedFields(cache: HeadCache, key: HeadKey): HeadFields | undefined {
-  const e = cache.entries.get(key.name);
-  if (!e || key.ino === undefined || e[0] !== key.mtimeMs || e[1] !== key.size || e[2] !== key.ino)
-    return undefined;
-  cache.next.set(key.name, e);
-  return toFields(e);
-}
-
-/** Remember fields just read from a head, unless the file is too young to be trusted by its stat (HEAD_CACHE_SETTLE_MS). */
-export function rememberFields(
-  cache: HeadCache,
-  key: HeadKey,
-  fields: HeadFields,
-  nowMs: number,
-): void {
-  if (key.ino === undefined || nowMs - key.mtimeMs < HEAD_CACHE_SETTLE_MS) return;
-  const entry = toEntry(key, key.ino, fields);
-  if (!entry.every((v) => typeof v !== "string" || v.length <= MAX_FIELD)) return;
-  cache.next.set(key.name, entry);
-  cache.misses += 1;
-}
-
-export interface HeadCacheWrite {
-  pid: number;
-  /** names in checkpoints/ now (a full listing); entries for other names are dropped */
-  listed: ReadonlySet<string>;
-  /** rewrite after this many new heads or gone entries (HEAD_CACHE_BATCH) */
-  batch?: number;
+  return undefined;
 }
 
 /**
- * Write the cache back when it is worth it: at least `batch` heads were read, or at least `batch`
- * entries (and a quarter of them) name files no longer listed. Best effort: a failure leaves the
- * old file (or none), and the next restore reads heads.
+ * What the session was doing in the model's words, from the sections of the head from `from` on,
+ * each read by its row of the section table: the in-progress line, else the work item in
+ * progress; and the newest of the last words. Stops once the in-progress line is found, or
+ * past the work items (the last of the three in a checkpoint).
  */
-export function saveHeadCache(fs: FsApi, cache: HeadCache, w: HeadCacheWrite): boolean {
-  const batch = w.batch ?? HEAD_CACHE_BATCH;
-  let gone = 0;
-  for (const name of cache.entries.keys()) if (!w.listed.has(name)) gone += 1;
-  const worth = cache.misses >= batch || (gone >= batch && gone * 4 >= cache.entries.size);
-  if (!worth) return false;
-  // Entries still valid but not looked at this run (a list of a narrower window) are kept.
-  for (const [name, e] of cache.entries)
-    if (w.listed.has(name) && !cache.next.has(name)) cache.next.set(name, e);
-  const entries: Record<string, Entry> = {};
-  for (const [name, e] of [...cache.next].sort((a, b) => (a[0] < b[0] ? -1 : 1))) entries[name] = e;
-  try {
-    refuseSymlinkedTree(fs, cache.file);
-    writeAtomic(fs, cache.file, `${JSON.stringify({ version: HEAD_CACHE_VERSION, entries })}\n`, {
-      mode: 0o600,
-      pid: w.pid,
-    });
-    return true;
-  } catch {
-    return false;
+function modelWords(head: string, from: number): Pick<HeadFields, "working" | "lastWord"> {
+  const bodies: Partial<Record<WordsKey, string[]>> = {};
+  let into: WordsKey | undefined;
+  let at = from;
+  const body = (k: WordsKey) => unescapeBody((bodies[k] ?? []).join("\n")).trim();
+  const found = () => firstLine(SECTIONS.inProgress.parse(body("inProgress")).text);
+  while (at < head.length) {
+    const next = head.indexOf("\n", at);
+    const end = next < 0 ? head.length : next;
+    const lineAt = at;
+    at = end + 1;
+    // only the lines of the three sections are cut out of the head
+    const isHeading = head.startsWith("## ", lineAt);
+    if (!isHeading && !into) continue;
+    const line = head.slice(lineAt, head[end - 1] === "\r" ? end - 1 : end);
+    if (!isHeading) {
+      bodies[into!]!.push(line);
+      continue;
+    }
+    if (into === "workItems" || (into === "inProgress" && found())) break;
+    const key = WORDS_TITLES.get(normalTitle(line));
+    into = key && !bodies[key] ? key : undefined;
+    if (into) bodies[into] = [];
   }
+  const item = bodies.workItems ? SECTIONS.workItems.parse(body("workItems")).current : null;
+  const inProgress = found() ?? (item ? `${item.id ? `[${item.id}] ` : ""}${item.title}` : "");
+  const working = kept(inProgress);
+  const words = bodies.lastWords ? SECTIONS.lastWords.parse(body("lastWords")) : [];
+  const lastWord = kept(words.at(-1)?.text ?? "");
+  return { ...(working ? { working } : {}), ...(lastWord ? { lastWord } : {}) };
 }

@@ -1,7 +1,8 @@
 import * as path from "node:path";
 import { sentinelTarget, checkpointIndex } from "./restore-candidates.ts";
 import type { MemoryListing } from "./memory-listing.ts";
-import { defaultPickerSettings, numberedList, type PickerSettings } from "./restore-picker.ts";
+import { numberedList } from "./restore-picker.ts";
+import { defaultPickerSettings, type PickerSettings } from "./picker-decision.ts";
 import type { DamageKind } from "./checkpoint-damage.ts";
 import { isInsideCheckpoints } from "../store/memory-paths.ts";
 import { formatDuration } from "../core/time-format.ts";
@@ -22,6 +23,10 @@ export interface CheckpointRow {
   sessionId: string | null;
   /** the model's intent, else the newest request (the `intent` section) */
   intent: string | null;
+  /** the model's in-progress line or work item in progress, when the head holds it */
+  working?: string;
+  /** the newest of the model's last words, when the head holds it */
+  lastWord?: string;
   /** why it cannot be restored as a checkpoint */
   damage?: DamageKind;
   /** `## Status`, first line (what kind of save it is) */
@@ -56,6 +61,8 @@ export function listCheckpoints(snap: MemoryListing, s: PickerSettings): Checkpo
     legacy: !c.damage && c.sessionId === undefined,
     sessionId: c.sessionId ?? null,
     intent: c.intent ?? null,
+    ...(c.working ? { working: c.working } : {}),
+    ...(c.lastWord ? { lastWord: c.lastWord } : {}),
     ...(c.damage ? { damage: c.damage } : {}),
     ...(c.status ? { status: c.status } : {}),
   }));

@@ -1,18 +1,15 @@
 import * as path from "node:path";
 import type { FsApi } from "../core/deps.ts";
 import { readHead, readTextOrNull } from "../core/file-range.ts";
+import { headFields, HEAD_BYTES, readCheckpointHead, type HeadFields } from "./checkpoint-heads.ts";
 import {
   cachedFields,
   emptyHeadCache,
-  headFields,
   openHeadCache,
-  HEAD_BYTES,
-  readCheckpointHead,
   rememberFields,
   saveHeadCache,
   type HeadCache,
-  type HeadFields,
-} from "./checkpoint-heads.ts";
+} from "./head-cache.ts";
 import { isInsideCheckpoints, type MemoryPaths } from "../store/memory-paths.ts";
 import { parseSentinelName, SENTINEL_HEAD_BYTES, sentinelPath } from "../store/sentinels.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -77,7 +74,7 @@ export interface ListingOptions {
    * With ownSentinelOnly only this session's is read.
    */
   sentinelWindowDays?: number;
-  /** this process's pid: write the head cache back (checkpoint-heads.ts) when it is worth it; absent: read it only */
+  /** this process's pid: write the head cache back (head-cache.ts) when it is worth it; absent: read it only */
   headCachePid?: number;
   /** HEAD_CACHE_BATCH, for tests */
   headCacheBatch?: number;

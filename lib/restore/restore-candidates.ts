@@ -38,6 +38,9 @@ export interface Candidate {
   status?: string;
   /** The `intent` section (the model's intent, else the newest request), so two saves of one task differ */
   intent?: string;
+  /** what the session was doing in the model's words (checkpoint-heads.ts), when the head holds it */
+  working?: string;
+  lastWord?: string;
   /** why it cannot be restored as a checkpoint: listed, marked, never picked by itself */
   damage?: DamageKind;
 }
@@ -108,6 +111,8 @@ export function toCandidate(file: CheckpointFile, sentinel: string | null): Cand
     sentinel,
     ...(fields.status === undefined ? {} : { status: fields.status }),
     ...(fields.intent ? { intent: fields.intent } : {}),
+    ...(fields.working ? { working: fields.working } : {}),
+    ...(fields.lastWord ? { lastWord: fields.lastWord } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { MidAgentHandoff } from "../store/mid-agent-handoff.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import type { CleanupReport } from "./restore-cleanup.ts";
-import type { ListedCandidate, PickerDecision } from "./restore-picker.ts";
+import type { ListedCandidate, PickerDecision } from "./picker-decision.ts";
 import type { ReplayCase, ReplayResult } from "./prompt-replay.ts";
 import type { Reconciliation } from "./reconcile.ts";
 import type { ResumeSession } from "./resume-session.ts";

@@ -1,123 +1,28 @@
-import { b3Offer, synthesizeFromSessionState, type B3Synthesis } from "./b3-synthesis.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import {
   CHECKPOINT_WINDOW_DAYS,
-  checkpointIndex,
   enumerateCandidates,
   notOffered,
-  sentinelTarget,
-  toCandidate,
   type Candidate,
 } from "./restore-candidates.ts";
 import { damageNote } from "./checkpoint-damage.ts";
-import {
-  b3Trigger,
-  gateFor,
-  freshestSessionState,
-  freshestTask,
-  gateNote,
-  gateWarning,
-  sameTask,
-  type GateResult,
-} from "./restore-gate.ts";
+import { b3Trigger, gateFor, gateNote, gateWarning } from "./restore-gate.ts";
 import type { MemoryListing } from "./memory-listing.ts";
-import { mentionsSessionUuid, taskFromSessionFileName } from "../store/session-state.ts";
 import { DAY_MS } from "../core/time-format.ts";
-import { compareNames } from "../core/dir-listing.ts";
-import { readKnobs, type Knobs } from "../core/knobs.ts";
+import {
+  chooseOf,
+  restoreOf,
+  type ContractPath,
+  type ListedCandidate,
+  type PickerAnswers,
+  type PickerDecision,
+  type PickerSettings,
+} from "./picker-decision.ts";
+import { routeToB3, tier1, tier2 } from "./picker-tiers.ts";
 
-export interface PickerSettings {
-  /** QUOIN_RESTORE_SENTINEL_WINDOW */
-  sentinelWindowDays: number;
-  /** QUOIN_RESTORE_STALE_DAYS */
-  staleDays: number;
-  /** QUOIN_SESSION_FALLBACK_WINDOW */
-  fallbackWindowDays: number;
-  /** QUOIN_PICKER_DEDUP_WINDOW */
-  dedupWindowDays: number;
-}
-
-export function pickerSettings(knobs: Knobs): PickerSettings {
-  return {
-    sentinelWindowDays: knobs.QUOIN_RESTORE_SENTINEL_WINDOW,
-    staleDays: knobs.QUOIN_RESTORE_STALE_DAYS,
-    fallbackWindowDays: knobs.QUOIN_SESSION_FALLBACK_WINDOW,
-    dedupWindowDays: knobs.QUOIN_PICKER_DEDUP_WINDOW,
-  };
-}
-
-/** The picker's windows when no knob was read (a caller with no environment): their defaults. */
-export const defaultPickerSettings = (): PickerSettings => pickerSettings(readKnobs({}, () => {}));
-
-/**
- * What the user already answered: a number from the list, or yes to B3 (session-state) synthesis.
- */
-export interface PickerAnswers {
-  pick?: number;
-  synthesize?: boolean;
-  /** session-state files (b3Key) whose synthesis the user declined: not offered again */
-  declinedB3?: ReadonlySet<string>;
-}
-
-/** Which version of a session-state file a B3 decline was about: its path and mtime. */
-export function b3Key(file: string, mtimeMs: number): string {
-  return `${file}@${Math.floor(mtimeMs)}`;
-}
-
-/**
- * Where the picker ended, in the seed's consumed_sentinel_path contract (the six paths; which
- * sentinel a restore consumes): 1 this session's sentinel (1a: the cross-task guard sent it to
- * synthesis), 2 no candidate, 3 the one candidate picked (3a: a checkpoint with no sentinel), 4 a
- * numbered pick (4a: no sentinel), 5 session-state synthesis (6, the corrupt-file branch, is
- * decided when the checkpoint is read). "tier2" is the Tier 2 anchor (a held prompt's session), which
- * consumes the other session's pending-restore sentinel.
- */
-export type ContractPath = "1" | "1a" | "2" | "3" | "3a" | "4" | "4a" | "5" | "tier2";
-
-export interface ListedCandidate extends Candidate {
-  n: number;
-  gate: GateResult;
-  /** why the gate would not auto-pick it ("" when it would) */
-  note: string;
-}
-
-export type B3Route = "clause-A" | "clause-B" | "gate" | "tier1-cross-task" | "requested";
-
-export type PickerDecision =
-  | {
-      action: "restore";
-      path: ContractPath;
-      candidate: Candidate;
-      consumedSentinelPath: string;
-      warnings: string[];
-      list: ListedCandidate[];
-    }
-  | {
-      action: "choose";
-      reason: "multiple" | "b3-unavailable";
-      list: ListedCandidate[];
-      more: number;
-      warnings: string[];
-      /** how many local files `list` and `--pick` number (the candidates and the rest) */
-      numbered?: number;
-    }
-  | {
-      action: "synthesize";
-      /** true when the user already said yes (--synthesize): restore from it */
-      confirmed: boolean;
-      path: "1a" | "5";
-      route: B3Route;
-      synthesis: B3Synthesis;
-      consumedSentinelPath: "";
-      warnings: string[];
-      list: ListedCandidate[];
-      /** how many local files `list` and `--pick` number (the candidates and the rest) */
-      numbered?: number;
-    }
-  | { action: "none"; path: "2"; reason: string; warnings: string[]; list: ListedCandidate[] }
-  | { action: "invalid"; reason: string };
-
-export const PICKER_LIST_CAP = 10;
+// The restore picker (seed restore step 1): a pure decision over a listing of the memory folder.
+// Tier 1, Tier 2 and Tier 4 (B3) are in picker-tiers.ts, Tier 3's enumeration in
+// restore-candidates.ts; here they run in order, and a numbered pick overrides them.
 
 function listed(
   snap: MemoryListing,
@@ -177,179 +82,14 @@ function restoreListed(
   warnings: string[],
   list: ListedCandidate[],
 ): PickerDecision {
-  return {
-    action: "restore",
-    path,
-    candidate: c,
-    consumedSentinelPath: c.sentinel ?? "",
+  return restoreOf(c, path, {
+    consumed: c.sentinel ?? "",
     warnings: [...warnings, ...sessionMismatch(snap, c)],
     list,
-  };
+  });
 }
 
-/**
- * Tier 4: B3 (session-state) synthesis from the freshest session-state within the fallback window;
- * else the list, else nothing.
- */
-function routeToB3(
-  snap: MemoryListing,
-  s: PickerSettings,
-  route: B3Route,
-  answers: PickerAnswers,
-  warnings: string[],
-  list: ListedCandidate[],
-): PickerDecision {
-  const source = freshestSessionState(snap, s.fallbackWindowDays);
-  const declined =
-    source !== null &&
-    answers.synthesize !== true &&
-    answers.declinedB3?.has(b3Key(source.path, source.mtimeMs)) === true;
-  if (declined)
-    warnings = [
-      ...warnings,
-      `[checkpoint] synthesis from ${source.path} was declined before; not offered again`,
-    ];
-  if (source && !declined) {
-    const synthesis = synthesizeFromSessionState(source);
-    const confirmed = answers.synthesize === true;
-    return {
-      action: "synthesize",
-      confirmed,
-      path: route === "tier1-cross-task" && !confirmed ? "1a" : "5",
-      route,
-      synthesis,
-      consumedSentinelPath: "",
-      warnings: confirmed ? warnings : [...warnings, ...b3Offer(synthesis)],
-      list,
-    };
-  }
-  // NOTE: deviation: the seed falls to "no checkpoints found" here even when a suppressed
-  // candidate exists; showing the list lets the user's explicit choice still reach it.
-  if (list.length > 0)
-    return {
-      action: "choose",
-      reason: "b3-unavailable",
-      list,
-      more: Math.max(0, list.length - PICKER_LIST_CAP),
-      warnings,
-    };
-  return { action: "none", path: "2", reason: "no checkpoints found", warnings, list };
-}
-
-/**
- * Tier 2: pending-prompt cross-reference, freshest first. Returns an anchor or the task to seed the gate.
- * NOTE: deviation: the seed returns the anchor unchecked. The block tier writes both sentinels, so a
- * days-old blocked session of another task would be auto-picked (the incident); the anchor gets
- * Tier 1's cross-task guard (no staleness check) and, when it fails, is left to Tier 3's gate.
- */
-function tier2(
-  snap: MemoryListing,
-  s: PickerSettings,
-): { anchor: Candidate | null; anchorTask: string; warnings: string[] } {
-  const index = checkpointIndex(snap);
-  const prompts = snap.pendingPrompts
-    .filter((p) => snap.nowMs - p.mtimeMs < s.sentinelWindowDays * DAY_MS)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name));
-  const statesByMtime = [...snap.sessionStates].sort(
-    (a, b) => b.mtimeMs - a.mtimeMs || compareNames(b.name, a.name),
-  );
-  const currentTask = freshestTask(snap, "");
-  const warnings: string[] = [];
-  let anchorTask = "";
-  for (const prompt of prompts) {
-    const restore =
-      prompt.sid === "" ? undefined : snap.pendingRestores.find((r) => r.sid === prompt.sid);
-    const target = restore ? sentinelTarget(snap, index, restore) : null;
-    const found = target && restore ? toCandidate(target, restore.path) : null;
-    const anchor = found?.damage ? null : found;
-    // Strongest: both hook sentinels present for this session id.
-    if (anchor && (currentTask === "" || sameTask(anchor.task, currentTask)))
-      return { anchor, anchorTask, warnings };
-    if (anchor) {
-      warnings.push(
-        "[checkpoint] WARNING: auto-pick suppressed.",
-        `  Cross-task: Tier 2 anchor task='${anchor.task}' vs freshest session task='${currentTask}'.`,
-      );
-    }
-    if (anchorTask === "" && statesByMtime.length > 0) {
-      // Session UUID grep, else the newest session-state file (mtime heuristic).
-      const implied =
-        (prompt.sid !== "" &&
-          statesByMtime.find((st) => mentionsSessionUuid(st.text, prompt.sid))) ||
-        statesByMtime[0]!;
-      anchorTask = taskFromSessionFileName(implied.name);
-    }
-    // Do not stop: keep scanning for a stronger (anchor) candidate.
-  }
-  return { anchor: null, anchorTask, warnings };
-}
-
-type Tier1 =
-  | { passed: true; decision: PickerDecision }
-  | { passed: false; warnings: string[] }
-  | null;
-
-/**
- * Tier 1: current-session pending-restore sentinel, cross-task guard, no staleness check. Skipped
- * for "" and "unknown".
- */
-function tier1(snap: MemoryListing): Tier1 {
-  if (!isUsableSessionId(snap.sessionId)) return null;
-  const own = snap.pendingRestores.find((r) => r.sid === snap.sessionId);
-  const target = own ? sentinelTarget(snap, checkpointIndex(snap), own) : null;
-  const candidate = target && own ? toCandidate(target, own.path) : null;
-  // Missing file, untrusted path or unparseable `task` section: fall through to Tier 2/3.
-  if (!candidate) return null;
-  if (candidate.damage)
-    return {
-      passed: true,
-      decision: {
-        action: "restore",
-        path: "1",
-        candidate,
-        consumedSentinelPath: "",
-        warnings: [],
-        list: [],
-      },
-    };
-  // The Tier 2 anchor task is not set yet here: freshest_task comes from sessions/*.md only.
-  const task = freshestTask(snap, "");
-  if (task !== "" && !sameTask(candidate.task, task)) {
-    return {
-      passed: false,
-      warnings: [
-        "[checkpoint] WARNING: auto-pick suppressed.",
-        `  Cross-task: fast-path candidate task='${candidate.task}' vs freshest session task='${task}'.`,
-        "  Routing to session-state synthesis (B3).",
-      ],
-    };
-  }
-  return {
-    passed: true,
-    decision: {
-      action: "restore",
-      path: "1",
-      candidate,
-      consumedSentinelPath: "",
-      warnings: [],
-      list: [],
-    },
-  };
-}
-
-/**
- * Tier 1 alone, for a listing without enumeration: the restore when the current-session
- * sentinel passes the cross-task guard, else null (run the full picker).
- */
-export function pickFastPath(snap: MemoryListing): PickerDecision | null {
-  const t1 = tier1(snap);
-  // a damaged checkpoint is shown with the others listed: the full listing is needed
-  return t1?.passed && !isDamaged(t1.decision) ? t1.decision : null;
-}
-
-const isDamaged = (d: PickerDecision) => d.action === "restore" && d.candidate.damage !== undefined;
-
-/** The restore picker (seed restore step 1): a pure decision over a listing of the memory folder. */
+/** A numbered pick (paths 4 and 4a): the user's explicit choice overrides the gate. */
 function pickChosen(
   snap: MemoryListing,
   pick: number,
@@ -370,6 +110,7 @@ function pickChosen(
   return restoreListed(snap, chosen, chosen.source === "sentinel" ? "4" : "4a", warnings, list);
 }
 
+/** The picker's decision over a listing: the tiers in order, unless the user already answered. */
 export function pickRestore(
   snap: MemoryListing,
   s: PickerSettings,
@@ -412,16 +153,7 @@ function tierDecision(
 
   // Tier 2: pending-prompt cross-reference.
   const t2 = tier2(snap, s);
-  if (t2.anchor) {
-    return {
-      action: "restore",
-      path: "tier2",
-      candidate: t2.anchor,
-      consumedSentinelPath: t2.anchor.sentinel ?? "",
-      warnings: [],
-      list: [],
-    };
-  }
+  if (t2.anchor) return restoreOf(t2.anchor, "tier2", { consumed: t2.anchor.sentinel ?? "" });
 
   // Tier 3: full enumeration, then the B3 trigger (clause A: no candidate; clause B: all older than
   // the freshest session-state file), then the normal picker; a damaged checkpoint is listed
@@ -456,13 +188,7 @@ function tierDecision(
       );
     return restoreListed(snap, only, only.source === "sentinel" ? "3" : "3a", warnings, list);
   }
-  return {
-    action: "choose",
-    reason: "multiple",
-    list,
-    more: Math.max(0, list.length - PICKER_LIST_CAP),
-    warnings,
-  };
+  return chooseOf("multiple", list, warnings);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ListedCandidate } from "./restore-picker.ts";
+import type { ListedCandidate } from "./picker-decision.ts";
 import type { RestoreDecision } from "./restore-outcome.ts";
 import { runningNote } from "../store/session-liveness.ts";
 

@@ -26,11 +26,7 @@ import { parseCheckpointName } from "../../lib/store/checkpoint-names.ts";
 import { findMidAgentHandoff } from "../../lib/store/mid-agent-handoff.ts";
 import { appendBlockedPrompt, parseBlockedPrompts } from "../../lib/store/pending-prompts.ts";
 import { lastSeen } from "../../lib/store/recent-sessions.ts";
-import {
-  cachedFields,
-  HEAD_CACHE_FILE,
-  openHeadCache,
-} from "../../lib/restore/checkpoint-heads.ts";
+import { cachedFields, HEAD_CACHE_FILE, openHeadCache } from "../../lib/restore/head-cache.ts";
 import { intentFromUnfinished, parseSessionState } from "../../lib/store/session-state.ts";
 import {
   parseKeyValues,
@@ -496,10 +492,12 @@ export const PARSERS: readonly ParserRow<never>[] = [
               fc.option(hostileString),
               fc.oneof(fc.constant(false), fc.option(hostileString)),
               fc.option(hostileString),
+              fc.option(hostileString),
+              fc.option(hostileString),
             ),
             { maxKeys: 5 },
           )
-          .map((entries) => JSON.stringify({ version: 1, entries })),
+          .map((entries) => JSON.stringify({ version: 2, entries })),
       ),
       fc.json(),
     ),
@@ -507,9 +505,15 @@ export const PARSERS: readonly ParserRow<never>[] = [
       const cache = openHeadCache(onDisk({ [`/m/${HEAD_CACHE_FILE}`]: t }), "/m");
       for (const [name, e] of cache.entries) {
         const f = cachedFields(cache, { name, mtimeMs: e[0], size: e[1], ino: e[2] });
-        const strings = [f?.status, f?.task, f?.branch, f?.intent, f?.sessionId].filter(
-          (v) => v !== undefined && v !== null,
-        );
+        const strings = [
+          f?.status,
+          f?.task,
+          f?.branch,
+          f?.intent,
+          f?.sessionId,
+          f?.working,
+          f?.lastWord,
+        ].filter((v) => v !== undefined && v !== null);
         if (!f || strings.some((v) => typeof v !== "string" || v.length > 2048))
           fail("head cache", f, "fields of strings up to 2048 characters");
       }

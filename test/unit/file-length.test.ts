@@ -13,15 +13,10 @@ const MAX_LINES = 300;
  * (the aim is at most three, each with a reason to stay whole).
  */
 const LONGER: Record<string, string> = {
-  "restore/restore-run.ts":
-    "restore's one orchestration (candidates, gate, read, reconcile, replay claims, cleanup); the outcome types already moved out, the steps are next",
-  "restore/restore-picker.ts":
-    "the seed's picker tiers 1-4 and their dedup, one decision read top to bottom; the tiers could each be a file",
   "store/checkpoint-digest.ts":
     "the digest sections' bodies and readers, beside the format table they are rows of",
-  "restore/checkpoint-heads.ts": "the picker's fast head read of every checkpoint, with its cache",
 };
-const MAX_LISTED = 4;
+const MAX_LISTED = 1;
 
 function lineCount(text: string): number {
   if (text === "") return 0;

@@ -1,7 +1,8 @@
 import type { OfferedShared } from "../restore-outcome.ts";
-import { PICKER_LIST_CAP, type ListedCandidate } from "../restore-picker.ts";
+import { PICKER_LIST_CAP, type ListedCandidate } from "../picker-decision.ts";
 import type { CheckpointRow } from "../checkpoint-list.ts";
 import { kindOf } from "../../store/checkpoint-status.ts";
+import { cutAtWord } from "../text-cut.ts";
 
 // The rows of a picker: the local candidates, then the shared checkpoints numbered after them.
 
@@ -51,6 +52,8 @@ export function candidateJson(c: ListedCandidate) {
     stale: c.gate.stale,
     crossTask: c.gate.crossTask,
     intent: c.intent ?? null,
+    ...(c.working ? { working: c.working } : {}),
+    ...(c.lastWord ? { lastWord: c.lastWord } : {}),
     note: c.note,
   };
 }
@@ -71,13 +74,27 @@ export function saveKindLabel(status: string | undefined): string {
   return "saved";
 }
 
-/** What the save was doing, as a row shows it: the model's intent, or what the person last asked. */
-export function rowIntent(intent: string): string {
-  const asked = /^\(newest request\)\s*/.exec(intent);
-  const text = asked ? intent.slice(asked[0].length) : intent;
-  const flat = text.replace(/\s+/g, " ").trim();
-  const shown = flat.length <= 70 ? flat : `${flat.slice(0, 67)}...`;
-  return asked ? `last asked "${shown}"` : `"${shown}"`;
+/** How much of what a save was doing a row shows (cut between words). */
+export const ROW_DOING_CHARS = 70;
+
+/** The asked-for fallback: the newest request, as the intent section records it. */
+const NEWEST_REQUEST = /^\(newest request\)\s*/;
+
+/**
+ * What the save was doing, as a row shows it, in the model's words where the checkpoint has them:
+ * its in-progress line (or the work item in progress); else the intent when the model wrote it;
+ * else its newest last words; else what the person last asked. NOTE: the model's own intent
+ * comes before its last words: a /checkpoint's newest reply is often about the save itself.
+ */
+export function rowDoing(c: { working?: string; intent?: string; lastWord?: string }): string {
+  const said = (t: string) => `"${cutAtWord(t, ROW_DOING_CHARS)}"`;
+  if (c.working) return said(c.working);
+  const asked = c.intent ? NEWEST_REQUEST.exec(c.intent) : null;
+  if (c.intent && !asked) return said(c.intent);
+  if (c.lastWord) return said(c.lastWord);
+  if (c.intent && asked)
+    return `last asked "${cutAtWord(c.intent.slice(asked[0].length), ROW_DOING_CHARS)}"`;
+  return "";
 }
 
 /**
@@ -86,7 +103,8 @@ export function rowIntent(intent: string): string {
  * picked by itself. `*`: this session or another names it to be restored next.
  */
 function candidateRow(c: ListedCandidate): string {
-  const what = c.damage ? "" : c.intent ? `  ${rowIntent(c.intent)}` : "";
+  const doing = c.damage ? "" : rowDoing(c);
+  const what = doing ? `  ${doing}` : "";
   const note = c.note ? `  (${c.note})` : "";
   const kind = c.damage ? "damaged file" : saveKindLabel(c.status);
   return `  ${String(c.n).padStart(2)}. ${c.sentinel ? "*" : " "} ${kind}, ${c.saved}: ${c.task} [${c.branch}]${what}${note}`;
@@ -103,6 +121,7 @@ export function pickerLines(list: readonly ListedCandidate[]): string[] {
 export function checkpointRowText(r: CheckpointRow): string {
   const mark = r.sentinels.length ? "*" : " ";
   const kind = r.damage ? `damaged: ${r.damage}` : saveKindLabel(r.status);
-  const what = !r.damage && r.intent ? `  ${rowIntent(r.intent)}` : "";
+  const doing = r.damage ? "" : rowDoing({ ...r, intent: r.intent ?? undefined });
+  const what = doing ? `  ${doing}` : "";
   return `${String(r.n).padStart(3)}. ${mark} ${r.saved.padEnd(26)} ${r.age.padStart(6)}  ${kind}: ${r.task}  [${r.branch}]  ${r.name}${what}`;
 }

@@ -1,7 +1,7 @@
 import { promptPreview, replayMenu } from "../prompt-replay.ts";
 import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restored-lines.ts";
 import { fitShow, type BriefLine } from "./brief-fit.ts";
-import { PICKER_LIST_CAP } from "../restore-picker.ts";
+import { PICKER_LIST_CAP } from "../picker-decision.ts";
 import type {
   OfferedShared,
   RestoreDecision,

@@ -224,6 +224,12 @@ describe("list and show", () => {
     const text = cli(f, ["list"]).out;
     expect(text).toContain("1. * 2026-11-29 11:00 UTC");
     expect(text).toContain("2026-09-01 (precompact)");
+    // the hint names a real row, and runs as printed (the engine's words after its path)
+    const hint = /^show one with: node \S+ (show \S+)/m.exec(text);
+    expect(hint?.[1]).toBe("show 1");
+    const shown = cli(f, hint![1]!.split(" "));
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain("## Active task\nalpha");
     for (const arg of ["1", "2026-11-29T1100-alpha.md", a])
       expect(cli(f, ["show", arg]).out).toContain("## Active task\nalpha");
   });

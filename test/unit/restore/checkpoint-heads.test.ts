@@ -9,8 +9,8 @@ import {
   openHeadCache,
   rememberFields,
   saveHeadCache,
-  type HeadFields,
-} from "../../../lib/restore/checkpoint-heads.ts";
+} from "../../../lib/restore/head-cache.ts";
+import type { HeadFields } from "../../../lib/restore/checkpoint-heads.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 
 const SID = "aaaa0000-0000-4000-8000-000000000001";
@@ -44,7 +44,11 @@ function rewriteInPlace(f: MemoryFixture, file: string, from: string, to: string
 describe("checkpoint head cache", () => {
   it("gives the same fields as reading the heads, and is then used instead of them", () => {
     const f = new MemoryFixture();
-    const a = f.checkpoint("2026-11-28T1100-alpha.md", { task: "alpha", ageDays: 1 });
+    const a = f.checkpoint("2026-11-28T1100-alpha.md", {
+      task: "alpha",
+      ageDays: 1,
+      extra: { inProgress: "wiring the CSV button" },
+    });
     f.checkpoint("2026-11-27T1100-beta.md", { task: "beta", sessionId: null, ageDays: 2 });
     f.checkpoint("2026-11-26T1100-gamma.md", {
       task: "gamma",
@@ -57,6 +61,7 @@ describe("checkpoint head cache", () => {
     expect(f.exists(cacheFile(f))).toBe(true);
     const cached = snap(f);
     expect(fieldsByName(cached)).toEqual(fieldsByName(read));
+    expect(fieldsByName(cached)["2026-11-28T1100-alpha.md"]?.working).toBe("wiring the CSV button");
     expect(fieldsByName(read)["2026-11-26T1100-gamma.md"]).toMatchObject({
       task: "gamma",
       sessionId: undefined,
@@ -150,7 +155,7 @@ describe("checkpoint head cache", () => {
     f.write(
       cacheFile(f),
       JSON.stringify({
-        version: 1,
+        version: 2,
         entries: {
           "2026-11-28T1100-alpha.md": [
             Number(st.mtimeMs),
@@ -160,6 +165,8 @@ describe("checkpoint head cache", () => {
             "from-cache",
             "main",
             SID,
+            null,
+            null,
             null,
           ],
         },
@@ -189,13 +196,15 @@ describe("checkpoint head cache", () => {
 
   it.each([
     ["not JSON", "{"],
-    ["another version", JSON.stringify({ version: 2, entries: {} })],
+    ["another version (1: before the model's words)", JSON.stringify({ version: 1, entries: {} })],
     ["an array", "[]"],
     [
       "entries of the wrong shape",
       JSON.stringify({
-        version: 1,
-        entries: { "2026-11-28T1100-alpha.md": [1, 2, 3, null, 7, null, false, null] },
+        version: 2,
+        entries: {
+          "2026-11-28T1100-alpha.md": [1, 2, 3, null, 7, null, false, null, null, null],
+        },
       }),
     ],
   ])("a cache file that is %s is ignored and the heads are read", (_what, text) => {
@@ -210,7 +219,7 @@ describe("checkpoint head cache", () => {
     const a = f.checkpoint("2026-11-28T1100-alpha.md", { task: "alpha", ageDays: 1 });
     const st = f.fs.lstatSync(a);
     const forged = JSON.stringify({
-      version: 1,
+      version: 2,
       entries: {
         "2026-11-28T1100-alpha.md": [
           Number(st.mtimeMs),
@@ -220,6 +229,8 @@ describe("checkpoint head cache", () => {
           "forged",
           null,
           false,
+          null,
+          null,
           null,
         ],
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  HEAD_BYTES,
+  ROW_HEAD_BYTES,
   headFields,
   readCheckpointHead,
 } from "../../../lib/restore/checkpoint-heads.ts";
@@ -29,8 +29,9 @@ describe("buildMemoryListing", () => {
     });
     const size = f.fs.statSync(big).size as number;
     const head = readCheckpointHead(f.fs, { path: big, size }) ?? "";
-    expect(size).toBeGreaterThan(HEAD_BYTES);
-    expect(head.length).toBeLessThanOrEqual(HEAD_BYTES);
+    expect(size).toBeGreaterThan(ROW_HEAD_BYTES);
+    expect(head.length).toBeLessThanOrEqual(ROW_HEAD_BYTES);
+    expect(head.endsWith("\n\n")).toBe(true);
     expect(f.listing("cur").checkpoints.find((c) => c.path === big)?.fields).toMatchObject({
       task: "alpha",
       branch: "main",

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  pickRestore,
-  isSameSession,
-  type B3Route,
-  type PickerDecision,
-} from "../../../lib/restore/restore-picker.ts";
+import { pickRestore, isSameSession } from "../../../lib/restore/restore-picker.ts";
+import type { B3Route, PickerDecision } from "../../../lib/restore/picker-decision.ts";
 import { MemoryFixture, SETTINGS } from "../../helpers/memory-fixture.ts";
 import { variant } from "../../helpers/narrow.ts";
 
