@@ -15,12 +15,16 @@ export const cleanupCommand = defineCommand({
     const session = sessionForWrite(ctx);
     if (!session.ok) {
       const reason = `${session.reason}; nothing moved`;
-      return refuse(ctx, { reason }, { text: `[cleanup] ${reason}`, code: exitFor("bad value") });
+      return refuse(
+        ctx,
+        { reason },
+        { text: `[checkpoint] ${reason}`, code: exitFor("bad value") },
+      );
     }
     const warnings: string[] = [];
     if (session.id === null) {
       warnings.push(
-        `[cleanup] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`,
+        `[checkpoint] WARNING: ${session.unavailable ?? "session UUID unavailable"}; sentinel sweep skipped (fail safe), checkpoint sweep only`,
       );
     }
     const now = ctx.deps.now();
@@ -39,7 +43,7 @@ export const cleanupCommand = defineCommand({
       ctx.knobs.QUOIN_CLEANUP_CKPT_WINDOW,
       dryRun,
     );
-    const line = cleanupSummary(ctx.paths, result, utcDate(now), "[quoin-checkpoint]");
+    const line = cleanupSummary(ctx.paths, result, utcDate(now));
     if (ctx.json)
       return answer(ctx, {
         dryRun,
@@ -63,13 +67,13 @@ export const cleanupCommand = defineCommand({
     if (shared.pruned.length)
       printLine(
         ctx,
-        `[quoin-checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
+        `[checkpoint] ${dryRun ? "would prune" : "pruned"} ${shared.pruned.length} shared checkpoint(s) from refs/quoin/checkpoints${dryRun ? "" : " (pushed by the next share)"}`,
       );
-    if (shared.history) printLine(ctx, `[quoin-checkpoint] ${historyOutlookText(shared.history)}`);
+    if (shared.history) printLine(ctx, `[checkpoint] ${historyOutlookText(shared.history)}`);
     if (shared.squashed)
       printLine(
         ctx,
-        `[quoin-checkpoint] squashed the ${shared.squashed} commits of refs/quoin/checkpoints into one (the next share replaces the remote's)`,
+        `[checkpoint] squashed the ${shared.squashed} commits of refs/quoin/checkpoints into one (the next share replaces the remote's)`,
       );
     return EXIT.done;
   },

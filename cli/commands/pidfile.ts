@@ -58,13 +58,13 @@ export const pidfileCommand = defineCommand({
             : sessionProcessPid((p) => readProcessInfo(ctx.deps, p), ctx.deps.pid, ctx.deps.ppid);
         const file = acquirePidfile(ctx.deps, ctx.paths.sessions, skill, sid.id, pid);
         if (ctx.json) return answer(ctx, { pidfile: file, pid });
-        printLine(ctx, `[quoin] ${skillWithPid({ skill, pid })} active: ${file}`);
+        printLine(ctx, `[checkpoint] ${skillWithPid({ skill, pid })} active: ${file}`);
         return EXIT.done;
       }
       const moved = releasePidfile(ctx.deps, ctx.paths, skill, sid.id);
       if (ctx.json) return answer(ctx, { released: moved !== null, trash: moved });
       // A release after the engine already released (save and restore do it at their end) says nothing.
-      if (moved) printLine(ctx, `[quoin] ${skill} released`);
+      if (moved) printLine(ctx, `[checkpoint] ${skill} released`);
       return EXIT.done;
     } catch (err) {
       return fail((err as Error).message);

@@ -47,7 +47,7 @@ export const statusCommand = defineCommand({
       return refuse(
         ctx,
         { reason, expected: "a Claude Code .jsonl transcript" },
-        { code: exitFor("no transcript"), text: `[quoin] ${reason}`, textTo: "stdout" },
+        { code: exitFor("no transcript"), text: `[checkpoint] ${reason}`, textTo: "stdout" },
       );
     }
     if (ctx.json)

@@ -7,15 +7,6 @@ export type Line = Record<string, unknown>;
 
 export const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
-/** Whitespace collapsed to single spaces, cut on a word boundary near `max` characters. */
-export function cutText(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const hard = flat.slice(0, max - 3);
-  const space = hard.lastIndexOf(" ");
-  return `${space > max * 0.6 ? hard.slice(0, space) : hard}...`;
-}
-
 /** One transcript line as an object, or null for a partial write or garbage. */
 export function parseLine(line: string): Line | null {
   if (line === "") return null;

@@ -1,5 +1,6 @@
 import type { CheckpointRequest } from "../store/checkpoint-digest.ts";
-import { cutText, lineText, type Line } from "./transcript-digest-line.ts";
+import { cutWords } from "../core/text-cut.ts";
+import { lineText, type Line } from "./transcript-digest-line.ts";
 
 // What the person asked for, in order: typed user lines and queued prompts, without what the client
 // generated itself (hook output, local commands, injected turns, its own slash commands).
@@ -97,12 +98,12 @@ export class RequestLog {
       slot.uuid = uuid;
       return;
     }
-    this.all.push({ text: cutText(text, REQUEST_CHARS), at, uuid, key, queued: false });
+    this.all.push({ text: cutWords(text, REQUEST_CHARS), at, uuid, key, queued: false });
   }
 
   enqueued(text: string, at: string | null): void {
     this.all.push({
-      text: cutText(text, REQUEST_CHARS),
+      text: cutWords(text, REQUEST_CHARS),
       at,
       uuid: null,
       key: matchKey(text),

@@ -10,7 +10,8 @@ import {
   type LastWord,
   type SessionCommit,
 } from "./transcript-handover.ts";
-import { cutText, str, type PlacedWord } from "./transcript-digest-line.ts";
+import { cutWords } from "../core/text-cut.ts";
+import { str, type PlacedWord } from "./transcript-digest-line.ts";
 import { segmentsOf, settles, type Segment } from "./transcript-digest-fixes.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 
@@ -51,7 +52,7 @@ function errorLine(text: string): string {
   const telling = lines.find((l) =>
     /error|fatal|fail|cannot|can't|not found|no such|denied|refused/i.test(l),
   );
-  return cutText(telling ?? lines[0] ?? "", ERROR_CHARS);
+  return cutWords(telling ?? lines[0] ?? "", ERROR_CHARS);
 }
 
 /** Failures that still stand and this session's commits, in call order: what was
@@ -68,7 +69,7 @@ export class RunLog {
 
   private settle(i: number, call: ToolCall, index: number): void {
     const [f] = this.failed.splice(i, 1);
-    const fixedBy = cutText(str((call.input as Partial<BashInput>).command) ?? "", COMMAND_CHARS);
+    const fixedBy = cutWords(str((call.input as Partial<BashInput>).command) ?? "", COMMAND_CHARS);
     this.settled.push({ ...f!, fixedAt: call.at, fixedBy, by: index });
   }
 
@@ -96,7 +97,7 @@ export class RunLog {
     if (close !== null) this.closes.push({ text: close, at: call.at });
     if (outcome?.isError) {
       this.failed.push({
-        command: cutText(command, COMMAND_CHARS),
+        command: cutWords(command, COMMAND_CHARS),
         error: errorLine(outcome.text),
         at: call.at,
         key,
@@ -149,7 +150,7 @@ export class RunLog {
           at: f.at,
           fixedAt: f.fixedAt,
           fixedBy: f.fixedBy,
-          explanation: said ? cutText(said.text, EXPLANATION_CHARS) : null,
+          explanation: said ? cutWords(said.text, EXPLANATION_CHARS) : null,
         };
       });
   }

@@ -1,5 +1,6 @@
 import type { TaskCreateInput, TaskUpdateInput } from "@anthropic-ai/claude-code/sdk-tools.d.ts";
-import { cutText, str } from "./transcript-digest-line.ts";
+import { cutWords } from "../core/text-cut.ts";
+import { str } from "./transcript-digest-line.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 import type { PlacedWord } from "./transcript-digest-line.ts";
 import { createdTaskId, type TodoItem } from "./transcript-digest-todos.ts";
@@ -61,7 +62,7 @@ const CLOSES: RegExp[] = [
 const parts = (command: string) => command.split(/\s*(?:&&|;|\|\||\n)\s*/);
 const head = (text: string) => {
   // markdown heading marks (`## Why`) are dropped: the head is one line of text
-  const flat = cutText(text.replace(/^[ \t]*#{1,6}[ \t]+/gm, ""), HEAD_CHARS);
+  const flat = cutWords(text.replace(/^[ \t]*#{1,6}[ \t]+/gm, ""), HEAD_CHARS);
   return flat === "" ? null : flat;
 };
 
@@ -75,14 +76,14 @@ export function shownItem(command: string, output: string): WorkItem | null {
     ).exec(output);
     if (!m) return null;
     const desc = /^DESCRIPTION\s*$([\s\S]*)/m.exec(output)?.[1] ?? "";
-    return { id: m[1]!, title: cutText(m[2]!, TITLE_CHARS), text: head(desc) };
+    return { id: m[1]!, title: cutWords(m[2]!, TITLE_CHARS), text: head(desc) };
   }
   if (/^gh\s+issue\s+view\b/.test(c)) {
     const title = /^title:\t(.+)$/m.exec(output)?.[1];
     const number = /^number:\t(\d+)$/m.exec(output)?.[1] ?? /view\s+#?(\d+)/.exec(c)?.[1];
     if (!title || !number) return null;
     const body = /^--\s*$([\s\S]*)/m.exec(output)?.[1] ?? "";
-    return { id: `#${number}`, title: cutText(title, TITLE_CHARS), text: head(body) };
+    return { id: `#${number}`, title: cutWords(title, TITLE_CHARS), text: head(body) };
   }
   if (/^jira\s+issue\s+view\b/.test(c)) {
     const id = new RegExp(`(${KEY_ID})`).exec(c)?.[1];
@@ -91,13 +92,13 @@ export function shownItem(command: string, output: string): WorkItem | null {
     const desc = /^-+\s*Description\s*-+\s*$([\s\S]*?)(?:^-+\s*\w[\w ]*-+\s*$|$(?![\s\S]))/m.exec(
       output,
     )?.[1];
-    return { id, title: cutText(title, TITLE_CHARS), text: head(desc ?? "") };
+    return { id, title: cutWords(title, TITLE_CHARS), text: head(desc ?? "") };
   }
   if (/^linear\s+issue\s+view\b/.test(c)) {
     const m = new RegExp(String.raw`^#\s+(${KEY_ID}):?\s+(.+)$`, "m").exec(output);
     if (!m) return null;
     const rest = output.slice((m.index ?? 0) + m[0].length);
-    return { id: m[1]!, title: cutText(m[2]!, TITLE_CHARS), text: head(rest) };
+    return { id: m[1]!, title: cutWords(m[2]!, TITLE_CHARS), text: head(rest) };
   }
   return null;
 }
@@ -109,7 +110,7 @@ export function listedItems(
 ): { id: string; title: string }[] | null {
   const c = command.trim();
   const out: { id: string; title: string }[] = [];
-  const add = (id: string, title: string) => out.push({ id, title: cutText(title, TITLE_CHARS) });
+  const add = (id: string, title: string) => out.push({ id, title: cutWords(title, TITLE_CHARS) });
   if (/^(?:bd|br)\s+(?:ready|list|blocked)\b/.test(c)) {
     const row = new RegExp(
       String.raw`^\s*(?:\d+\.\s+)?\S?\s*(?:\[[^\]]*\]\s+)*(${BEADS_ID})(?:\s+\[[^\]]*\])*:?\s+(?:-\s+)?(.+)$`,
@@ -197,7 +198,7 @@ export class WorkLog {
         if (m)
           this.claim = {
             id: /^\d+$/.test(m[1]!) ? `#${m[1]}` : m[1]!,
-            how: cutText(part, 120),
+            how: cutWords(part, 120),
             index,
             at: call.at,
           };
@@ -229,7 +230,7 @@ export class WorkLog {
       : (todos ?? [])
           .filter((t) => t.status !== "completed")
           .slice(0, OPEN_MAX)
-          .map((t) => ({ id: "", title: cutText(t.content, TITLE_CHARS) }));
+          .map((t) => ({ id: "", title: cutWords(t.content, TITLE_CHARS) }));
     const item = (id: string, how: string): CurrentItem => ({
       ...(this.items.get(id) ?? { id, title: known.get(id) ?? "", text: null }),
       how,
@@ -252,7 +253,7 @@ export class WorkLog {
       return {
         current: {
           id: "",
-          title: cutText(doing.content, TITLE_CHARS),
+          title: cutWords(doing.content, TITLE_CHARS),
           text: null,
           how: "in progress on the todo list",
         },

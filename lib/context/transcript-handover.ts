@@ -1,3 +1,5 @@
+import { cut, flatLine as flat } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { compareNames } from "../core/dir-listing.ts";
 import { parseCommitOutput } from "../core/git-parse.ts";
 import type { LastWord } from "../store/checkpoint-values.ts";
@@ -24,16 +26,9 @@ export interface SessionCommit {
   merge?: "fast-forward" | "commit";
 }
 
-const LAST_WORDS_MAX = 5;
-const LAST_WORD_CHARS = 300;
-const LAST_WORDS_TOTAL_CHARS = 1200;
-
-const flat = (s: string) => s.replace(/\s+/g, " ").trim();
-
-function cut(text: string, max: number): string {
-  const f = flat(text);
-  return f.length <= max ? f : `${f.slice(0, max - 3).trimEnd()}...`;
-}
+const LAST_WORDS_MAX = TEXT_LIMITS.lastWords;
+const LAST_WORD_CHARS = TEXT_LIMITS.lastWordChars;
+const LAST_WORDS_TOTAL_CHARS = TEXT_LIMITS.lastWordsChars;
 
 /** An assistant text that is not the model's own words: the client's API error lines. */
 export function isApiErrorText(text: string): boolean {

@@ -1,7 +1,11 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
+import { firstOf, listWithin } from "../core/text-list.ts";
+import { todoMark } from "../core/text-todo-mark.ts";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readCompactSummary, type CompactSummary } from "../context/compact-summary-read.ts";
-import { newestRequestOf, oneLine, type ParsedDigest } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
+import { newestRequestOf, type ParsedDigest } from "../store/checkpoint-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore, trustedCheckpoint } from "../store/pending-restore.ts";
@@ -16,11 +20,10 @@ import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 // kept, plus the newest changed file.
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
-const REENTRY_DIGEST_CHARS = 1200;
+const REENTRY_DIGEST_CHARS = TEXT_LIMITS.reentryDigest;
 const CHANGED_FILES = 8;
 const TODOS = 8;
 const REQUEST_CHARS = 160;
-const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 
 /** The checkpoint this compaction belongs to: this session's newest, else its pending-restore's. */
 function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): string | null {
@@ -30,21 +33,8 @@ function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): stri
   return ownPendingRestore(deps, paths, sid)?.checkpoint ?? null;
 }
 
-/** `a, b, c, +N more` within `max` characters (the first item always). */
-function listWithin(items: readonly string[], max: number, sep = ", "): string {
-  const shown: string[] = [];
-  let used = 0;
-  for (const item of items) {
-    if (shown.length && used + item.length + sep.length + 12 > max) break;
-    shown.push(item);
-    used += item.length + sep.length;
-  }
-  const rest = items.length - shown.length;
-  return `${shown.join(sep)}${rest > 0 ? `${sep}+${rest} more` : ""}`;
-}
-
-const todoText = (t: { status: keyof typeof MARK; content: string }) =>
-  `${MARK[t.status]} ${oneLine(t.content, 80)}`;
+const todoText = (t: { status: string; content: string }) =>
+  `${todoMark(t.status)} ${oneLine(t.content, 80)}`;
 
 /** The note's lines when nothing is known of the summary: the newest requests, todos and changed files. */
 function fullLines(d: ParsedDigest): string[] {
@@ -53,18 +43,13 @@ function fullLines(d: ParsedDigest): string[] {
   const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
   for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, REQUEST_CHARS)}`);
   if (newest) lines.push(`Newest request: ${oneLine(newest, REQUEST_CHARS)}`);
-  if (d.todos?.length)
-    lines.push(
-      `Todos: ${d.todos.slice(0, TODOS).map(todoText).join("; ")}${d.todos.length > TODOS ? `; +${d.todos.length - TODOS} more` : ""}`,
-    );
+  if (d.todos?.length) lines.push(`Todos: ${firstOf(d.todos.map(todoText), TODOS, "; ")}`);
   if (d.changed.length)
     lines.push(
-      `Newest changed files: ${d.changed
-        .slice(0, CHANGED_FILES)
-        .map((f) => f.path)
-        .join(
-          ", ",
-        )}${d.changed.length > CHANGED_FILES ? `, +${d.changed.length - CHANGED_FILES} more` : ""}`,
+      `Newest changed files: ${firstOf(
+        d.changed.map((f) => f.path),
+        CHANGED_FILES,
+      )}`,
     );
   return lines;
 }

@@ -1,5 +1,8 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
+import { listWithin, moreLines } from "../core/text-list.ts";
+import { todoMark } from "../core/text-todo-mark.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
-import { oneLine } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
 import { redactSecrets } from "../core/secret-redact.ts";
 
 // Steer the summary. Claude Code appends a PreCompact hook's plain stdout to
@@ -12,7 +15,7 @@ import { redactSecrets } from "../core/secret-redact.ts";
 // quoted.
 
 /** The whole steering text stays within this (Claude Code takes up to 10,000 characters). */
-export const STEER_CHARS = 2000;
+export const STEER_CHARS = TEXT_LIMITS.steering;
 const PATHS_CHARS = 560;
 const READ_CHARS = 240;
 const REQUESTS = 4;
@@ -21,7 +24,6 @@ const TODOS = 10;
 const TODO_CHARS = 100;
 const FAILURES = 3;
 const FAILURE_CHARS = 120;
-const MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 
 export interface SteerInput {
   /** the checkpoint this compaction belongs to (just written, or the one that already held everything) */
@@ -40,18 +42,11 @@ export function quote(text: string, max: number): string {
 }
 
 /** `a`, `b`, `c`, +N more within `max` characters (at least the first item). */
-function pathList(paths: readonly string[], max: number): string {
-  const shown: string[] = [];
-  let used = 0;
-  for (const p of paths) {
-    const item = quote(p, 300);
-    if (shown.length && used + item.length + 2 > max) break;
-    shown.push(item);
-    used += item.length + 2;
-  }
-  const rest = paths.length - shown.length;
-  return `${shown.join(", ")}${rest > 0 ? `, +${rest} more` : ""}`;
-}
+const pathList = (paths: readonly string[], max: number): string =>
+  listWithin(
+    paths.map((p) => quote(p, 300)),
+    max,
+  );
 
 /** The requests to keep: the first, then the newest few, oldest first, without repeats. */
 function requestTexts(d: CheckpointDigest): string[] {
@@ -90,8 +85,8 @@ function steeringLines(s: SteerInput): string[] {
   if (d.todos?.length) {
     lines.push("Todo list as it stands:");
     for (const t of d.todos.slice(0, TODOS))
-      lines.push(`- ${MARK[t.status]} ${quote(t.content, TODO_CHARS)}`);
-    if (d.todos.length > TODOS) lines.push(`- +${d.todos.length - TODOS} more todos`);
+      lines.push(`- ${todoMark(t.status)} ${quote(t.content, TODO_CHARS)}`);
+    lines.push(...moreLines(d.todos.length - TODOS, "todos").map((l) => `- ${l}`));
   }
   if (d.failures.length) {
     lines.push("Failures that still stand:");

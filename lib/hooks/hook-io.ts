@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import {
   firstBadField,
   literal,
@@ -121,7 +122,7 @@ export type HookAnswer =
       hookSpecificOutput?: { hookEventName: string; additionalContext?: string };
     };
 
-const MAX_CONTEXT_CHARS = 2000;
+const MAX_CONTEXT_CHARS = TEXT_LIMITS.hookContext;
 
 /** Keep model-facing text under the 2,000-character budget. */
 export function capText(text: string, max = MAX_CONTEXT_CHARS): string {

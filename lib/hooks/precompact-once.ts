@@ -1,5 +1,6 @@
 import type { TranscriptDigest } from "../context/transcript-digest.ts";
-import { newestRequestOf, oneLine } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
+import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import { FLOOR } from "../store/checkpoint-budget.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 

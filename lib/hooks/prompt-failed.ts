@@ -1,16 +1,10 @@
+import { personLine } from "../core/text-limits.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { describeThreshold, describeUsage } from "../context/context-window.ts";
 import type { Utilization } from "../context/context-utilization.ts";
 import { windowNote, type BlockFiles } from "./prompt-gate.ts";
 
 // The block tier's answer when its writes failed (compiled only then: prompt-cold.ts).
-
-/** The longest line the person is shown for one prompt (systemMessage). */
-export const PERSON_LINE_MAX = 200;
-
-function fitLine(text: string): string {
-  return text.length <= PERSON_LINE_MAX ? text : `${text.slice(0, PERSON_LINE_MAX - 3)}...`;
-}
 
 /** The block tier could not save: what the model is told (the prompt went through). */
 export function failedText(u: Utilization, knobs: Knobs, files: BlockFiles): string {
@@ -27,11 +21,11 @@ export function failedText(u: Utilization, knobs: Knobs, files: BlockFiles): str
   );
 }
 
-/** The same for the person, at most PERSON_LINE_MAX characters. */
+/** The same for the person, at most TEXT_LIMITS.personLine characters. */
 export function failedLine(u: Utilization, files: BlockFiles): string {
   const f = files.failure!;
   const what = f.saved === "nothing" ? "nothing could be saved" : "the prompt could not be kept";
-  return fitLine(
+  return personLine(
     `[quoin] ${describeUsage(u.tokens, u.limit, u.bps)}: ${what} (${f.reason}); your prompt went through. Free space or fix permissions, then /checkpoint`,
   );
 }

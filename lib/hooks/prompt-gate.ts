@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import type { Knobs } from "../core/knobs.ts";
 import {
   describeThreshold,
@@ -111,7 +112,7 @@ export interface SaveFailed {
 }
 
 /** The most a line for the person may take: the model's additionalContext says the rest. */
-export const PERSON_LINE_MAX = 200;
+export const PERSON_LINE_MAX = TEXT_LIMITS.personLine;
 
 /**
  * The person's line when a prompt past the hold threshold went through (systemMessage, at most

@@ -1,6 +1,7 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { oneLine } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
@@ -10,8 +11,8 @@ import type { LastWord } from "../store/checkpoint-values.ts";
 // session's PreCompact checkpoint), in the note only where they fit its 2,000-character budget.
 
 /** The note's whole budget (hook-io's capText cuts beyond it); the last words take only what is left. */
-export const NOTE_BUDGET = 2000;
-const WORD_CHARS = 300;
+export const NOTE_BUDGET = TEXT_LIMITS.hookContext;
+const WORD_CHARS = TEXT_LIMITS.lastWordChars;
 const HEADER = "Your last words before the compaction (newest last):";
 
 /** This session's own PreCompact checkpoint's `lastWords` section; [] when there are none. */

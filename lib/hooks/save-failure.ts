@@ -1,3 +1,4 @@
+import { personLine } from "../core/text-limits.ts";
 import type { Deps } from "../core/deps.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { isUsableSessionId } from "../core/ids.ts";
@@ -99,9 +100,5 @@ export function withSaveFailure(
   const before =
     answer && !("decision" in answer) ? answer.hookSpecificOutput?.additionalContext : undefined;
   const person = `[quoin] ${line}`;
-  return contextAnswer(
-    event,
-    before ? `${context}\n${before}` : context,
-    person.length <= 200 ? person : `${person.slice(0, 197)}...`,
-  );
+  return contextAnswer(event, before ? `${context}\n${before}` : context, personLine(person));
 }

@@ -1,6 +1,7 @@
 import type { CommitRef } from "../store/checkpoint-values.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
-import { cut } from "./text-cut.ts";
+import { cut } from "../core/text-cut.ts";
+import { firstOf } from "../core/text-list.ts";
 import { isDirtyNow } from "./status-summary.ts";
 
 // Drift between a checkpoint and git now: a file of its uncommitted section that is clean again
@@ -9,8 +10,7 @@ import { isDirtyNow } from "./status-summary.ts";
 
 const NAMES_IN_A_FLAG = 5;
 
-const named = (list: readonly string[]) =>
-  `${list.slice(0, NAMES_IN_A_FLAG).join(", ")}${list.length > NAMES_IN_A_FLAG ? `, +${list.length - NAMES_IN_A_FLAG} more` : ""}`;
+const named = (list: readonly string[]) => firstOf(list, NAMES_IN_A_FLAG);
 
 /** Drift between the checkpoint and git now, one line per kind of finding. Pure. */
 export function gitDriftLines(input: {

@@ -5,7 +5,8 @@ import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type { CommitRef, CompletedItem } from "../store/checkpoint-values.ts";
 import { commitExists, diffStat, statusPorcelain, type LogEntry } from "../core/git.ts";
 import { commitsAfter, headNow, SINCE_COUNT_CAP, subjectsFromHead } from "./git-now.ts";
-import { cut } from "./text-cut.ts";
+import { cut } from "../core/text-cut.ts";
+import { boundedLines } from "../core/text-list.ts";
 import { gitDriftLines } from "./git-drift.ts";
 import { summarizeStatus, type StatusKind } from "./status-summary.ts";
 
@@ -59,9 +60,7 @@ const LINES = 8;
 
 /** At most LINES entries of at most 240 characters, then `+N more <what>`. */
 function capped(list: readonly string[], what: string): string[] {
-  const out = list.slice(0, LINES).map((l) => cut(l, 240));
-  if (list.length > LINES) out.push(`+${list.length - LINES} more ${what}`);
-  return out;
+  return boundedLines(list, LINES, what, (l) => cut(l, 240));
 }
 
 const TASK_ID = /\b([A-Z][A-Z0-9]*-\d+)\b/g;

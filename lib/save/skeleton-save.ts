@@ -9,7 +9,7 @@ import { readHeadCheap } from "../core/git.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import type { Handover } from "../store/checkpoint-handover.ts";
-import { oneLine } from "../store/checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
 import type { TaskSource } from "../store/task-name.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectHash } from "../core/project-hash.ts";

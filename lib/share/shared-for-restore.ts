@@ -97,7 +97,7 @@ export function pruneSharedOf(
       dryRun,
     });
   } catch (err) {
-    deps.warn(`[cleanup] shared checkpoints not pruned: ${(err as Error).message}`);
+    deps.warn(`[checkpoint] shared checkpoints not pruned: ${(err as Error).message}`);
     return { pruned: [], commit: null };
   }
 }

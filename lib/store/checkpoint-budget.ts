@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { SECTIONS, SECTION_KEYS } from "./checkpoint-sections.ts";
 import type { NextUp, SectionValues } from "./checkpoint-values.ts";
 
@@ -15,7 +16,7 @@ export const CHECKPOINT_HARD_CAP_BYTES = 6144;
 export const FLOOR = {
   /** the first and the newest typed request, each cut to this many characters */
   requestChars: 200,
-  lastWordsChars: 1200,
+  lastWordsChars: TEXT_LIMITS.lastWordsChars,
   commitLines: 10,
   todos: 12,
   changedFiles: 8,

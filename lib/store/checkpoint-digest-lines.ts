@@ -1,4 +1,6 @@
-import { bulletItems, moreCount, moreLine, NONE } from "./checkpoint-lines.ts";
+import { statusOfMark, TODO_MARK } from "../core/text-todo-mark.ts";
+import { moreLines } from "../core/text-list.ts";
+import { bulletItems, moreCount, NONE } from "./checkpoint-lines.ts";
 import type {
   DigestFailure,
   DigestFile,
@@ -37,18 +39,13 @@ export function parseRequests(body: string): SectionValues["requests"] {
     : { items, more: 0, count: items.length };
 }
 
-export const TODO_MARK = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
 export const todoLine = (t: DigestTodo) => `- ${TODO_MARK[t.status]} ${t.content}`;
-const TODO_STATUS = new Map(Object.entries(TODO_MARK).map(([s, m]) => [m, s])) as Map<
-  string,
-  DigestTodo["status"]
->;
 
 export const todosBody = (v: SectionValues["todos"]) =>
-  [...v.items.map(todoLine), ...moreLine(v.more, "todos")].join("\n") || "(empty list)";
+  [...v.items.map(todoLine), ...moreLines(v.more, "todos")].join("\n") || "(empty list)";
 export const parseTodos = (body: string): SectionValues["todos"] => ({
   items: bulletItems(body).flatMap((item) => {
-    const status = TODO_STATUS.get(item.slice(0, 3));
+    const status = statusOfMark(item.slice(0, 3));
     return status ? [{ status, content: item.slice(4) }] : [];
   }),
   more: moreCount(body, "todos"),
@@ -64,10 +61,10 @@ export const workingSetBody = (v: SectionValues["workingSet"]) =>
   [
     "Changed (newest first):",
     ...(v.changed.length ? v.changed.map(fileLine) : [NONE]),
-    ...moreLine(v.changedMore, "changed files"),
+    ...moreLines(v.changedMore, "changed files"),
     "Read (newest first):",
     ...(v.read.length ? v.read.map(fileLine) : [NONE]),
-    ...moreLine(v.readMore, "read files"),
+    ...moreLines(v.readMore, "read files"),
   ].join("\n");
 
 export function parseWorkingSet(body: string): SectionValues["workingSet"] {
@@ -89,7 +86,7 @@ export function parseWorkingSet(body: string): SectionValues["workingSet"] {
 export const failureLine = (f: DigestFailure) =>
   `- \`${f.command}\`${f.at ? ` (${f.at})` : ""}: ${f.error}`;
 export const failuresBody = (v: SectionValues["failures"]) =>
-  [...v.items.map(failureLine), ...moreLine(v.more, "failures")].join("\n");
+  [...v.items.map(failureLine), ...moreLines(v.more, "failures")].join("\n");
 export const parseFailures = (body: string): SectionValues["failures"] => ({
   items: bulletItems(body).map((item) => {
     const m = /^`([^`]*)`(?: \(([^)]*)\))?: (.*)$/.exec(item);

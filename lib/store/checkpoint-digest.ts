@@ -1,4 +1,7 @@
-import { sanitizeBody, type Section } from "../core/markdown-sections.ts";
+import type { Section } from "../core/markdown-sections.ts";
+import { oneLine } from "../core/text-cut.ts";
+import { moreLines } from "../core/text-list.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { FLOOR } from "./checkpoint-budget.ts";
 import { failureLine, fileLine, requestLine, todoLine } from "./checkpoint-digest-lines.ts";
 import { wordLine } from "./checkpoint-lines.ts";
@@ -80,13 +83,6 @@ export interface ParsedDigest {
 const TODO_CHARS = 160;
 const COMMAND_CHARS = 120;
 const ERROR_CHARS = 160;
-const WORD_CHARS = 300;
-
-/** One line of text: whitespace runs become one space, sanitized, cut with "...". */
-export function oneLine(text: string, max: number): string {
-  const flat = sanitizeBody(text.replace(/\s+/g, " "));
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 3)).trimEnd()}...`;
-}
 
 /** `2026-12-01T10:04Z` from an ISO time; null when none. */
 function minuteOf(at: string | null): string | null {
@@ -98,7 +94,7 @@ function minuteOf(at: string | null): string | null {
 /** The model's words as a checkpoint keeps them: to the minute, one line of at most 300 characters. */
 export const storedWord = (w: LastWord): LastWord => ({
   at: minuteOf(w.at),
-  text: oneLine(w.text, WORD_CHARS),
+  text: oneLine(w.text, TEXT_LIMITS.lastWordChars),
 });
 
 type Label = "first" | "earlier" | "newest";
@@ -309,8 +305,6 @@ export function digestSections(
     }));
 }
 
-const moreText = (n: number, noun: string) => (n > 0 ? [`+${n} more ${noun}`] : []);
-
 /** The digest a checkpoint's values hold; absent sections are empty. */
 export function parsedDigest(v: CheckpointValues): ParsedDigest {
   const req = v.requests;
@@ -331,10 +325,10 @@ export function parsedDigest(v: CheckpointValues): ParsedDigest {
       ...(req && req.more > 0
         ? [`+${req.more} more requests (${req.count} typed in the read window)`]
         : []),
-      ...moreText(v.todos?.more ?? 0, "todos"),
-      ...moreText(ws?.changedMore ?? 0, "changed files"),
-      ...moreText(ws?.readMore ?? 0, "read files"),
-      ...moreText(v.failures?.more ?? 0, "failures"),
+      ...moreLines(v.todos?.more ?? 0, "todos"),
+      ...moreLines(ws?.changedMore ?? 0, "changed files"),
+      ...moreLines(ws?.readMore ?? 0, "read files"),
+      ...moreLines(v.failures?.more ?? 0, "failures"),
     ],
   };
 }

@@ -1,4 +1,5 @@
-import { bulletItems, moreCount, moreLine, NONE } from "./checkpoint-lines.ts";
+import { moreLines } from "../core/text-list.ts";
+import { bulletItems, moreCount, NONE } from "./checkpoint-lines.ts";
 import type {
   CheckedCommit,
   CommitState,
@@ -62,7 +63,7 @@ const OTHER_COMMITS = /^(\d+) other commits? since this session started$/;
 export const completedBody = (v: SectionValues["completed"]) =>
   [
     ...v.commits.map(commitLine),
-    ...moreLine(v.more, "commits"),
+    ...moreLines(v.more, "commits"),
     ...(v.commits.length || v.more ? [] : [NONE]),
     ...(v.otherCommits
       ? [
@@ -123,7 +124,7 @@ export function parseUncommittedBullet(item: string): UncommittedFile {
 
 export const uncommittedBody = (v: SectionValues["uncommitted"]) =>
   v.files.length
-    ? [...v.files.map((f) => `- ${f.path} (${f.kind})`), ...moreLine(v.more, "files")].join("\n")
+    ? [...v.files.map((f) => `- ${f.path} (${f.kind})`), ...moreLines(v.more, "files")].join("\n")
     : NONE;
 export const parseUncommitted = (body: string): SectionValues["uncommitted"] => ({
   files: bulletItems(body).map(parseUncommittedBullet),

@@ -1,6 +1,6 @@
 import { sanitizeBody } from "../core/markdown-sections.ts";
 import { FLOOR } from "./checkpoint-budget.ts";
-import { oneLine } from "./checkpoint-digest.ts";
+import { oneLine } from "../core/text-cut.ts";
 import type {
   CheckedCommit,
   CommitRef,

@@ -1,3 +1,4 @@
+import { moreLines } from "../core/text-list.ts";
 import { sanitizeBody } from "../core/markdown-sections.ts";
 
 // Three handover sections a checkpoint holds from the transcript, each a body written from a value
@@ -51,7 +52,6 @@ function minute(at: string | null): string {
   const d = new Date(at);
   return Number.isNaN(d.getTime()) ? one(at, 40) : `${d.toISOString().slice(0, 16)}Z`;
 }
-const moreLine = (n: number, noun: string) => (n > 0 ? [`+${n} more ${noun}`] : []);
 const moreOf = (body: string, noun: string) =>
   Number(new RegExp(`^\\+(\\d+) more ${noun}$`, "m").exec(body)?.[1] ?? 0);
 
@@ -103,7 +103,7 @@ export function workItemsBody(v: WorkItemsValue & { more?: number }): string {
         ...(c.text ? [`- description: ${c.text}`] : []),
       ]
     : ["- in progress: (none found)"];
-  return [...head, ...v.open.map(openLine), ...moreLine(v.more ?? 0, "open items")].join("\n");
+  return [...head, ...v.open.map(openLine), ...moreLines(v.more ?? 0, "open items")].join("\n");
 }
 
 function parseIdTitle(s: string): { id: string; title: string } {
@@ -135,7 +135,7 @@ export function fixedLine(f: FixedValue): string {
 }
 
 export function fixedBody(v: { items: readonly FixedValue[]; more: number }): string {
-  return [...v.items.map(fixedLine), ...moreLine(v.more, "fixes")].join("\n");
+  return [...v.items.map(fixedLine), ...moreLines(v.more, "fixes")].join("\n");
 }
 
 export function parseFixed(body: string): { items: FixedValue[]; more: number } {
@@ -163,7 +163,7 @@ export function parseFixed(body: string): { items: FixedValue[]; more: number } 
 export const readFirstLine = (f: ReadFirstValue) => `- ${f.path} (${f.why})`;
 
 export function readFirstBody(v: { items: readonly ReadFirstValue[]; more: number }): string {
-  return [...v.items.map(readFirstLine), ...moreLine(v.more, "files to read")].join("\n");
+  return [...v.items.map(readFirstLine), ...moreLines(v.more, "files to read")].join("\n");
 }
 
 const WHYS = "uncommitted|in progress|read for it|committed|read";

@@ -40,7 +40,6 @@ export function moreCount(body: string, noun: string): number {
   }
   return 0;
 }
-export const moreLine = (n: number, noun: string) => (n > 0 ? [`+${n} more ${noun}`] : []);
 
 /** `+3 more decisions (cut to fit 6 KB)`: what the 6 KB fit took from a model field. */
 export const cutLine = (n: number, noun: string) =>

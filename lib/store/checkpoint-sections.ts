@@ -1,3 +1,4 @@
+import { moreLines } from "../core/text-list.ts";
 import { NO_HEAD_LINE, readHeadLine } from "../core/git.ts";
 import { exactLine, firstLineOf, readExactLine } from "../core/markdown-sections.ts";
 import {
@@ -24,7 +25,6 @@ import {
   bulletItems,
   cutLine,
   moreCount,
-  moreLine,
   NONE,
   nextUpLine,
   noneToNull,
@@ -168,7 +168,7 @@ export const SECTIONS: SectionTable = {
   },
   progress: {
     title: "Progress",
-    render: (v) => [...moreLine(v.more, "progress lines"), ...v.items.map(wordLine)].join("\n"),
+    render: (v) => [...moreLines(v.more, "progress lines"), ...v.items.map(wordLine)].join("\n"),
     parse: (b) => ({ items: parseWords(b), more: moreCount(b, "progress lines") }),
   },
   workItems: { title: "Work items", render: workItemsBody, parse: parseWorkItems },

@@ -99,8 +99,8 @@ describe("e2e: /checkpoint installed with the settings installer", { timeout: 90
 
     // the two engine commands ran (allowed-tools pre-approved them) and answered the model
     const results = bodies.map((b) => lastUserText(b)).join("\n");
-    expect(results).toMatch(/\[quoin\] checkpoint \(pid \d+\) active: /);
-    expect(results).toContain("[quoin] checkpoint released");
+    expect(results).toMatch(/\[checkpoint\] checkpoint \(pid \d+\) active: /);
+    expect(results).toContain("[checkpoint] checkpoint released");
     expect(results).toContain("This command requires approval");
     expect(results).not.toContain('"tokens"');
     const { session } = engineFrom(text);

@@ -49,7 +49,7 @@ describe("retention of the shared ref", () => {
     // one share, one commit; the prune would make two, well within the bound: no squash
     expect(dry.sharedHistory).toEqual({ commits: 1, afterPrune: 2, max: 50, squash: false });
     expect(a.cli(COMMANDS, ["cleanup", "--session", SID_A, "--dry-run"]).stdout).toContain(
-      "[quoin-checkpoint] would not squash the history of refs/quoin/checkpoints: 1 commit(s) (2 with the prune), within the bound of 50\n",
+      "[checkpoint] would not squash the history of refs/quoin/checkpoints: 1 commit(s) (2 with the prune), within the bound of 50\n",
     );
     const before = a.git("rev-parse", "refs/quoin/checkpoints");
     const pruned = a.cli(COMMANDS, ["cleanup", "--session", SID_A, "--json"]).json;

@@ -106,7 +106,7 @@ describe("the shared ref's history is bounded", () => {
     const text = a.cli(COMMANDS, ["cleanup", "--session", SID.a, "--dry-run"]).stdout;
     const lines = text.split("\n").filter((l) => l.includes("squash"));
     expect(lines).toEqual([
-      `[quoin-checkpoint] would squash the history of ${REF} into one root commit: ${now} commit(s) (${now + 1} with the prune), over the bound of ${SHARE_HISTORY_MAX}`,
+      `[checkpoint] would squash the history of ${REF} into one root commit: ${now} commit(s) (${now + 1} with the prune), over the bound of ${SHARE_HISTORY_MAX}`,
     ]);
     expect(a.git("rev-parse", REF)).toBe(tip);
     // and the real run squashes the length the dry run named

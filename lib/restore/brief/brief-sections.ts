@@ -1,16 +1,17 @@
 import type { ResumeSession } from "../resume-session.ts";
-import { cut, cutAtWord } from "../text-cut.ts";
+import { cut, cutAtWord } from "../../core/text-cut.ts";
+import { TEXT_LIMITS } from "../../core/text-limits.ts";
+import { boundedLines, firstOf, moreLines } from "../../core/text-list.ts";
+import { todoMark } from "../../core/text-todo-mark.ts";
 
 // The sections of a restored session's brief: where it was (requests, last words, files), the
 // model's own notes, and the digest's footnotes.
 
-const MARK: Record<string, string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
-
 /** The brief's bounds: every list is cut with a count of what was cut; the checkpoint file holds the rest. */
 export const BRIEF_LIMITS = {
   requestChars: 300,
-  lastWords: 5,
-  lastWordChars: 300,
+  lastWords: TEXT_LIMITS.lastWords,
+  lastWordChars: TEXT_LIMITS.lastWordChars,
   todos: 12,
   todoChars: 120,
   changed: 8,
@@ -26,22 +27,14 @@ export const BRIEF_LIMITS = {
 } as const;
 
 /** The first `max` of a list, then `+N more <what>` when some were cut. */
-function bounded<T>(
-  list: readonly T[],
-  max: number,
-  what: string,
-  show: (t: T) => string,
-): string[] {
-  const out = list.slice(0, max).map(show);
-  if (list.length > max) out.push(`  +${list.length - max} more ${what}`);
-  return out;
-}
+const bounded = <T>(list: readonly T[], max: number, what: string, show: (t: T) => string) =>
+  boundedLines(list, max, what, show, "  ");
 
 const files = (list: readonly { path: string; count: number }[], max: number) =>
-  `${list
-    .slice(0, max)
-    .map((f) => `${cut(f.path, 200)}${f.count > 1 ? ` (x${f.count})` : ""}`)
-    .join(", ")}${list.length > max ? `, +${list.length - max} more` : ""}`;
+  firstOf(
+    list.map((f) => `${cut(f.path, 200)}${f.count > 1 ? ` (x${f.count})` : ""}`),
+    max,
+  );
 
 const L = BRIEF_LIMITS;
 
@@ -84,7 +77,7 @@ export function whereLines(x: ResumeSession): string[] {
         x.todos,
         L.todos,
         "todos",
-        (t) => `  ${MARK[t.status] ?? "[ ]"} ${cut(t.content, L.todoChars)}`,
+        (t) => `  ${todoMark(t.status)} ${cut(t.content, L.todoChars)}`,
       ),
     );
   }
@@ -134,7 +127,7 @@ export function workItemLines(x: ResumeSession): string[] {
   const more = Math.max(0, x.openItems.length - L.openItems) + x.openItemsMore;
   if (x.openItems.length || more)
     lines.push(
-      `Open work items: ${[...x.openItems.slice(0, L.openItems).map(idTitle), ...(more ? [`+${more} more`] : [])].join("; ")}`,
+      `Open work items: ${[...x.openItems.slice(0, L.openItems).map(idTitle), ...moreLines(more)].join("; ")}`,
     );
   return lines;
 }
@@ -147,7 +140,7 @@ export function fixedLines(x: ResumeSession): string[] {
       const said = f.explanation ? `; the model said: "${cut(f.explanation, 200)}"` : "";
       return `Fixed along the way: \`${cut(f.command, 120)}\`: ${cut(f.error, 160)}${said} (fixed at ${f.fixedAt ?? "?"} by \`${cut(f.fixedBy, 120)}\`)`;
     }),
-    ...(more ? [`  +${more} more fixes (in the checkpoint)`] : []),
+    ...moreLines(more, "fixes (in the checkpoint)").map((l) => `  ${l}`),
   ];
 }
 

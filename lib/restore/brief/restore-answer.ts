@@ -9,7 +9,7 @@ import type {
   Restored,
   ResumeSummary,
 } from "../restore-outcome.ts";
-import { cut } from "../text-cut.ts";
+import { cut } from "../../core/text-cut.ts";
 import { restoreNext } from "./restore-next.ts";
 import { handoffLine } from "../../store/mid-agent-handoff.ts";
 import {

@@ -1,5 +1,5 @@
 import type { RestoreDecision, Restored } from "../restore-outcome.ts";
-import { cutAtWord } from "../text-cut.ts";
+import { cutAtWord } from "../../core/text-cut.ts";
 
 // The per-case wording of restore, in the engine's answer rather than in the skill: `next` says
 // what the model does with this answer (ask, run, read, restate), so the SKILL.md stays small.

@@ -1,7 +1,8 @@
 import { replayMenu } from "../prompt-replay.ts";
 import { blockerLines, driftLines, reconcileLines, workingTreeLine } from "./reconcile-lines.ts";
 import type { Restored } from "../restore-outcome.ts";
-import { cut } from "../text-cut.ts";
+import { cut } from "../../core/text-cut.ts";
+import { moreLines } from "../../core/text-list.ts";
 import {
   BRIEF_LIMITS,
   digestNotes,
@@ -22,9 +23,10 @@ const TRASHED_SHOWN = 5;
 
 export const warningsOf = (r: { warnings: readonly string[] }) => {
   const w = r.warnings.slice(0, WARNINGS).map((l) => cut(l, 300));
-  if (r.warnings.length > WARNINGS)
-    w.push(`[checkpoint] +${r.warnings.length - WARNINGS} more warnings`);
-  return w;
+  return [
+    ...w,
+    ...moreLines(r.warnings.length - WARNINGS, "warnings").map((l) => `[checkpoint] ${l}`),
+  ];
 };
 
 export const OPEN_QUESTIONS = 5;
@@ -39,9 +41,7 @@ function openQuestionLines(qs: readonly string[], json: boolean): string[] {
   return [
     `Open questions: ${qs.length} items.`,
     ...qs.slice(0, BRIEF_LIMITS.items).map((q) => `  - ${cut(q, BRIEF_LIMITS.itemChars)}`),
-    ...(qs.length > BRIEF_LIMITS.items
-      ? [`  +${qs.length - BRIEF_LIMITS.items} more open questions`]
-      : []),
+    ...moreLines(qs.length - BRIEF_LIMITS.items, "open questions").map((l) => `  ${l}`),
   ];
 }
 
@@ -139,9 +139,9 @@ function cleanupLines(r: Restored): BriefLine[] {
   const t = r.cleanup.trashed;
   return [
     ...t.slice(0, TRASHED_SHOWN).map((x) => ({ text: `[checkpoint] moved to trash: ${x.from}` })),
-    ...(t.length > TRASHED_SHOWN
-      ? [{ text: `[checkpoint] +${t.length - TRASHED_SHOWN} more moved to trash` }]
-      : []),
+    ...moreLines(t.length - TRASHED_SHOWN, "moved to trash").map((l) => ({
+      text: `[checkpoint] ${l}`,
+    })),
   ];
 }
 

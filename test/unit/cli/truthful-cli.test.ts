@@ -162,7 +162,7 @@ describe("messages that name the fault", () => {
   it("a session with no transcript says so, with the id and the path", () => {
     const r = run(memWorld(), ["status", "--session", SID]);
     const where = path.join(transcriptDir(`${HOME}/.claude`, ROOT), `${SID}.jsonl`);
-    expect(r.out).toBe(`[quoin] no transcript for session ${SID} at ${where}\n`);
+    expect(r.out).toBe(`[checkpoint] no transcript for session ${SID} at ${where}\n`);
   });
 });
 

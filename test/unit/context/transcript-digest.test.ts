@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
 import { looksLikeFile, projectPath } from "../../../lib/context/transcript-digest-files.ts";
-import { cutText } from "../../../lib/context/transcript-digest-line.ts";
+import { cutWords } from "../../../lib/core/text-cut.ts";
 import { typedText } from "../../../lib/context/transcript-digest-requests.ts";
 import {
   coverageByPaths,
@@ -309,7 +309,7 @@ describe("typed requests", () => {
     ).toBe(0);
   });
 
-  it("typedText keeps slash commands with their arguments and cutText cuts on a word boundary", () => {
+  it("typedText keeps slash commands with their arguments and cutWords cuts on a word boundary", () => {
     expect(
       typedText(
         "<command-message>x is running</command-message>\n<command-name>/x</command-name>\n<command-args>do it</command-args>",
@@ -317,10 +317,10 @@ describe("typed requests", () => {
     ).toBe("/x do it");
     expect(typedText("/compact keep paths")).toBeNull();
     expect(typedText("/review the diff")).toBe("/review the diff");
-    const long = cutText(`${"word ".repeat(100)}end`, 200);
+    const long = cutWords(`${"word ".repeat(100)}end`, 200);
     expect(long.length).toBeLessThanOrEqual(200);
     expect(long).toMatch(/word\.\.\.$/);
-    expect(cutText("a\n  b", 200)).toBe("a b");
+    expect(cutWords("a\n  b", 200)).toBe("a b");
   });
 });
 
