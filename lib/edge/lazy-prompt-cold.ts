@@ -25,3 +25,7 @@ export const failedText: typeof Cold.failedText = (...args) => load().failedText
 export const failedLine: typeof Cold.failedLine = (...args) => load().failedLine(...args);
 export const makeWindowKnown: typeof Cold.makeWindowKnown = (...args) =>
   load().makeWindowKnown(...args);
+export const takeSaveFailure: typeof Cold.takeSaveFailure = (...args) =>
+  load().takeSaveFailure(...args);
+export const withSaveFailure: typeof Cold.withSaveFailure = (...args) =>
+  load().withSaveFailure(...args);

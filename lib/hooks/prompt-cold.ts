@@ -24,6 +24,7 @@ import { saveFailureDetail, saveFailureReason } from "./save-failure.ts";
 export { reentryAtPrompt } from "./reentry-at-prompt.ts";
 export { failedLine, failedText } from "./prompt-failed.ts";
 export { makeWindowKnown } from "../install/window-advice.ts";
+export { takeSaveFailure, withSaveFailure } from "./save-failure.ts";
 
 /**
  * The block tier: the forced save (step C2: checkpoint and pending-restore sentinel) first, the

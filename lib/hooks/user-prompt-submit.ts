@@ -27,7 +27,7 @@ import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
-import { readRegistry, writeRegistry } from "../store/session-registry.ts";
+import { readRegistry, registryPath, writeRegistry } from "../store/session-registry.ts";
 // The block tier and the re-entry after a compaction are rare: in the bundle they are compiled only
 // when reached (prompt-cold.ts; scripts/build.ts).
 import {
@@ -36,6 +36,8 @@ import {
   holdPrompt,
   makeWindowKnown,
   reentryAtPrompt,
+  takeSaveFailure,
+  withSaveFailure,
 } from "./prompt-cold.ts";
 import type { PromptHookOptions } from "./prompt-hook-options.ts";
 
@@ -208,15 +210,54 @@ function blockTier(deps: Deps, b: BlockTierInput): HookAnswer {
 }
 
 /**
- * Every step of the UserPromptSubmit hook, in the seed's order: the post-compaction reset (step
- * 0.5), recent-sessions and the idle note (step 0.7), the exempt prompts, then the tier by
- * utilization.
+ * A PreCompact or SessionEnd save of this session that failed and was not told yet (its record,
+ * outside the repository: save-failure.ts). One stat on the plain path.
+ */
+function saveFailurePending(deps: Deps, sid: string): boolean {
+  try {
+    return deps.fs.existsSync(
+      registryPath(claudeConfigDir(deps.env, deps.home), "save-failed", sid),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The UserPromptSubmit hook. A save of this session that failed is said once, at this prompt when
+ * no SessionStart said it first (a PreCompact whose compaction did not happen leaves the session
+ * going on without one): for the model first in additionalContext, for the person as the one line.
  */
 export function handleUserPromptSubmit(
   deps: Deps,
   input: UserPromptSubmitInput,
   knobs: Knobs,
   opts: PromptHookOptions = {},
+): HookAnswer | null {
+  const sid = isUsableSessionId(input.session_id) ? input.session_id : null;
+  if (!sid || !saveFailurePending(deps, sid)) return promptAnswer(deps, input, knobs, opts);
+  let answer: HookAnswer | null = null;
+  try {
+    answer = promptAnswer(deps, input, knobs, opts);
+  } catch {
+    // the failure is said without the rest
+  }
+  // A held prompt's reason reaches the person only: the record waits for a prompt the model reads.
+  if (answer && "decision" in answer) return answer;
+  const failed = takeSaveFailure(deps, sid);
+  return failed ? withSaveFailure(answer, failed, EVENT) : answer;
+}
+
+/**
+ * Every step of the UserPromptSubmit hook, in the seed's order: the post-compaction reset (step
+ * 0.5), recent-sessions and the idle note (step 0.7), the exempt prompts, then the tier by
+ * utilization.
+ */
+function promptAnswer(
+  deps: Deps,
+  input: UserPromptSubmitInput,
+  knobs: Knobs,
+  opts: PromptHookOptions,
 ): HookAnswer | null {
   const now = deps.now();
   // Without a usable id, or outside any project ($HOME, /), nothing is written: advice only.

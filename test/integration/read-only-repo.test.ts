@@ -122,6 +122,32 @@ describe.skipIf(!asRoot)(
       expect(start().stdout).not.toContain("could not be saved");
     });
 
+    it("PreCompact saves nothing and no compaction follows: the next prompt says why, once", () => {
+      const pre = spawnAsNobody("precompact.cjs", {
+        hook_event_name: "PreCompact",
+        trigger: "manual",
+      });
+      expect(pre.status).toBe(0);
+      const ask = () =>
+        spawnAsNobody(
+          "userpromptsubmit.cjs",
+          { hook_event_name: "UserPromptSubmit", prompt: "go on" },
+          { QUOIN_CONTEXT_WINDOW: "1000000" },
+        );
+      const first = ask();
+      expect(first.status).toBe(0);
+      const answer = answerOf(first.stdout);
+      expect(answer.systemMessage).toMatch(
+        /^\[quoin\] the last checkpoint could not be saved: read-only: .* \(before the compaction, \d{4}-\d\d-\d\dT[\d:]+Z\)$/,
+      );
+      expect(answer.systemMessage!.length).toBeLessThanOrEqual(200);
+      expect(answer.hookSpecificOutput?.additionalContext).toMatch(
+        /^\[quoin-checkpoint\] the last checkpoint could not be saved: read-only/,
+      );
+      expect(first.stdout).not.toMatch(/EACCES|errno/);
+      expect(ask().stdout).not.toContain("could not be saved");
+    });
+
     it("SessionEnd saves nothing, and the resumed session is told", () => {
       // a session with work in it (a trivial one is skipped, not failed)
       fs.writeFileSync(transcript, `${workSessionLines(repo).join("\n")}\n`);
