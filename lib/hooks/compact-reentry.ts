@@ -1,16 +1,14 @@
 import { TEXT_LIMITS } from "../core/text-limits.ts";
-import { firstOf, listWithin } from "../core/text-list.ts";
-import { todoMark } from "../core/text-todo-mark.ts";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readCompactSummary, type CompactSummary } from "../context/compact-summary-read.ts";
-import { oneLine } from "../core/text-cut.ts";
-import { newestRequestOf, type ParsedDigest } from "../store/checkpoint-digest.ts";
+import type { ParsedDigest } from "../store/checkpoint-digest.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore, trustedCheckpoint } from "../store/pending-restore.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
-import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
+import { keptBySummary } from "./summary-kept.ts";
+import { reentryDigestText } from "../notes/reentry-note.ts";
 
 // SessionStart(compact): the model's own summary loses exact paths, so the re-entry note carries
 // what the checkpoint of this compaction holds (the newest checkpoint of this same session, which
@@ -21,9 +19,6 @@ import { keptBySummary, keptLine, type KeptReport } from "./summary-kept.ts";
 
 /** Room for the digest part of the note; the whole additionalContext stays under 2,000 characters. */
 const REENTRY_DIGEST_CHARS = TEXT_LIMITS.reentryDigest;
-const CHANGED_FILES = 8;
-const TODOS = 8;
-const REQUEST_CHARS = 160;
 
 /** The checkpoint this compaction belongs to: this session's newest, else its pending-restore's. */
 function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): string | null {
@@ -31,62 +26,6 @@ function compactionCheckpoint(deps: Deps, paths: MemoryPaths, sid: string): stri
   const newest = trustedCheckpoint(deps, paths, newestCheckpointOf(deps, paths, sid, null)?.file);
   if (newest) return newest;
   return ownPendingRestore(deps, paths, sid)?.checkpoint ?? null;
-}
-
-const todoText = (t: { status: string; content: string }) =>
-  `${todoMark(t.status)} ${oneLine(t.content, 80)}`;
-
-/** The note's lines when nothing is known of the summary: the newest requests, todos and changed files. */
-function fullLines(d: ParsedDigest): string[] {
-  const lines: string[] = [];
-  const newest = newestRequestOf(d);
-  const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
-  for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, REQUEST_CHARS)}`);
-  if (newest) lines.push(`Newest request: ${oneLine(newest, REQUEST_CHARS)}`);
-  if (d.todos?.length) lines.push(`Todos: ${firstOf(d.todos.map(todoText), TODOS, "; ")}`);
-  if (d.changed.length)
-    lines.push(
-      `Newest changed files: ${firstOf(
-        d.changed.map((f) => f.path),
-        CHANGED_FILES,
-      )}`,
-    );
-  return lines;
-}
-
-/** The note's lines after a summary was read: how much it kept, the newest changed file, what it dropped. */
-function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
-  const lines = [keptLine(r)];
-  const newestChanged = d.changed[0]?.path;
-  if (newestChanged) lines.push(`Newest changed file: ${newestChanged}`);
-  const paths = r.paths.dropped.filter((p) => p !== newestChanged);
-  if (paths.length) lines.push(`Paths it dropped: ${listWithin(paths, Math.max(200, room / 2))}`);
-  const requests = r.requests.dropped;
-  if (requests.length) {
-    // The newest three; the earlier ones are counted, so none goes unmentioned.
-    const of = requests.length > 3 ? `, the newest 3 of ${requests.length}` : "";
-    lines.push(
-      `Requests it dropped (oldest first${of}): ${listWithin(
-        requests.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
-        room / 3,
-        " | ",
-      )}`,
-    );
-  }
-  if (r.todos.dropped.length)
-    lines.push(`Todos it dropped: ${listWithin(r.todos.dropped.map(todoText), room / 3, "; ")}`);
-  return lines;
-}
-
-/** Lines joined under the head while they fit in `max`; null when none fits. */
-function fitted(head: string, body: readonly string[], max: number): string | null {
-  let out = head;
-  for (const l of body) {
-    const next = `${out}\n${l}`;
-    if (next.length > max) break;
-    out = next;
-  }
-  return out === head ? null : out;
 }
 
 /** This compaction's checkpoint and its parsed digest, when it is this session's. */
@@ -160,12 +99,9 @@ export function reentryDigestOf(
     found.savedAt,
     previousCompactionAt,
   );
-  const head = `Saved before the compaction: ${found.checkpoint}`;
   const d = found.digest;
-  const body = summary
-    ? droppedLines(d, keptBySummary(summary, d), max - head.length)
-    : fullLines(d);
-  const text = fitted(head, body, max);
+  const kept = summary ? keptBySummary(summary, d) : null;
+  const text = reentryDigestText({ checkpoint: found.checkpoint, digest: d, kept }, max);
   return text === null
     ? null
     : { text, fromSummary: summary !== null, checkpoint: found.checkpoint };
@@ -209,7 +145,9 @@ export function droppedSinceCompaction(
       )
     : null;
   if (!summary || !found) return null;
-  const head = `Saved before the compaction: ${found.checkpoint}`;
   const d = found.digest;
-  return fitted(head, droppedLines(d, keptBySummary(summary, d), max - head.length), max);
+  return reentryDigestText(
+    { checkpoint: found.checkpoint, digest: d, kept: keptBySummary(summary, d) },
+    max,
+  );
 }

@@ -1,6 +1,7 @@
 import type { Deps } from "../core/deps.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { parseKeyValues } from "../store/sentinels.ts";
+import { promptReentryText, reentryFollowsText } from "../notes/reentry-note.ts";
 import { droppedSinceCompaction, reentryDigest, reentryDigestOf } from "./compact-reentry.ts";
 
 // The model gets what its compaction summary dropped of the checkpoint saved
@@ -18,14 +19,6 @@ export const REENTRY_GIVEN_KEY = "reentry";
 /** A boundary older than compacted_at by more than this is an earlier compaction's (whole seconds there). */
 const BOUNDARY_SLACK_MS = 5000;
 
-export const REENTRY_FOLLOWS =
-  "What the summary dropped of it (paths, requests, todos) comes with the next prompt.";
-
-export const PROMPT_REENTRY_HEAD =
-  "[quoin-checkpoint] After the compaction: what its summary left out of the checkpoint saved before it (re-read these rather than relying on the summary).";
-export const PROMPT_FULL_HEAD =
-  "[quoin-checkpoint] After the compaction (its summary could not be read): the checkpoint saved before it holds these.";
-
 /**
  * SessionStart(compact)'s digest part: the dropped list when this compaction's summary is already
  * in the tail (`given`), else the checkpoint's path and that the list follows; null without one.
@@ -40,7 +33,7 @@ export function reentryAtStart(
   const r = reentryDigestOf(deps, paths, sid, undefined, transcriptPath, previousCompactionAt);
   if (!r) return null;
   if (r.fromSummary) return { text: r.text, given: true };
-  return { text: `Saved before the compaction: ${r.checkpoint}\n${REENTRY_FOLLOWS}`, given: false };
+  return { text: reentryFollowsText(r.checkpoint), given: false };
 }
 
 /**
@@ -62,7 +55,7 @@ export function reentryAtPrompt(
   const dropped = transcriptPath
     ? droppedSinceCompaction(deps, paths, sid, transcriptPath, undefined, notBefore)
     : null;
-  if (dropped) return `${PROMPT_REENTRY_HEAD}\n${dropped}`;
+  if (dropped) return promptReentryText(dropped, false);
   const full = reentryDigest(deps, paths, sid);
-  return full ? `${PROMPT_FULL_HEAD}\n${full}` : null;
+  return full ? promptReentryText(full, true) : null;
 }

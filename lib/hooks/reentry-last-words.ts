@@ -1,7 +1,7 @@
 import { TEXT_LIMITS } from "../core/text-limits.ts";
 import type { Deps } from "../core/deps.ts";
 import { readTextOrNull } from "../core/file-range.ts";
-import { oneLine } from "../core/text-cut.ts";
+import { lastWordsText } from "../notes/reentry-note.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
@@ -12,8 +12,6 @@ import type { LastWord } from "../store/checkpoint-values.ts";
 
 /** The note's whole budget (hook-io's capText cuts beyond it); the last words take only what is left. */
 export const NOTE_BUDGET = TEXT_LIMITS.hookContext;
-const WORD_CHARS = TEXT_LIMITS.lastWordChars;
-const HEADER = "Your last words before the compaction (newest last):";
 
 /** This session's own PreCompact checkpoint's `lastWords` section; [] when there are none. */
 export function reentryLastWords(deps: Deps, paths: MemoryPaths, sid: string): LastWord[] {
@@ -25,11 +23,5 @@ export function reentryLastWords(deps: Deps, paths: MemoryPaths, sid: string): L
 }
 
 /** The newest last words that fit in `room` characters, as one block; null when not even one fits. */
-export function fitLastWords(words: readonly LastWord[], room: number): string | null {
-  const bullets = words.map((w) => `- ${w.at ? `${w.at} ` : ""}${oneLine(w.text, WORD_CHARS)}`);
-  for (let from = 0; from < bullets.length; from += 1) {
-    const block = [HEADER, ...bullets.slice(from)].join("\n");
-    if (block.length <= room) return block;
-  }
-  return null;
-}
+export const fitLastWords = (words: readonly LastWord[], room: number): string | null =>
+  lastWordsText(words, room, TEXT_LIMITS.lastWordChars);

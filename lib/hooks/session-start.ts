@@ -8,6 +8,7 @@ import type { MemoryPaths } from "../store/memory-paths.ts";
 import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner } from "./restore-banner.ts";
 import { bannerLine } from "../notes/banner-note.ts";
+import { REENTRY_NOTE } from "../notes/reentry-note.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTextOrNull } from "../core/file-range.ts";
@@ -91,10 +92,6 @@ function markReferenceTaken(
     // fail open: the banner may show once more
   }
 }
-
-export const REENTRY_NOTE =
-  "[quoin-checkpoint] The context was just compacted. The PreCompact hook saved this session's place before it; " +
-  "re-read the in-flight artifacts it lists rather than relying on the summary alone.";
 
 /**
  * Every start: sweep sentinels older than QUOIN_RESTORE_SENTINEL_WINDOW (never this session's;

@@ -1,5 +1,5 @@
 import type { ParsedDigest } from "../store/checkpoint-digest.ts";
-import type { DigestTodo } from "../store/checkpoint-values.ts";
+import type { KeptReport } from "../notes/reentry-note.ts";
 
 // What the model's own compaction summary already kept of a checkpoint's
 // digest, so the re-entry note carries only the rest. A path counts as kept when the summary
@@ -47,12 +47,6 @@ function textKept(summary: string, normalSummary: string, text: string): boolean
   return summary.toLowerCase().includes(quoted);
 }
 
-export interface KeptReport {
-  paths: { all: string[]; dropped: string[] };
-  requests: { all: string[]; dropped: string[] };
-  todos: { all: DigestTodo[]; dropped: DigestTodo[] };
-}
-
 /** Split a checkpoint's digest into what the summary kept and what it dropped. */
 export function keptBySummary(summary: string, d: ParsedDigest): KeptReport {
   const paths = [...new Set([...d.changed, ...d.read].map((f) => f.path))];
@@ -64,20 +58,4 @@ export function keptBySummary(summary: string, d: ParsedDigest): KeptReport {
     requests: { all: requests, dropped: requests.filter((r) => !textKept(summary, ns, r)) },
     todos: { all: todos, dropped: todos.filter((t) => !textKept(summary, ns, t.content)) },
   };
-}
-
-const part = (kept: number, all: number, noun: string) =>
-  all === 0 ? null : `${kept} of ${all} ${noun}`;
-
-/** "The summary kept 14 of 17 paths, 1 of 2 requests and 5 of 5 todos." */
-export function keptLine(r: KeptReport): string {
-  const parts = [
-    part(r.paths.all.length - r.paths.dropped.length, r.paths.all.length, "paths"),
-    part(r.requests.all.length - r.requests.dropped.length, r.requests.all.length, "requests"),
-    part(r.todos.all.length - r.todos.dropped.length, r.todos.all.length, "todos"),
-  ].filter((p): p is string => p !== null);
-  if (!parts.length) return "The summary had nothing of this checkpoint to keep.";
-  const list = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0];
-  const dropped = r.paths.dropped.length + r.requests.dropped.length + r.todos.dropped.length;
-  return `The summary kept ${list}${dropped ? "; what it dropped follows" : ""}.`;
 }

@@ -1,6 +1,5 @@
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
-import { writeAtomic } from "../core/atomic-write.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { measureUtilization, type Utilization } from "../context/context-utilization.ts";
 import { contextAnswer, type HookAnswer, type UserPromptSubmitInput } from "./hook-io.ts";
@@ -22,8 +21,7 @@ import {
   utilizationTier,
   type RotationState,
 } from "./prompt-gate.ts";
-import { appendRecentSession, lastSeen } from "../store/recent-sessions.ts";
-import { parseKeyValues, sentinelPath } from "../store/sentinels.ts";
+import { sentinelPath } from "../store/sentinels.ts";
 import { formatDuration, utcIso } from "../core/time-format.ts";
 import { trashIfPresent } from "../core/trash.ts";
 import { engineInvocation } from "../core/shell-quote.ts";
@@ -40,8 +38,14 @@ import {
   withSaveFailure,
 } from "./prompt-cold.ts";
 import type { PromptHookOptions } from "./prompt-hook-options.ts";
+import {
+  consumeIdleAdvisory,
+  type IdleGap,
+  pendingIdleAdvisory,
+  persistIdleGap,
+  recordPrompt,
+} from "./prompt-idle.ts";
 
-const IDLE_GAP_MS = 60 * 60 * 1000;
 const EVENT = "UserPromptSubmit";
 
 /**
@@ -62,74 +66,6 @@ function postcompactReset(
   trashIfPresent(deps.fs, reset, paths.memory, now);
   trashIfPresent(deps.fs, sentinelPath(paths.memory, "checkpoint-defer", sid), paths.memory, now);
   return text === null ? null : reentryAtPrompt(deps, paths, sid, transcriptPath, text);
-}
-
-interface IdleGap {
-  previousIso: string;
-  gapMs: number;
-}
-
-/**
- * Step 0.7: where the memory folder already exists, record this prompt; a gap over an hour since
- * this session's previous line is returned. Elsewhere a plain prompt writes nothing.
- */
-function recordPrompt(deps: Deps, paths: MemoryPaths, sid: string, now: Date): IdleGap | null {
-  if (!deps.fs.existsSync(paths.memory)) return null;
-  const previous = lastSeen(deps.fs, paths.recentSessions, sid);
-  appendRecentSession(deps.fs, paths.recentSessions, now, sid, deps.pid);
-  if (!previous || now.getTime() - previous.getTime() <= IDLE_GAP_MS) return null;
-  return { previousIso: utcIso(previous), gapMs: now.getTime() - previous.getTime() };
-}
-
-/** A prompt that gets no note (exempt, or held) leaves the idle advisory for the session's next prompt. */
-function persistIdleGap(
-  deps: Deps,
-  paths: MemoryPaths,
-  sid: string,
-  now: Date,
-  gap: IdleGap | null,
-): void {
-  if (!gap) return;
-  try {
-    writeAtomic(
-      deps.fs,
-      sentinelPath(paths.memory, "idle-advisory-pending", sid),
-      `${utcIso(now)}\nprevious_prompt_at=${gap.previousIso}\n`,
-      { pid: deps.pid },
-    );
-  } catch {
-    // the idle note is lost; the answer stands
-  }
-}
-
-/** An idle advisory an earlier (exempt or held) prompt left: its text, read before the measure. */
-function pendingIdleAdvisory(deps: Deps, paths: MemoryPaths, sid: string): string | null {
-  return readTextOrNull(deps.fs, sentinelPath(paths.memory, "idle-advisory-pending", sid));
-}
-
-function consumeIdleAdvisory(
-  deps: Deps,
-  paths: MemoryPaths,
-  sid: string,
-  now: Date,
-  text: string,
-  u: Utilization | null,
-): string | null {
-  try {
-    trashIfPresent(
-      deps.fs,
-      sentinelPath(paths.memory, "idle-advisory-pending", sid),
-      paths.memory,
-      now,
-    );
-  } catch {
-    // left in place: said again next time rather than never
-  }
-  const previousIso = parseKeyValues(text)["previous_prompt_at"] ?? "";
-  const previous = Date.parse(previousIso);
-  const detectedAt = Date.parse(text.split("\n")[0] ?? "");
-  if (!Number.isFinite(previous) || !Number.isFinite(detectedAt)) return null;
-  return idleText(detectedAt - previous, previousIso, u, formatDuration);
 }
 
 /**

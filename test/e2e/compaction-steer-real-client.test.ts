@@ -10,7 +10,7 @@ import {
   type LoopbackModel,
   type MessagesBody,
 } from "./loopback-model.ts";
-import { PROMPT_REENTRY_HEAD, REENTRY_FOLLOWS } from "../../lib/hooks/reentry-at-prompt.ts";
+import { PROMPT_REENTRY_HEAD, REENTRY_FOLLOWS } from "../../lib/notes/reentry-note.ts";
 
 // Issue 23, points 5 and 6, under the real client (2.1.197 and 2.1.332): a `/compact <focus>`
 // sends the summariser a request that carries the user's focus first, then PreCompact's steering

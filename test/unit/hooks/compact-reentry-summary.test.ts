@@ -10,7 +10,7 @@ import {
   PROMPT_FULL_HEAD,
   PROMPT_REENTRY_HEAD,
   REENTRY_FOLLOWS,
-} from "../../../lib/hooks/reentry-at-prompt.ts";
+} from "../../../lib/notes/reentry-note.ts";
 import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
-import { PROMPT_REENTRY_HEAD, reentryAtPrompt } from "../../../lib/hooks/reentry-at-prompt.ts";
+import { reentryAtPrompt } from "../../../lib/hooks/reentry-at-prompt.ts";
+import { PROMPT_REENTRY_HEAD } from "../../../lib/notes/reentry-note.ts";
 import { renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
 import { NO_ARTIFACTS } from "../../../lib/store/checkpoint-values.ts";
 import { CKPTS, knobs, MEM, memWorld, ROOT, SID } from "../../helpers/save-deps.ts";

@@ -2,9 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { SessionStartInput } from "../../../lib/hooks/hook-io.ts";
 import { chooseBanner } from "../../../lib/hooks/restore-banner.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
-import { handleSessionStart, REENTRY_NOTE } from "../../../lib/hooks/session-start.ts";
+import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
-import { PROMPT_FULL_HEAD, REENTRY_FOLLOWS } from "../../../lib/hooks/reentry-at-prompt.ts";
+import {
+  PROMPT_FULL_HEAD,
+  REENTRY_FOLLOWS,
+  REENTRY_NOTE,
+} from "../../../lib/notes/reentry-note.ts";
 import { CKPTS, DAY, knobs, MEM, memWorld, OTHER, ROOT, SID } from "../../helpers/save-deps.ts";
 import { trustedCheckpoint } from "../../../lib/store/pending-restore.ts";
 import { renderSkeletonCheckpoint } from "../../../lib/store/checkpoint-format.ts";
