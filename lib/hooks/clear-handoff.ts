@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import {
   deleteRegistry,
@@ -8,6 +7,7 @@ import {
 } from "../store/session-registry.ts";
 import { reduceTaskName } from "../core/ids.ts";
 import { isInsideCheckpoints, memoryPaths } from "../store/memory-paths.ts";
+import { clearNote, type Note } from "../notes/start-notes.ts";
 
 // /clear: SessionEnd(clear) of the old session and SessionStart(clear) of the new one are two
 // processes that may overlap. The first leaves a small "ended" entry in the session registry
@@ -143,18 +143,13 @@ export function awaitClearMarker(
   }
 }
 
-export interface ClearNotice {
-  context: string;
-  systemMessage: string;
-}
-
 /** What SessionStart(clear) says about the cleared session, and the marker removed; null: nothing to say. */
 export function clearNotice(
   deps: Deps,
   configDir: string,
   root: string,
   newSid: string | null,
-): ClearNotice | null {
+): Note | null {
   const found = awaitClearMarker(deps, configDir, root, newSid);
   if (!found) return null;
   const { sid, marker } = found;
@@ -163,27 +158,15 @@ export function clearNotice(
   // Only a path inside this project's checkpoints/ is ever named (the marker is a file on disk).
   const trusted = (file: string | undefined) =>
     file && isInsideCheckpoints(paths, file) && deps.fs.existsSync(file) ? file : null;
-  const short = sid.slice(0, 8);
-  if (marker.state === "saved" && trusted(marker.checkpoint)) {
-    const task = reduceTaskName(marker.task);
-    return {
-      context: `[quoin-checkpoint] The session before /clear (${short}) was saved: ${marker.checkpoint} (task '${task}'). Run /checkpoint --restore to bring it back.`,
-      systemMessage: `[quoin] cleared session saved as ${path.basename(marker.checkpoint)}; /checkpoint --restore brings it back`,
-    };
-  }
-  if (marker.state === "skipped" && marker.why === "unchanged" && trusted(marker.checkpoint)) {
-    return {
-      context: `[quoin-checkpoint] The session before /clear (${short}) had nothing new since its checkpoint ${marker.checkpoint}. Run /checkpoint --restore to bring it back.`,
-      systemMessage: `[quoin] cleared session's checkpoint ${path.basename(marker.checkpoint!)} is current; /checkpoint --restore brings it back`,
-    };
-  }
-  if (marker.state === "writing") {
-    return {
-      context:
-        "[quoin-checkpoint] The session before /clear was still being saved when this one started; run /checkpoint --restore to look for it.",
-      systemMessage:
-        "[quoin] the cleared session's save had not finished; /checkpoint --restore looks for it",
-    };
-  }
+  if (marker.state === "saved" && trusted(marker.checkpoint))
+    return clearNote({
+      state: "saved",
+      sid,
+      checkpoint: marker.checkpoint!,
+      task: reduceTaskName(marker.task),
+    });
+  if (marker.state === "skipped" && marker.why === "unchanged" && trusted(marker.checkpoint))
+    return clearNote({ state: "unchanged", sid, checkpoint: marker.checkpoint! });
+  if (marker.state === "writing") return clearNote({ state: "writing" });
   return null;
 }

@@ -17,6 +17,7 @@ import { sessionEndSkip } from "./session-end-rules.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readHeadCheap } from "../core/git.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
+import { RECOVERED_NOTE, recoveredText } from "../notes/start-notes.ts";
 
 // A way back from a killed session. A session that ends without SessionEnd (a killed terminal, a
 // crash, OOM, a machine that slept and was rebooted) leaves its transcript and no checkpoint. At
@@ -24,7 +25,6 @@ import { parseCheckpoint } from "../store/checkpoint-parse.ts";
 // would have written, marked as recovered, and the startup line offers it like any session-end
 // snapshot.
 
-export const RECOVERED_NOTE = "(recovered: the session ended without SessionEnd)";
 /** The status's reason: `checkpoint save (session end, recovered)`. */
 export const RECOVERED_REASON = "recovered";
 
@@ -126,9 +126,7 @@ export function recoverKilledSession(
 }
 
 /** The note for the model: which session was recovered, where, and how to continue it. */
-export function recoveredNote(r: Recovered): string {
-  return `[quoin-checkpoint] Session ${r.sessionId.slice(0, 8)} (task '${r.task}') ended without SessionEnd (killed or crashed); its place was saved now into ${r.checkpoint} ${RECOVERED_NOTE}. /checkpoint --restore continues it.`;
-}
+export const recoveredNote = (r: Recovered): string => recoveredText(r);
 
 /** recoverKilledSession, failing open: a recovery that throws leaves the start as it was. */
 export function tryRecoverKilledSession(

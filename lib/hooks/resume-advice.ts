@@ -1,9 +1,7 @@
-import * as path from "node:path";
 import type { Deps } from "../core/deps.ts";
 import type { Knobs } from "../core/knobs.ts";
 import { regularFileStat } from "../core/dir-listing.ts";
-import { formatDuration } from "../core/time-format.ts";
-import { formatTokens } from "../context/context-window.ts";
+import { forkNote, type ForkFacts, type Note, resumeNote } from "../notes/start-notes.ts";
 import type { MemoryPaths } from "../store/memory-paths.ts";
 import { newestCheckpointOf } from "../store/session-checkpoints.ts";
 import type { SessionStartInput } from "./hook-io.ts";
@@ -14,45 +12,19 @@ import { taskOf } from "./restore-banner.ts";
 // and offers that session's newest checkpoint; when the client says the prompt cache has likely
 // expired, the figures it gives for re-sending the transcript beside the checkpoint's brief.
 
-export interface StartNote {
-  context: string;
-  systemMessage: string;
-}
-
-/** 41020 -> "41,020" (no toLocaleString: ICU's first call costs milliseconds). */
-function groupDigits(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
 const num = (v: unknown): number | null =>
   typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
 
-function forkNote(
-  deps: Deps,
-  paths: MemoryPaths,
-  parent: string | null,
-): StartNote & { checkpoint: string | null } {
-  if (!parent)
-    return {
-      checkpoint: null,
-      context:
-        "[quoin-checkpoint] This session is a fork of an earlier session; the client did not say which, so no checkpoint is offered.",
-      systemMessage: "[quoin] forked session: its parent could not be told",
-    };
+/** The fork's note: its parent and that session's newest checkpoint, when the client says which. */
+function forkFacts(deps: Deps, paths: MemoryPaths, parent: string | null): ForkFacts {
+  if (!parent) return { parent: null };
   const newest = newestCheckpointOf(deps, paths, parent, null);
-  if (!newest)
-    return {
-      checkpoint: null,
-      context: `[quoin-checkpoint] This session is a fork of session ${parent}, which left no checkpoint.`,
-      systemMessage: `[quoin] fork of session ${parent.slice(0, 8)}: no checkpoint of it`,
-    };
-  const task = taskOf(deps, newest.file);
+  if (!newest) return { parent, checkpoint: null };
   return {
+    parent,
     checkpoint: newest.file,
-    context:
-      `[quoin-checkpoint] This session is a fork of session ${parent}. That session's newest checkpoint, ${newest.file} ` +
-      `(task '${task}', saved ${newest.savedAt}), is this fork's task too: /checkpoint --restore re-reads it.`,
-    systemMessage: `[quoin] fork of session ${parent.slice(0, 8)}, task ${task}: /checkpoint --restore re-reads its checkpoint ${path.basename(newest.file)}`,
+    task: taskOf(deps, newest.file),
+    savedAt: newest.savedAt,
   };
 }
 
@@ -66,29 +38,21 @@ function resumeAdvice(
   input: SessionStartInput,
   knobs: Knobs,
   sessionOfCheckpoint: string | null,
-): StartNote | null {
+): Note | null {
   const tokens = num(input.context_tokens);
   if (input.prompt_cache_likely_expired !== true || tokens === null || !sessionOfCheckpoint)
     return null;
   const newest = newestCheckpointOf(deps, paths, sessionOfCheckpoint, null);
   const size = newest ? regularFileStat(deps.fs, newest.file)?.size : undefined;
   if (!newest || size === undefined) return null;
-  const bpt = knobs.QUOIN_BYTES_PER_TOKEN;
-  const brief = Math.ceil(size / bpt);
-  const usd = num(input.estimated_cache_write_usd);
-  const since = num(input.seconds_since_last_response);
-  const cost =
-    usd === null ? "" : `, an estimated cache write of $${usd.toFixed(2)} (the client's figure)`;
-  const ago = since === null ? "" : ` (last response ${formatDuration(since * 1000)} ago)`;
-  return {
-    context:
-      `[quoin-checkpoint] The prompt cache has likely expired${ago}: resuming re-sends ${groupDigits(tokens)} tokens of context${cost}. ` +
-      `/clear then /checkpoint --restore continues from ${newest.file} instead, a brief of about ${groupDigits(brief)} tokens ` +
-      `(an estimate: ${groupDigits(size)} bytes at ${bpt} bytes per token, QUOIN_BYTES_PER_TOKEN).`,
-    systemMessage:
-      `[quoin] cache likely expired: resuming re-sends ${formatTokens(tokens)} tokens` +
-      `${usd === null ? "" : ` (~$${usd.toFixed(2)} cache write)`}; /clear then /checkpoint --restore loads a ~${formatTokens(brief)}-token brief`,
-  };
+  return resumeNote({
+    tokens,
+    usd: num(input.estimated_cache_write_usd),
+    since: num(input.seconds_since_last_response),
+    checkpoint: newest.file,
+    bytes: size,
+    bytesPerToken: knobs.QUOIN_BYTES_PER_TOKEN,
+  });
 }
 
 /** The fork banner and the re-cache advice for this start, in that order ([] on other sources). */
@@ -98,9 +62,9 @@ export function forkAndResumeNotes(
   input: SessionStartInput,
   knobs: Knobs,
   ctx: { sid: string | null; configDir: string; clientPid: number | null },
-): StartNote[] {
+): Note[] {
   if (!ctx.sid || (input.source !== "fork" && input.source !== "resume")) return [];
-  const notes: StartNote[] = [];
+  const notes: Note[] = [];
   let checkpointOf: string | null = ctx.sid;
   if (input.source === "fork") {
     const fork = {
@@ -109,7 +73,7 @@ export function forkAndResumeNotes(
       contextTokens: input.context_tokens,
     };
     checkpointOf = forkParent(deps, ctx.configDir, fork, ctx.clientPid);
-    notes.push(forkNote(deps, paths, checkpointOf));
+    notes.push(forkNote(forkFacts(deps, paths, checkpointOf)));
   }
   const advice = resumeAdvice(deps, paths, input, knobs, checkpointOf);
   if (advice) notes.push(advice);

@@ -1,17 +1,18 @@
-import { personLine } from "../core/text-limits.ts";
 import type { Deps } from "../core/deps.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { isUsableSessionId } from "../core/ids.ts";
 import { utcIso } from "../core/time-format.ts";
 import { deleteRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import { contextAnswer, type HookAnswer } from "./hook-io.ts";
+import { saveFailureNote, type SaveFailure } from "../notes/failure-notes.ts";
+
+export type { SaveFailure } from "../notes/failure-notes.ts";
 
 // A save that failed is told, once, in words a person reads: never a raw errno. PreCompact and
 // SessionEnd cannot speak to the person, so they leave a record outside the repository (the
 // repository may be the very thing that cannot be written) and the session's next SessionStart
-// says it.
+// or prompt says it (lib/notes/failure-notes.ts has the words).
 
-/** Why a write failed, in words: `read-only`, `disk full`, `folder missing`, else `write failed`. */
 /** The first error in the cause chain that carries a file system code (a wrapper says it in words). */
 function rootCause(err: unknown): NodeJS.ErrnoException | null {
   for (let e = err as NodeJS.ErrnoException | null, depth = 0; e && depth < 5; depth++) {
@@ -21,6 +22,7 @@ function rootCause(err: unknown): NodeJS.ErrnoException | null {
   return null;
 }
 
+/** Why a write failed, in words: `read-only`, `disk full`, `folder missing`, else `write failed`. */
 export function saveFailureReason(err: unknown): string {
   const code = rootCause(err)?.code;
   switch (code) {
@@ -46,14 +48,6 @@ export function saveFailureDetail(err: unknown): string {
   return typeof where === "string" && where !== "" ? `${reason}: ${where}` : reason;
 }
 
-export interface SaveFailure {
-  /** the hook that failed: PreCompact, SessionEnd */
-  event: string;
-  /** saveFailureDetail's words */
-  reason: string;
-  at: string;
-}
-
 /** Leave the record for this session's next SessionStart. Never throws (there may be nowhere to write). */
 export function recordSaveFailure(deps: Deps, sid: string | null, failure: SaveFailure): boolean {
   if (!isUsableSessionId(sid)) return false;
@@ -63,12 +57,6 @@ export function recordSaveFailure(deps: Deps, sid: string | null, failure: SaveF
   } catch {
     return false;
   }
-}
-
-/** The line said once: the record is removed when it is read. */
-export function failureLine(f: SaveFailure): string {
-  const event = f.event === "PreCompact" ? "before the compaction" : "at session end";
-  return `the last checkpoint could not be saved: ${f.reason} (${event}, ${f.at})`;
 }
 
 /** This session's failure record, consumed; null when there is none. */
@@ -95,10 +83,8 @@ export function withSaveFailure(
   f: SaveFailure,
   event: string,
 ): HookAnswer {
-  const line = failureLine(f);
-  const context = `[quoin-checkpoint] ${line}. Nothing from then is kept; tell the user to free disk space or make the project writable, then run /checkpoint.`;
+  const note = saveFailureNote(f);
   const before =
     answer && !("decision" in answer) ? answer.hookSpecificOutput?.additionalContext : undefined;
-  const person = `[quoin] ${line}`;
-  return contextAnswer(event, before ? `${context}\n${before}` : context, personLine(person));
+  return contextAnswer(event, before ? `${note.context}\n${before}` : note.context, note.person);
 }

@@ -9,13 +9,14 @@ import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner } from "./restore-banner.ts";
 import { bannerLine } from "../notes/banner-note.ts";
 import { REENTRY_NOTE } from "../notes/reentry-note.ts";
+import { lastSessionNote, type Note } from "../notes/start-notes.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { REENTRY_GIVEN_KEY, reentryAtStart } from "./reentry-at-prompt.ts";
 import { fitLastWords, NOTE_BUDGET, reentryLastWords } from "./reentry-last-words.ts";
 import type { LastWord } from "../store/checkpoint-values.ts";
-import { DAY_MS, formatDuration, utcIso } from "../core/time-format.ts";
+import { DAY_MS, utcIso } from "../core/time-format.ts";
 import { claudeConfigDir } from "../core/config-dir.ts";
 import { reduceTaskName } from "../core/ids.ts";
 import { newestSessionEndSnapshot } from "../store/session-checkpoints.ts";
@@ -181,8 +182,7 @@ function sessionStartAnswer(deps: Deps, input: SessionStartInput, knobs: Knobs):
     lastWords && fitLastWords(lastWords.words, NOTE_BUDGET - notes.join("\n").length - 1);
   if (lastWords && words) notes.splice(lastWords.at, 0, words);
   // One line for the person: the cleared session's fate or the last session's, else the banner's.
-  const message =
-    line?.systemMessage ?? (banner ? bannerLine(banner.facts) : started.at(-1)?.systemMessage);
+  const message = line?.person ?? (banner ? bannerLine(banner.facts) : started.at(-1)?.person);
   return notes.length ? contextAnswer(EVENT, notes.join("\n"), message) : null;
 }
 
@@ -198,16 +198,15 @@ function sessionEndLine(
   paths: MemoryPaths,
   sid: string | null,
   source: string | undefined,
-): { context: string; systemMessage: string } | null {
+): Note | null {
   if (source === "clear")
     return clearNotice(deps, claudeConfigDir(deps.env, deps.home), paths.root, sid);
   if (source !== "startup") return null;
   const snap = newestSessionEndSnapshot(deps, paths, sid, LAST_SESSION_LINE_MAX_AGE_MS);
   if (!snap?.savedMs) return null;
-  const task = reduceTaskName(snap.task);
-  const ago = formatDuration(deps.now().getTime() - snap.savedMs);
-  return {
-    context: `[quoin-checkpoint] Last session, task '${task}', ended ${ago} ago; its snapshot is ${snap.file}. /checkpoint --restore continues it.`,
-    systemMessage: `[quoin] last session, task ${task}, ended ${ago} ago: /checkpoint --restore to continue`,
-  };
+  return lastSessionNote({
+    task: reduceTaskName(snap.task),
+    agoMs: deps.now().getTime() - snap.savedMs,
+    file: snap.file,
+  });
 }

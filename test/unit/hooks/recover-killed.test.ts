@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { transcriptDir } from "../../../lib/core/project-hash.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
-import { RECOVERED_NOTE, recoverKilledSession } from "../../../lib/hooks/recover-killed.ts";
+import { recoverKilledSession } from "../../../lib/hooks/recover-killed.ts";
+import { RECOVERED_NOTE } from "../../../lib/notes/start-notes.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { writeRegistry } from "../../../lib/store/session-registry.ts";
 import {

@@ -105,9 +105,7 @@ describe("/clear: SessionEnd(clear) then SessionStart(clear)", () => {
     const waited = clock.slept.reduce((a, b) => a + b, 0);
     expect(waited).toBeGreaterThanOrEqual(CLEAR_WAIT_WRITING_MS);
     expect(waited).toBeLessThan(CLEAR_WAIT_WRITING_MS + 100);
-    expect(clearNotice(w.deps, `${HOME}/.claude`, ROOT, NEW)?.systemMessage).toContain(
-      "had not finished",
-    );
+    expect(clearNotice(w.deps, `${HOME}/.claude`, ROOT, NEW)?.person).toContain("had not finished");
   });
 
   it("stops waiting as soon as the save is done", () => {
