@@ -1,4 +1,5 @@
 import { sanitizeBody } from "./markdown-sections.ts";
+import { TEXT_LIMITS } from "./text-limits.ts";
 
 // Cutting text to one line of at most so many characters. Three cuts, by who reads the result:
 // - cut: data (a path, a command, an error, a quoted request) cut at the character: whatever it
@@ -48,3 +49,6 @@ export function cutAtWord(text: string, max: number): string {
 export function oneLine(text: string, max: number): string {
   return cut(sanitizeBody(text.replace(/\s+/g, " ")), max);
 }
+
+/** A line for the person: at most TEXT_LIMITS.personLine characters, cut between words. */
+export const personLine = (text: string): string => cutWords(text, TEXT_LIMITS.personLine);

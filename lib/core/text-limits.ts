@@ -1,9 +1,8 @@
-import { cutWords } from "./text-cut.ts";
-
 // The character and item limits of the texts this tool writes for a person or the model, in one
 // table every caller reads, so a limit is changed in one place and two texts never disagree on it.
 // The checkpoint's own budget (6 KB and its floors) stays with the format (lib/store/
-// checkpoint-budget.ts); the brief's per-section limits with the brief.
+// checkpoint-budget.ts); the brief's per-section limits with the brief. No imports: the prompt
+// hook's plain path reads it.
 
 export const TEXT_LIMITS = {
   /** a line the person sees (a hook's systemMessage): the model's text says the rest */
@@ -19,6 +18,3 @@ export const TEXT_LIMITS = {
   lastWordChars: 300,
   lastWordsChars: 1200,
 } as const;
-
-/** A line for the person: at most TEXT_LIMITS.personLine characters, cut between words. */
-export const personLine = (text: string): string => cutWords(text, TEXT_LIMITS.personLine);

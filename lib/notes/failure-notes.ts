@@ -1,4 +1,4 @@
-import { personLine } from "../core/text-limits.ts";
+import { personLine } from "../core/text-cut.ts";
 import type { Note } from "./start-notes.ts";
 
 // A save that failed, in words: what PreCompact or SessionEnd could not write, said once by the

@@ -1,7 +1,14 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { cut, cutAtWord, cutWords, flatLine, oneLine } from "../../../lib/core/text-cut.ts";
-import { TEXT_LIMITS, personLine } from "../../../lib/core/text-limits.ts";
+import {
+  cut,
+  cutAtWord,
+  cutWords,
+  flatLine,
+  oneLine,
+  personLine,
+} from "../../../lib/core/text-cut.ts";
+import { TEXT_LIMITS } from "../../../lib/core/text-limits.ts";
 import {
   boundedLines,
   firstOf,
