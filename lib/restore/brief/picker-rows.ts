@@ -2,7 +2,7 @@ import type { OfferedShared } from "../restore-outcome.ts";
 import { PICKER_LIST_CAP, type ListedCandidate } from "../picker-decision.ts";
 import type { CheckpointRow } from "../checkpoint-list.ts";
 import { kindOf } from "../../store/checkpoint-status.ts";
-import { cutAtWord } from "../text-cut.ts";
+import { cutAtWord } from "../../core/text-cut.ts";
 
 // The rows of a picker: the local candidates, then the shared checkpoints numbered after them.
 
