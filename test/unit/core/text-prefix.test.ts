@@ -21,7 +21,7 @@ const withoutComments = (src: string) =>
   src.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 
 /** `file: [name]` for every string that opens with a bracketed name and a space. */
-export function prefixesIn(file: string, src: string): string[] {
+function prefixesIn(file: string, src: string): string[] {
   const out: string[] = [];
   const text = withoutComments(src);
   for (const m of text.matchAll(/["'`](\[[A-Za-z][A-Za-z -]*\]) /g)) {
