@@ -52,6 +52,8 @@ export interface ResumeSession {
   /** the open items other than the one in progress, and how many more the checkpoint counted */
   openItems: { id: string; title: string }[];
   openItemsMore: number;
+  /** the last edits were not followed by a build, test or lint run: the line saying so */
+  unverified: string | null;
   /** The `fixedAlongTheWay` section: failures a later run settled, newest first, and how many more */
   fixed: FixedValue[];
   fixedMore: number;
@@ -82,6 +84,7 @@ export const EMPTY_SESSION: ResumeSession = {
   workItem: null,
   openItems: [],
   openItemsMore: 0,
+  unverified: null,
   fixed: [],
   fixedMore: 0,
 };
@@ -98,6 +101,7 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
     workItem: current,
     openItems: (work?.open ?? []).filter((i) => !current || !sameItem(i, current)),
     openItemsMore: work?.more ?? 0,
+    unverified: work?.unverified ?? null,
     fixed: p.values.fixedAlongTheWay?.items ?? [],
     fixedMore: p.values.fixedAlongTheWay?.more ?? 0,
     lastWords: d.lastWords ?? [],

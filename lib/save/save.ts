@@ -29,7 +29,11 @@ import { skillWithPid } from "../store/pidfile.ts";
 import { checkpointIdentity } from "./checkpoint-identity.ts";
 import { otherActiveSkills } from "./skill-presence.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
-import { CHECKPOINT_SOFT_CAP_BYTES, describeCuts } from "../store/checkpoint-budget.ts";
+import {
+  CHECKPOINT_HARD_CAP_BYTES,
+  CHECKPOINT_SOFT_CAP_BYTES,
+  describeCuts,
+} from "../store/checkpoint-budget.ts";
 import { nothingToSave } from "./save-from-nothing.ts";
 
 const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
@@ -72,7 +76,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const { text: body, cuts } = renderCheckpoint(gathered.data, asciiBody);
+  const { text: body, cuts, limit } = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(
     deps.fs,
@@ -82,10 +86,18 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     { mode: 0o600, pid: deps.pid },
   );
   const bytes = Buffer.byteLength(body);
-  const cap = capOf(gathered.data);
+  // the cap that applies: the 4 KB soft cap plus what the handover's own lines (work items,
+  // closed items, fixes) took beyond it, or the 6 KB hard cap
+  const cap = Math.max(capOf(gathered.data), limit);
   if (bytes > cap) {
+    const name =
+      cap === SOFT_CAP_BYTES
+        ? "4 KB soft cap"
+        : cap === CHECKPOINT_HARD_CAP_BYTES
+          ? "6 KB hard cap"
+          : `4 KB soft cap (plus ${cap - SOFT_CAP_BYTES} bytes of work items and fixes)`;
     warnings.push(
-      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
+      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${name} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
   const cut = describeCuts(cuts);

@@ -8,7 +8,7 @@ import {
   type ModelField,
   type ModelFields,
 } from "./checkpoint-budget.ts";
-import { digestValues, type CheckpointDigest } from "./checkpoint-digest.ts";
+import { digestFit, digestValues, type CheckpointDigest } from "./checkpoint-digest.ts";
 import {
   completedValue,
   plainCommitsValue,
@@ -150,14 +150,18 @@ const bytes = (s: string) => Buffer.byteLength(s);
 
 /**
  * The body, then the digest, then notes and the hint: the digest's floor always, the model's
- * fields cut to fit the cap around it, then the rest of the digest in what is left.
+ * fields cut to fit the cap around it, then the rest of the digest in what is left. The handover's
+ * own lines (work items, what closed items did, the files of the work in progress, the fixes) may
+ * take a checkpoint past the 4 KB soft cap up to the 6 KB hard cap; `limit` is the cap that
+ * applies to this text: the soft cap plus what they took, or the hard cap.
  */
 function withDigest(
   d0: CheckpointData,
   bodyOf: (d: CheckpointData, cuts: Cuts) => CheckpointValues,
   clean: Clean,
-): { text: string; cuts: Cuts } {
+): { text: string; cuts: Cuts; limit: number } {
   const cap = capOf(d0);
+  let extra = CHECKPOINT_HARD_CAP_BYTES - cap;
   const tail = tailValues(d0, clean);
   const floor = digestValues(d0.digest, 0);
   // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
@@ -169,22 +173,41 @@ function withDigest(
   );
   const body = bodyOf(d, cuts);
   let room = cap - bytes(renderValues({ ...body, ...tail }));
-  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
-  for (let pass = 0; pass < 3; pass += 1) {
-    const text = renderValues({ ...body, ...digestValues(d.digest, room), ...tail });
-    const over = bytes(text) - cap;
-    if (over <= 0 || !d.digest) return { text, cuts };
-    room -= over;
+  // The digest's headings and count lines are estimated; a second fit takes off what the first
+  // overshot: from the general room, or from the handover's when the general room gave up nothing.
+  let before = -1;
+  for (let pass = 0; pass < 4; pass += 1) {
+    const fit = digestFit(d.digest, room, extra);
+    const text = renderValues({ ...body, ...fit.values, ...tail });
+    const limit = Math.min(CHECKPOINT_HARD_CAP_BYTES, cap + fit.extraUsed);
+    const over = bytes(text) - limit;
+    if (over <= 0 || !d.digest) return { text, cuts, limit };
+    if (bytes(text) === before && extra > 0) extra = Math.max(0, extra - over);
+    else room -= over;
+    before = bytes(text);
   }
-  // Still over after three fits: the floor alone.
-  return { text: renderValues({ ...body, ...floor, ...tail }), cuts };
+  // Still over after three fits (the floor alone passes the soft cap): the floor, and the
+  // handover's lines in what the hard cap leaves beside it.
+  const alone = renderValues({ ...body, ...floor, ...tail });
+  let left = CHECKPOINT_HARD_CAP_BYTES - bytes(alone);
+  for (let pass = 0; pass < 3 && left > 0 && d.digest; pass += 1) {
+    const fit = digestFit(d.digest, -Infinity, left);
+    const text = renderValues({ ...body, ...fit.values, ...tail });
+    const over = bytes(text) - CHECKPOINT_HARD_CAP_BYTES;
+    if (over <= 0) return { text, cuts, limit: CHECKPOINT_HARD_CAP_BYTES };
+    left -= over;
+  }
+  return { text: alone, cuts, limit: cap };
 }
 
 /**
  * The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the
  * digest; `cuts`: the lines of the model's fields the 6 KB fit took (each also counted in the file).
  */
-export function renderCheckpoint(d: CheckpointData, clean: Clean): { text: string; cuts: Cuts } {
+export function renderCheckpoint(
+  d: CheckpointData,
+  clean: Clean,
+): { text: string; cuts: Cuts; limit: number } {
   return withDigest(
     d,
     (x, cuts) => ({
