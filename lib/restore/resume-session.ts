@@ -3,6 +3,7 @@ import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type { FixedValue, WorkItemValue } from "../store/checkpoint-lessons.ts";
+import { readOrder } from "./brief/read-order.ts";
 import type {
   DigestFailure,
   DigestFile,
@@ -59,8 +60,8 @@ export interface ResumeSession {
   fixedMore: number;
 }
 
-/** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
-const REREAD_CHANGED_FILES = 5;
+/** Files re-read on restore (brief/read-order.ts): the uncommitted ones first, so the fresh context holds what was being edited. */
+const REREAD_FILES = 8;
 
 export const EMPTY_SESSION: ResumeSession = {
   firstRequest: null,
@@ -125,11 +126,11 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   };
 }
 
-/** The artifacts, then the newest changed files that exist under the project root (absolute paths). */
+/** The artifacts, then the session's files in reading order (brief/read-order.ts) that exist under the project root (absolute paths). */
 export function rereadList(deps: Deps, root: string, p: ParsedCheckpoint): string[] {
-  const changed = p.digest.changed
+  const files = readOrder(p)
     .map((f) => (path.isAbsolute(f.path) ? f.path : path.join(root, f.path)))
     .filter((f) => deps.fs.existsSync(f))
-    .slice(0, REREAD_CHANGED_FILES);
-  return [...new Set([...p.artifactPaths, ...changed])];
+    .slice(0, REREAD_FILES);
+  return [...new Set([...p.artifactPaths, ...files])];
 }
