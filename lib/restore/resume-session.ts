@@ -48,6 +48,8 @@ export interface ResumeSession {
   progress: LastWord[];
   /** The `uncommitted` section: files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
+  /** the uncommitted files are git status's: the save found no transcript to tell the session's own */
+  uncommittedNotKnown: boolean;
   /** The `workItems` section: the item in progress, in the tracker's words, and how it was taken up */
   workItem: (WorkItemValue & { how: string }) | null;
   /** the open items other than the one in progress, and how many more the checkpoint counted */
@@ -82,6 +84,7 @@ export const EMPTY_SESSION: ResumeSession = {
   lastWords: [],
   progress: [],
   uncommitted: [],
+  uncommittedNotKnown: false,
   workItem: null,
   openItems: [],
   openItemsMore: 0,
@@ -108,6 +111,7 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
     lastWords: d.lastWords ?? [],
     progress: d.progress ?? [],
     uncommitted: p.uncommitted ?? [],
+    uncommittedNotKnown: p.values.uncommitted?.notKnown === true,
     firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
     newestRequest: newestRequestOf(d),
     requests: d.requests,

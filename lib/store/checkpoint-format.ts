@@ -55,6 +55,11 @@ export interface CheckpointData extends ModelFields {
   handover?: Handover | null;
   /** the model's own document came with this save (/checkpoint --stdin-json): the 6 KB hard cap */
   modelDocument?: boolean;
+  /**
+   * the transcript path a save looked at and did not find: the sections from the transcript say
+   * `(unknown: no transcript at <path>)`, the uncommitted files are git status's
+   */
+  transcriptMissing?: string | null;
 }
 
 /** The cap a checkpoint aims at: 6 KB when it holds the model's document, else the 4 KB soft cap. */
@@ -94,7 +99,11 @@ function headValues(d: CheckpointData, clean: Clean): CheckpointValues {
     ...(d.head !== undefined ? { head: d.head } : {}),
     sessionId: d.sessionId,
     savedAt: utcIso(d.savedAt),
-    sessionLink: { sessionId: d.sessionId, projectHash: d.projectHash },
+    sessionLink: {
+      sessionId: d.sessionId,
+      projectHash: d.projectHash,
+      ...(d.transcriptMissing ? { missing: d.transcriptMissing } : {}),
+    },
   };
 }
 
@@ -108,10 +117,18 @@ function tailValues(d: CheckpointData, clean: Clean): CheckpointValues {
 
 /** The completed section (always) and, when git was asked, the uncommitted one. */
 function handoverValues(d: CheckpointData, clean: Clean): CheckpointValues {
-  if (!d.handover) return { completed: plainCommitsValue(d.commits, clean) };
+  const missing = d.transcriptMissing ? { unknown: d.transcriptMissing } : {};
+  if (!d.handover) return { completed: { ...plainCommitsValue(d.commits, clean), ...missing } };
   return {
-    completed: completedValue(d.handover, clean),
-    ...(d.handover.uncommitted ? { uncommitted: uncommittedValue(d.handover.uncommitted) } : {}),
+    completed: { ...completedValue(d.handover, clean), ...missing },
+    ...(d.handover.uncommitted
+      ? {
+          uncommitted: {
+            ...uncommittedValue(d.handover.uncommitted),
+            ...(d.transcriptMissing ? { notKnown: true as const } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -212,7 +229,9 @@ export function renderCheckpoint(
     d,
     (x, cuts) => ({
       ...headValues(x, clean),
-      intent: textOrNull(x.intent, clean),
+      intent:
+        textOrNull(x.intent, clean) ??
+        (x.transcriptMissing ? `(unknown: no transcript at ${x.transcriptMissing})` : null),
       planFile: x.planFile ?? null,
       artifacts: x.artifacts,
       ...handoverValues(x, clean),

@@ -70,7 +70,9 @@ export function whereLines(x: ResumeSession): string[] {
   const counts = new Map(x.changed.map((f) => [f.path, f.count]));
   if (x.uncommitted.length) {
     lines.push(
-      "Uncommitted at the save (changed after the session's last commit; the file in progress first, then the most edited):",
+      x.uncommittedNotKnown
+        ? "Uncommitted at the save (git status's files: not known to be this session's):"
+        : "Uncommitted at the save (changed after the session's last commit; the file in progress first, then the most edited):",
     );
     lines.push(
       ...bounded(uncommittedOrder(x.uncommitted, x.changed), L.uncommitted, "files", (u) => {
