@@ -30,7 +30,8 @@ describe("a save with --session of a session whose transcript is absent", () => 
     const text = readFileSync(JSON.parse(r.stdout).checkpoint, "utf8");
     const unknown = `(unknown: no transcript at ${missing})`;
     const section = (title: string) =>
-      new RegExp(`(?:^|\\n)## ${title}\\n([\\s\\S]*?)(?=\\n## |$(?![\\s\\S]))`).exec(text)?.[1] ?? "";
+      new RegExp(`(?:^|\\n)## ${title}\\n([\\s\\S]*?)(?=\\n## |$(?![\\s\\S]))`).exec(text)?.[1] ??
+      "";
     expect(section("Last user intent").trim()).toBe(unknown);
     expect(section("Completed this session").trim()).toBe(unknown);
     expect(section("Uncommitted")).toContain(
