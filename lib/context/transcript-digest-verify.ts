@@ -7,39 +7,22 @@ import { segmentsOf, type Segment } from "./transcript-digest-fixes.ts";
 // checkpoint cannot know the state of the last edit; it can know that nothing checked it since,
 // and say so, naming the checks the session itself ran.
 
-/** A Bash segment that checks the project: a build, a test run, a type check or a linter. */
+/** A program and subcommand that check the project: a build, a test run, a type check, a linter. */
+const CHECK_RUN =
+  /^(?:mix (?:compile|test|credo|dialyzer|format|check)|(?:npm|pnpm|yarn|bun) (?:test|t|run (?:build|test|lint|check|typecheck|tsc|compile)\S*)|bun build|(?:npx|bunx|pnpx) (?:tsc|vitest|jest|eslint|biome|playwright|mocha)|cargo (?:build|test|check|clippy|nextest)|go (?:build|test|vet)|dotnet (?:build|test)|deno (?:test|check|lint)|rails test)$/;
+/** Programs that check the project whatever follows them. */
+const CHECK_PROGRAM =
+  /^(?:make|gradle|\.\/gradlew|mvn|\.\/mvnw|rake|tsc|vitest|jest|pytest|mypy|ruff|eslint|biome|rspec|phpunit|tox|nox|cmake|ninja)$/;
+
+/** The check a Bash segment runs (`mix compile`, `npx tsc`, `pytest`), or null. */
 export function checkKind(s: Segment): string | null {
-  const { program: p, sub } = s;
-  const kind = sub ? `${p} ${sub}` : p;
-  if (p === "mix" && /^(?:compile|test|credo|dialyzer|format|check)$/.test(sub)) return kind;
-  if (/^(?:npm|pnpm|yarn|bun)$/.test(p)) {
-    if (sub === "test" || sub === "t") return `${p} test`;
-    if (/^run (?:build|test|lint|check|typecheck|tsc|compile)\S*$/.test(sub)) return kind;
-    if (p === "bun" && sub === "build") return kind;
-    return null;
-  }
-  if (p === "npx" || p === "bunx" || p === "pnpx") {
-    return /^(?:tsc|vitest|jest|eslint|biome|playwright|mocha|ava|tsx)$/.test(sub) ? kind : null;
-  }
-  if (p === "cargo" && /^(?:build|test|check|clippy|nextest)$/.test(sub)) return kind;
-  if (p === "go" && /^(?:build|test|vet)$/.test(sub)) return kind;
-  if (p === "dotnet" && /^(?:build|test)$/.test(sub)) return kind;
-  if (p === "deno" && /^(?:test|check|lint)$/.test(sub)) return kind;
-  if (p === "make" || p === "gradle" || p === "./gradlew" || p === "mvn" || p === "./mvnw")
-    return p;
-  if (p === "bundle" && sub === "exec") return s.args[0] ? `bundle exec ${s.args[0]}` : null;
-  if (p === "rake" || p === "rails") return sub === "test" || p === "rake" ? kind : null;
-  if (/^(?:python3?|uv|poetry)$/.test(p)) {
-    const tool = s.args.find((a) => /^(?:pytest|mypy|ruff|unittest|compileall)$/.test(a));
-    return tool ? tool : null;
-  }
-  if (
-    /^(?:tsc|vitest|jest|pytest|mypy|ruff|eslint|biome|rspec|phpunit|swift|elixir|gcc|clang|cmake|ninja|tox|nox)$/.test(
-      p,
-    )
-  )
-    return p;
-  return null;
+  const kind = s.sub ? `${s.program} ${s.sub}` : s.program;
+  if (CHECK_RUN.test(kind)) return kind;
+  if (CHECK_PROGRAM.test(s.program)) return s.program;
+  // python -m pytest, uv run pytest, poetry run mypy
+  return /^(?:python3?|uv|poetry)$/.test(s.program)
+    ? (s.args.find((a) => /^(?:pytest|mypy|ruff|unittest)$/.test(a)) ?? null)
+    : null;
 }
 
 /** Builds first, then test runs, then linters: the order to run them in. */
