@@ -22,15 +22,8 @@ export interface ReadDigestOptions {
 const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
 
 /** A Linear view's `# ENG-214: Title` heading at the start of a result or of one of its lines. */
-function hasKeyHeading(line: Buffer): boolean {
-  for (let i = line.indexOf("# "); i >= 0; i = line.indexOf("# ", i + 2)) {
-    const before = line[i - 1];
-    // `"# ` opens a string, `\n# ` (escaped newline) opens a line inside one
-    if (before !== 0x22 && !(before === 0x6e && line[i - 2] === 0x5c)) continue;
-    if (/^[A-Z][A-Z0-9]*-\d+:? /.test(line.toString("latin1", i + 2, i + 24))) return true;
-  }
-  return false;
-}
+const hasKeyHeading = (line: Buffer) =>
+  has(line, "# ") && /(?:"|\\n)# [A-Z][A-Z0-9]*-\d+:? /.test(line.toString("latin1"));
 
 /**
  * Whether a line can change the digest, judged on its bytes before any parse (escaped quotes inside

@@ -26,11 +26,12 @@ export function checkKind(s: Segment): string | null {
 }
 
 /** Builds first, then test runs, then linters: the order to run them in. */
-function rank(kind: string): number {
-  if (/\b(?:compile|build|check|tsc|make|gradle|mvn)\b/.test(kind)) return 0;
-  if (/\b(?:test|pytest|vitest|jest|rspec|phpunit|nextest|unittest)\b/.test(kind)) return 1;
-  return 2;
-}
+const rank = (kind: string) =>
+  /compile|build|check|tsc|make|gradle|mvn/.test(kind)
+    ? 0
+    : /test|jest|rspec|phpunit/.test(kind)
+      ? 1
+      : 2;
 
 /** Files whose edit no check needs: notes and docs. */
 const NOT_CHECKED = /\.(?:md|markdown|txt|rst|adoc)$/i;
@@ -92,24 +93,16 @@ export class VerifyLog {
   }
 }
 
-/** `2026-02-12T20:29:01Z` from an ISO time. */
-function second(at: string | null): string | null {
-  if (!at) return null;
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? null : `${d.toISOString().slice(0, 19)}Z`;
-}
-
 /**
  * The one line a checkpoint and the brief say: `lib/x.ex was changed at 2026-02-12T20:29:01Z and
  * not compiled or tested since: its state is unverified; run mix compile / mix test first`.
  */
 export function unverifiedLine(u: Unverified): string {
-  const when = second(u.at);
-  const run = u.checks.length
-    ? `run ${u.checks.join(" / ")} first (the checks this session ran)`
-    : "run the project's build and tests first (this session ran none)";
-  if (u.others.length === 0)
-    return `${u.path} was changed${when ? ` at ${when}` : ""} and not compiled or tested since: its state is unverified; ${run}`;
-  const also = u.others.length === 1 ? u.others[0] : `${u.others.length} other files`;
-  return `${u.path} and ${also} were changed${when ? ` (the last at ${when})` : ""} and not compiled or tested since: their state is unverified; ${run}`;
+  const d = new Date(u.at ?? "");
+  const when = Number.isNaN(d.getTime()) ? "" : `${d.toISOString().slice(0, 19)}Z`;
+  const n = u.others.length;
+  const run = `run ${u.checks.join(" / ") || "the project's build and tests"} first`;
+  const files = n ? `${u.path} and ${n === 1 ? u.others[0] : `${n} other files`}` : u.path;
+  const at = when ? (n ? ` (last at ${when})` : ` at ${when}`) : "";
+  return `${files} ${n ? "were" : "was"} changed${at} and not compiled or tested since: ${n ? "their" : "its"} state is unverified; ${run}`;
 }

@@ -29,11 +29,7 @@ import { skillWithPid } from "../store/pidfile.ts";
 import { checkpointIdentity } from "./checkpoint-identity.ts";
 import { otherActiveSkills } from "./skill-presence.ts";
 import { ownPendingRestore } from "../store/pending-restore.ts";
-import {
-  CHECKPOINT_HARD_CAP_BYTES,
-  CHECKPOINT_SOFT_CAP_BYTES,
-  describeCuts,
-} from "../store/checkpoint-budget.ts";
+import { CHECKPOINT_SOFT_CAP_BYTES, describeCuts } from "../store/checkpoint-budget.ts";
 import { nothingToSave } from "./save-from-nothing.ts";
 
 const SOFT_CAP_BYTES = CHECKPOINT_SOFT_CAP_BYTES;
@@ -90,12 +86,11 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
   // closed items, fixes) took beyond it, or the 6 KB hard cap
   const cap = Math.max(capOf(gathered.data), limit);
   if (bytes > cap) {
+    const plus = cap - SOFT_CAP_BYTES;
     const name =
-      cap === SOFT_CAP_BYTES
-        ? "4 KB soft cap"
-        : cap === CHECKPOINT_HARD_CAP_BYTES
-          ? "6 KB hard cap"
-          : `4 KB soft cap (plus ${cap - SOFT_CAP_BYTES} bytes of work items and fixes)`;
+      plus >= 2048
+        ? "6 KB hard cap"
+        : `4 KB soft cap${plus ? ` (plus ${plus} bytes of work items)` : ""}`;
     warnings.push(
       `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${name} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );

@@ -206,15 +206,12 @@ function withDigest(
   // Still over after three fits (the floor alone passes the soft cap): the floor, and the
   // handover's lines in what the hard cap leaves beside it.
   const alone = renderValues({ ...body, ...floor, ...tail });
-  let left = CHECKPOINT_HARD_CAP_BYTES - bytes(alone);
-  for (let pass = 0; pass < 3 && left > 0 && d.digest; pass += 1) {
-    const fit = digestFit(d.digest, -Infinity, left);
-    const text = renderValues({ ...body, ...fit.values, ...tail });
-    const over = bytes(text) - CHECKPOINT_HARD_CAP_BYTES;
-    if (over <= 0) return { text, cuts, limit: CHECKPOINT_HARD_CAP_BYTES };
-    left -= over;
-  }
-  return { text: alone, cuts, limit: cap };
+  // (a quarter of the room left is kept for the handover sections' headings and counts)
+  const left = ((CHECKPOINT_HARD_CAP_BYTES - bytes(alone)) * 3) >> 2;
+  const text = renderValues({ ...body, ...digestFit(d.digest, -Infinity, left).values, ...tail });
+  return bytes(text) <= CHECKPOINT_HARD_CAP_BYTES
+    ? { text, cuts, limit: CHECKPOINT_HARD_CAP_BYTES }
+    : { text: alone, cuts, limit: cap };
 }
 
 /**

@@ -71,8 +71,8 @@ export function whereLines(x: ResumeSession): string[] {
   if (x.uncommitted.length) {
     lines.push(
       x.uncommittedNotKnown
-        ? "Uncommitted at the save (git status's files: not known to be this session's):"
-        : "Uncommitted at the save (changed after the session's last commit; the file in progress first, then the most edited):",
+        ? "Uncommitted at the save (git status's, not known to be this session's):"
+        : "Uncommitted at the save (in progress first, then the most edited):",
     );
     lines.push(
       ...bounded(uncommittedOrder(x.uncommitted, x.changed), L.uncommitted, "files", (u) => {
@@ -96,7 +96,7 @@ export function whereLines(x: ResumeSession): string[] {
   const committed = x.changed.filter((f) => !listed.has(f.path));
   if (committed.length)
     lines.push(
-      `${listed.size ? "Other changed files" : "Changed files"} (newest first): ${files(committed, L.changed)}`,
+      `${listed.size ? "Other changed" : "Changed"} files (newest first): ${files(committed, L.changed)}`,
     );
   if (x.read.length) lines.push(`Read files (newest first): ${files(x.read, L.read)}`);
   for (const o of x.omitted.slice(0, 4)) lines.push(`  (${cut(o, 80)} in the checkpoint's count)`);

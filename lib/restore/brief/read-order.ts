@@ -20,37 +20,29 @@ export function uncommittedOrder<T extends { path: string }>(
   uncommitted: readonly T[],
   changed: readonly { path: string; count: number }[],
 ): T[] {
-  const count = new Map(changed.map((f) => [f.path, f.count]));
-  const newest = new Map(changed.map((f, i) => [f.path, i]));
-  const rank = (path: string) => newest.get(path) ?? Number.POSITIVE_INFINITY;
-  return [...uncommitted].sort((x, y) => {
-    const [a, b] = [x.path, y.path];
-    const na = rank(a) < NEWEST_FIRST;
-    const nb = rank(b) < NEWEST_FIRST;
-    if (na !== nb) return na ? -1 : 1;
-    if (na) return rank(a) - rank(b);
-    return (count.get(b) ?? 0) - (count.get(a) ?? 0) || rank(a) - rank(b);
-  });
+  const key = (u: T) => {
+    const i = changed.findIndex((f) => f.path === u.path);
+    const at = i < 0 ? 1e9 : i;
+    // the newest two by age; the rest by edits, then age
+    return at < NEWEST_FIRST ? at - 1e12 : -(changed[i]?.count ?? 0) * 1e9 + at;
+  };
+  return [...uncommitted].sort((a, b) => key(a) - key(b));
 }
 
 export function readOrder(p: ParsedCheckpoint): ReadOrderFile[] {
   const d = p.digest;
-  const count = new Map(d.changed.map((f) => [f.path, f.count]));
-  const uncommitted = uncommittedOrder(p.uncommitted ?? [], d.changed).map((u) => u.path);
-  const readFirst = p.values.readFirst?.items ?? [];
+  const count = (path: string) => d.changed.find((f) => f.path === path)?.count ?? 0;
   const out: ReadOrderFile[] = [];
   const seen = new Set<string>();
   const add = (path: string) => {
-    if (seen.has(path)) return;
+    if (!seen.has(path)) out.push({ path, count: count(path) });
     seen.add(path);
-    out.push({ path, count: count.get(path) ?? 0 });
   };
-  for (const f of uncommitted) add(f);
+  const readFirst = p.values.readFirst?.items ?? [];
+  for (const f of uncommittedOrder(p.uncommitted ?? [], d.changed)) add(f.path);
   for (const f of readFirst) if (f.why !== "committed" && f.why !== "read") add(f.path);
   // what was read right before the last edits: the newest reads, when ## Read first was cut
-  for (const f of d.read.slice(0, NEWEST_FIRST)) add(f.path);
-  for (const f of readFirst) add(f.path);
-  for (const f of d.changed) add(f.path);
-  for (const f of d.read) add(f.path);
+  for (const f of [...d.read.slice(0, NEWEST_FIRST), ...readFirst, ...d.changed, ...d.read])
+    add(f.path);
   return out;
 }

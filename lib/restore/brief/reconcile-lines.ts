@@ -45,15 +45,12 @@ export function reconcileLines(
   if (r.git && opts.tree === false && status.length)
     lines.push(
       said
-        ? `Working tree entries besides the uncommitted files above (${status.length} of ${r.statusTotal}):`
+        ? `Other working tree entries (${status.length} of ${r.statusTotal}):`
         : `Working tree entries (${status.length} of ${r.statusTotal}):`,
     );
   if (r.git) for (const s of status) lines.push(`  ${s}`);
   const statLast = r.diffStat.split("\n").at(-1)?.trim();
-  if (statLast)
-    lines.push(
-      status.length || opts.tree !== false ? `  ${statLast}` : `Tracked changes now: ${statLast}`,
-    );
+  if (statLast) lines.push(`${status.length || opts.tree !== false ? " " : "Diff:"} ${statLast}`);
   if (opts.drift !== false) lines.push(...driftLines(r));
   for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
   if (opts.blockers !== false) lines.push(...blockerLines(r));

@@ -58,7 +58,7 @@ function restoredNext(r: Restored): string[] {
       "Submit each replay.prompts text as if the user typed it (edit N: show it in full, use the edited text).",
     );
   const restate = [
-    s?.session.unverified ? "the state of the last edit" : "",
+    s?.session.unverified ? "the last edit's state" : "",
     s?.session.todos ? "the todos" : "",
     s?.session.lastWords.length ? "the last words" : "",
     s?.session.newestRequest ? "the newest request" : "",

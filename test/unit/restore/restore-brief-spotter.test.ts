@@ -113,7 +113,7 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
       "not compiled or tested since: their state is unverified; run mix compile / mix test",
     );
     // carrying on starts with the checks the session ran
-    expect(j.next.at(-1)).toContain("Restate the state of the last edit");
+    expect(j.next.at(-1)).toContain("Restate the last edit's state");
     expect(j.next.at(-1)).toContain('"Carry on: run mix compile / mix test / mix credo first"');
   });
 });
