@@ -119,9 +119,13 @@ describe("the bodies read back, and no line can be read as a heading", () => {
     const work = {
       current: { id: "x-1", title: "t", text: "d", how: "h" },
       open: [{ id: "", title: "o" }],
+      unverified: "a.ts was changed at 2026-11-29T11:01:00Z and not compiled or tested since",
       more: 2,
     };
     expect(parseWorkItems(workItemsBody(work))).toEqual(work);
+    // the state line with no item in progress
+    const alone = { current: null, open: [], unverified: "b.ts was changed", more: 0 };
+    expect(parseWorkItems(workItemsBody(alone))).toEqual(alone);
     expect(parseFixed(fixedBody({ items: [fix], more: 1 }))).toEqual({ items: [fix], more: 1 });
     const rf = { items: [{ path: "a b.ts", why: "read for it" as const }], more: 3 };
     expect(parseReadFirst(readFirstBody(rf))).toEqual(rf);
