@@ -21,6 +21,10 @@ export interface ReadDigestOptions {
 
 const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
 
+/** A Linear view's `# ENG-214: Title` heading at the start of a result or of one of its lines. */
+const hasKeyHeading = (line: Buffer) =>
+  has(line, "# ") && /(?:"|\\n)# [A-Z][A-Z0-9]*-\d+:? /.test(line.toString("latin1"));
+
 /**
  * Whether a line can change the digest, judged on its bytes before any parse (escaped quotes inside
  * strings never match these). Progress, snapshot and plain assistant text lines cannot; nor can a
@@ -47,7 +51,10 @@ export function mayMatter(line: Buffer): boolean {
       has(line, "title:\\t") ||
       has(line, "\\tOPEN\\t") ||
       has(line, "KEY\\t") ||
-      has(line, " Description -")
+      has(line, " Description -") ||
+      // Linear's `ID  TITLE` list header and its view's `# ENG-214: Title` heading
+      has(line, "TITLE") ||
+      hasKeyHeading(line)
     );
   return (
     has(line, '"type":"user"') ||

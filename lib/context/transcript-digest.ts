@@ -19,6 +19,7 @@ import { RunLog, type FailedCommand, type FixedFailure } from "./transcript-dige
 import { TaskBoard, todoWriteList, type TodoItem } from "./transcript-digest-todos.ts";
 import { WorkLog, type WorkItems } from "./transcript-digest-work.ts";
 import { readFirstOf, type ReadFirstFile } from "./transcript-digest-readfirst.ts";
+import { unverifiedLine, VerifyLog } from "./transcript-digest-verify.ts";
 
 /**
  * What a fresh session needs from this session's transcript, built without the model
@@ -53,6 +54,8 @@ export interface TranscriptDigest extends CheckpointDigest {
   commits: SessionCommit[];
   /** project paths changed after the session's last commit (all changed files when it made none), newest first */
   changedAfterCommit: string[];
+  /** the last edits were not followed by a build, test or lint run: one line saying so, else null */
+  unverified: string | null;
   lastAt: string | null;
 }
 
@@ -72,6 +75,7 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   progress: [],
   commits: [],
   changedAfterCommit: [],
+  unverified: null,
   summary: null,
   lastAt: null,
   truncated: false,
@@ -91,6 +95,7 @@ type Settled = Pick<
   | "readFirst"
   | "commits"
   | "changedAfterCommit"
+  | "unverified"
 >;
 
 /** Working set, todos, failures and commits from the calls, in call order; calls whose result was an error do not count. */
@@ -100,18 +105,23 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   const board = new TaskBoard();
   const runs = new RunLog();
   const work = new WorkLog();
+  const verify = new VerifyLog();
   let todoWrite: { list: TodoItem[]; at: string | null; index: number } | null = null;
   let boardIndex = -1;
   p.calls.forEach((call, index) => {
     const outcome = p.outcomes.get(call.id);
     runs.run(call, outcome, index);
     work.call(call, outcome, index);
+    verify.run(call, outcome, index);
     if (outcome?.isError || call.subagent) return;
     const file = filePathOf(call);
     if (file !== null) {
       const at = projectPath(file, p.opts.projectRoot);
       (CHANGERS.has(call.name) ? changed : read).touch(at, call.at);
-      if (CHANGERS.has(call.name)) runs.changed(at);
+      if (CHANGERS.has(call.name)) {
+        runs.changed(at);
+        verify.changed(at, call.at, index);
+      }
     }
     if (call.name === "TodoWrite") {
       const list = todoWriteList(call.input);
@@ -146,6 +156,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
     work: work.result(p.placed, todos),
     commits: runs.commits,
     changedAfterCommit: [...runs.afterCommit].reverse(),
+    unverified: ((u) => (u ? unverifiedLine(u) : null))(verify.result()),
     closes: runs.closes,
   };
 }

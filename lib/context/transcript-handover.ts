@@ -27,8 +27,9 @@ export interface SessionCommit {
 }
 
 const LAST_WORDS_MAX = TEXT_LIMITS.lastWords;
-const LAST_WORD_CHARS = TEXT_LIMITS.lastWordChars;
-const LAST_WORDS_TOTAL_CHARS = TEXT_LIMITS.lastWordsChars;
+// a reply that lays out the plan (a numbered list of 6 steps is about 600 characters) keeps its tail
+const LAST_WORD_CHARS = TEXT_LIMITS.savedWordChars;
+const LAST_WORDS_TOTAL_CHARS = TEXT_LIMITS.savedWordsChars;
 
 /** An assistant text that is not the model's own words: the client's API error lines. */
 export function isApiErrorText(text: string): boolean {
@@ -36,8 +37,8 @@ export function isApiErrorText(text: string): boolean {
 }
 
 /**
- * The newest replies, newest last: at most 5, each cut to 300 characters on one line, at most
- * 1,200 characters in all (older ones drop first; the newest is always kept).
+ * The newest replies, newest last: at most 5, each cut to 800 characters on one line, at most
+ * 1,600 characters in all (older ones drop first; the newest is always kept).
  */
 export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
   const out: LastWord[] = [];
@@ -57,6 +58,11 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
 
 export const PROGRESS_MAX = 5;
 const PROGRESS_ITEM_CHARS = 200;
+/** A tracker's close keeps its reason (what the item did): the scope of finished work. */
+const CLOSE_CHARS = 480;
+/** The newest closes kept beside the reports, whatever the reports' limits. */
+export const CLOSES_MAX = 4;
+const PROGRESS_WITH_CLOSES = 3;
 export const PROGRESS_TOTAL_CHARS = 800;
 
 // A reply that reports an outcome ("All 410 tests pass", "Task X is done", "Compiles clean").
@@ -74,8 +80,9 @@ export function trackerClose(command: string): string | null {
 
 /**
  * The model's reports of what it finished, newest last: its replies that say an outcome, older
- * than the last words (which the reader already has), and the tracker items it closed. At most
- * 5, each cut to 200 characters, 800 in all; the newest are kept.
+ * than the last words (which the reader already has), at most 5 (3 when it closed tracker items),
+ * each cut to 200 characters, 800 in all, the newest kept; and the tracker items it closed (the newest 4, each with its reason cut
+ * to 480 characters: the reason is what the item did).
  */
 export function progressOf(
   words: readonly LastWord[],
@@ -91,19 +98,20 @@ export function progressOf(
         !shown.has(`${w.at} ${w.text}`) &&
         !lastWords.some((l) => l.at === w.at && l.text.startsWith(w.text.slice(0, 40))),
     );
-  const all = [
-    ...reports,
-    ...closes.map((c) => ({ text: cut(c.text, PROGRESS_ITEM_CHARS), at: c.at })),
-  ].sort((a, b) => compareNames(a.at ?? "", b.at ?? ""));
-  const out: LastWord[] = [];
+  const kept: LastWord[] = [];
   let total = 0;
-  for (let i = all.length - 1; i >= 0 && out.length < PROGRESS_MAX; i -= 1) {
-    const w = all[i]!;
-    if (out.length > 0 && total + w.text.length > PROGRESS_TOTAL_CHARS) break;
+  // beside the tracker's closes (which say what was finished, in its words) 3 reports are enough
+  const max = closes.length ? PROGRESS_WITH_CLOSES : PROGRESS_MAX;
+  for (let i = reports.length - 1; i >= 0 && kept.length < max; i -= 1) {
+    const w = reports[i]!;
+    if (kept.length > 0 && total + w.text.length > PROGRESS_TOTAL_CHARS) break;
     total += w.text.length;
-    out.unshift(w);
+    kept.push(w);
   }
-  return out;
+  return [
+    ...kept,
+    ...closes.slice(-CLOSES_MAX).map((c) => ({ text: cut(c.text, CLOSE_CHARS), at: c.at })),
+  ].sort((a, b) => compareNames(a.at ?? "", b.at ?? ""));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,4 +17,7 @@ export const TEXT_LIMITS = {
   lastWords: 5,
   lastWordChars: 300,
   lastWordsChars: 1200,
+  /** the last words a checkpoint and the restore brief keep: a reply laying out a plan keeps its tail */
+  savedWordChars: 800,
+  savedWordsChars: 1600,
 } as const;

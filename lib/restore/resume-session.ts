@@ -3,6 +3,7 @@ import type { Deps } from "../core/deps.ts";
 import { newestRequestOf } from "../store/checkpoint-digest.ts";
 import type { ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import type { FixedValue, WorkItemValue } from "../store/checkpoint-lessons.ts";
+import { readOrder } from "./brief/read-order.ts";
 import type {
   DigestFailure,
   DigestFile,
@@ -47,18 +48,22 @@ export interface ResumeSession {
   progress: LastWord[];
   /** The `uncommitted` section: files changed after the session's last commit, dirty at the save */
   uncommitted: UncommittedFile[];
+  /** the uncommitted files are git status's: the save found no transcript to tell the session's own */
+  uncommittedNotKnown: boolean;
   /** The `workItems` section: the item in progress, in the tracker's words, and how it was taken up */
   workItem: (WorkItemValue & { how: string }) | null;
   /** the open items other than the one in progress, and how many more the checkpoint counted */
   openItems: { id: string; title: string }[];
   openItemsMore: number;
+  /** the last edits were not followed by a build, test or lint run: the line saying so */
+  unverified: string | null;
   /** The `fixedAlongTheWay` section: failures a later run settled, newest first, and how many more */
   fixed: FixedValue[];
   fixedMore: number;
 }
 
-/** Changed files re-read on restore: the newest few, so the fresh context holds what was being edited. */
-const REREAD_CHANGED_FILES = 5;
+/** Files re-read on restore (brief/read-order.ts): the uncommitted ones first, so the fresh context holds what was being edited. */
+const REREAD_FILES = 8;
 
 export const EMPTY_SESSION: ResumeSession = {
   firstRequest: null,
@@ -79,9 +84,11 @@ export const EMPTY_SESSION: ResumeSession = {
   lastWords: [],
   progress: [],
   uncommitted: [],
+  uncommittedNotKnown: false,
   workItem: null,
   openItems: [],
   openItemsMore: 0,
+  unverified: null,
   fixed: [],
   fixedMore: 0,
 };
@@ -98,11 +105,13 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
     workItem: current,
     openItems: (work?.open ?? []).filter((i) => !current || !sameItem(i, current)),
     openItemsMore: work?.more ?? 0,
+    unverified: work?.unverified ?? null,
     fixed: p.values.fixedAlongTheWay?.items ?? [],
     fixedMore: p.values.fixedAlongTheWay?.more ?? 0,
     lastWords: d.lastWords ?? [],
     progress: d.progress ?? [],
     uncommitted: p.uncommitted ?? [],
+    uncommittedNotKnown: p.values.uncommitted?.notKnown === true,
     firstRequest: d.requests.find((r) => r.label === "first")?.text ?? null,
     newestRequest: newestRequestOf(d),
     requests: d.requests,
@@ -121,11 +130,11 @@ export function resumeSession(p: ParsedCheckpoint): ResumeSession {
   };
 }
 
-/** The artifacts, then the newest changed files that exist under the project root (absolute paths). */
+/** The artifacts, then the session's files in reading order (brief/read-order.ts) that exist under the project root (absolute paths). */
 export function rereadList(deps: Deps, root: string, p: ParsedCheckpoint): string[] {
-  const changed = p.digest.changed
+  const files = readOrder(p)
     .map((f) => (path.isAbsolute(f.path) ? f.path : path.join(root, f.path)))
     .filter((f) => deps.fs.existsSync(f))
-    .slice(0, REREAD_CHANGED_FILES);
-  return [...new Set([...p.artifactPaths, ...changed])];
+    .slice(0, REREAD_FILES);
+  return [...new Set([...p.artifactPaths, ...files])];
 }

@@ -85,12 +85,14 @@ function gatherHandover(
   digest: CheckpointDigest | null,
   branch: string,
   warnings: string[],
+  transcriptMissing: string | null,
 ): Handover {
   const { paths } = input;
   const since =
     sessionStartTime(deps.fs, input.transcriptPath, paths.recentSessions, input.sessionId) ??
     digest?.firstRequest?.at;
-  if (!since && branch !== "unknown")
+  // a missing transcript is said once, in its own warning
+  if (!since && branch !== "unknown" && !transcriptMissing)
     warnings.push(
       "[checkpoint] WARNING: session start unknown (no transcript, no recent-sessions line); other commits since it not counted",
     );
@@ -149,7 +151,7 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
     warnings.push(
       `[checkpoint] WARNING: no transcript at ${transcriptMissing} (the engine's HOME or CLAUDE_CONFIG_DIR may differ from the client's): requests, this session's commits and last words are unknown; the uncommitted files are git status's, not known to be this session's`,
     );
-  const handover = gatherHandover(deps, input, digest, branch, warnings);
+  const handover = gatherHandover(deps, input, digest, branch, warnings, transcriptMissing);
 
   const data: CheckpointData = {
     status,
@@ -191,11 +193,12 @@ export function gatherCheckpoint(deps: Deps, input: GatherInput, status: string)
       ...input.notes,
       ...(transcriptMissing
         ? [
-            `(unknown: no transcript at ${transcriptMissing}) requests, this session's commits, last words and files; ## Uncommitted is git status's, not known to be this session's`,
+            `(unknown: no transcript at ${transcriptMissing}) requests, last words, work items and files`,
           ]
         : []),
     ],
     digest,
+    transcriptMissing,
   };
   return { data, info, warnings, transcriptMissing };
 }

@@ -72,7 +72,7 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     }
   }
   // Save step 2: the checkpoint, created exclusively (a second save in the same minute gets -2).
-  const { text: body, cuts } = renderCheckpoint(gathered.data, asciiBody);
+  const { text: body, cuts, limit } = renderCheckpoint(gathered.data, asciiBody);
   const savedAt = gathered.data.savedAt;
   const checkpoint = createUnique(
     deps.fs,
@@ -82,10 +82,17 @@ function writeCheckpoint(run: SaveRun, mode: "restore" | "load-as-reference"): W
     { mode: 0o600, pid: deps.pid },
   );
   const bytes = Buffer.byteLength(body);
-  const cap = capOf(gathered.data);
+  // the cap that applies: the 4 KB soft cap plus what the handover's own lines (work items,
+  // closed items, fixes) took beyond it, or the 6 KB hard cap
+  const cap = Math.max(capOf(gathered.data), limit);
   if (bytes > cap) {
+    const plus = cap - SOFT_CAP_BYTES;
+    const name =
+      plus >= 2048
+        ? "6 KB hard cap"
+        : `4 KB soft cap${plus ? ` (plus ${plus} bytes of work items)` : ""}`;
     warnings.push(
-      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${cap === SOFT_CAP_BYTES ? "4 KB soft cap" : "6 KB hard cap"} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
+      `[quoin checkpoint] WARNING: checkpoint file ${checkpoint} exceeds ${name} (${bytes} bytes) - paths-not-content rule may be violated; check for accidentally-included content.`,
     );
   }
   const cut = describeCuts(cuts);

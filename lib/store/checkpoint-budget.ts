@@ -16,7 +16,7 @@ export const CHECKPOINT_HARD_CAP_BYTES = 6144;
 export const FLOOR = {
   /** the first and the newest typed request, each cut to this many characters */
   requestChars: 200,
-  lastWordsChars: TEXT_LIMITS.lastWordsChars,
+  lastWordsChars: TEXT_LIMITS.savedWordsChars,
   commitLines: 10,
   todos: 12,
   changedFiles: 8,

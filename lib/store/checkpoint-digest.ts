@@ -60,6 +60,8 @@ export interface CheckpointDigest {
   fixed?: readonly FixedValue[];
   /** the files to read first, in order */
   readFirst?: readonly ReadFirstValue[];
+  /** one line when the last edits were not followed by a build, test or lint run */
+  unverified?: string | null;
 }
 
 /** What a checkpoint's digest sections read back as (counts of what did not fit included). */
@@ -91,10 +93,10 @@ function minuteOf(at: string | null): string | null {
   return Number.isNaN(d.getTime()) ? null : `${d.toISOString().slice(0, 16)}Z`;
 }
 
-/** The model's words as a checkpoint keeps them: to the minute, one line of at most 300 characters. */
+/** The model's words as a checkpoint keeps them: to the minute, one line of at most 800 characters. */
 export const storedWord = (w: LastWord): LastWord => ({
   at: minuteOf(w.at),
-  text: oneLine(w.text, TEXT_LIMITS.lastWordChars),
+  text: oneLine(w.text, TEXT_LIMITS.savedWordChars),
 });
 
 type Label = "first" | "earlier" | "newest";
@@ -117,6 +119,12 @@ type Kind =
   | "files to read";
 interface Item<T = unknown> {
   kind: Kind;
+  /**
+   * the handover's own lines (the work items, what closed items did, the files of the work in
+   * progress, the fixes): they may take the checkpoint past the 4 KB soft cap, up to the 6 KB
+   * hard cap, paid from that extra room first
+   */
+  handover?: boolean;
   /** position in its section */
   order: number;
   line: string;
@@ -164,25 +172,39 @@ function prioritized(d: CheckpointDigest): Item[] {
   const work = d.work ? storedWorkItems(d.work) : null;
   const readFirst = items("files to read", (d.readFirst ?? []).map(storedReadFirst), readFirstLine);
   // the files of the work in progress (and what was read for it) before the committed ones; all
-  // of them are in the working set too, which keeps its place: the order is what this adds
+  // of them are in the working set too, which keeps its place: the order is what this adds (and
+  // the restore orders its files to re-read from the uncommitted files and the working set alone)
   const wip = readFirst.filter(
     (i) => i.value.why === "in progress" || i.value.why === "read for it",
+  );
+  const handover = <T>(list: Item<T>[]) => list.map((i) => ({ ...i, handover: true }));
+  // a tracker's close (`$ bd close X --reason=...`) says what a finished item did
+  const progressItems = items("progress lines", progress, wordLine).map((i) =>
+    i.value.text.startsWith("$ ") ? { ...i, handover: true } : i,
   );
   return [
     ...items("todos", todos, todoLine),
     ...(req.newest ? [req.newest] : []),
     // newest first: an older report goes before a newer one when room runs out
-    ...items("progress lines", progress, wordLine).reverse(),
-    ...items("open items", work?.open ?? [], openLine),
+    ...progressItems.reverse(),
+    ...handover(
+      items(
+        "work description",
+        work?.current?.text ? [work.current.text] : [],
+        (t) => `- description: ${t}`,
+      ),
+    ),
+    ...handover(
+      items(
+        "open items",
+        (work?.open ?? []).filter((i) => !work?.current || i.id !== work.current.id),
+        openLine,
+      ),
+    ),
     ...items("changed files", d.changed.map(file), fileLine),
     ...items("read files", d.read.map(file), fileLine),
-    ...items(
-      "work description",
-      work?.current?.text ? [work.current.text] : [],
-      (t) => `- description: ${t}`,
-    ),
     ...wip,
-    ...items("fixes", (d.fixed ?? []).map(storedFix), fixedLine),
+    ...handover(items("fixes", (d.fixed ?? []).map(storedFix), fixedLine)),
     ...(req.first ? [req.first] : []),
     ...[...req.middle].reverse(),
     ...items("failures", failures, failureLine).reverse(),
@@ -201,23 +223,45 @@ function inFloor(item: Item, failures: number): boolean {
   if (item.kind === "fixes") return item.order < FLOOR.fixes;
   if (item.kind === "files to read") return item.order < FLOOR.readFirst;
   if (item.kind === "open items" || item.kind === "work description") return false;
+  // the model's reports are floor (progressOf bounds them); a tracker's close is a handover line
+  if (item.kind === "progress lines") return !item.handover;
   return item.order >= failures - FLOOR.failures;
 }
 /** Room kept for the "+N more ..." lines and section headings. */
 const OVERHEAD_BYTES = 360;
 
-/** Items taken in priority order while they fit in `budgetBytes`, the floor always; the rest counted by kind. */
-function fitItems(d: CheckpointDigest, budgetBytes: number) {
+/**
+ * Items taken in priority order while they fit in `budgetBytes`, the floor always; the rest
+ * counted by kind. The handover's own lines may also use `extraBytes` (the room between the soft
+ * and the hard cap), paid from it first; `extraUsed` is what they took of it.
+ */
+function fitItems(d: CheckpointDigest, budgetBytes: number, extraBytes: number) {
   let room = budgetBytes - OVERHEAD_BYTES;
+  // the item in progress (two lines), the state of the last edit and their heading are always
+  // kept, and are the handover's: they are paid from the extra room first
+  const current = d.work?.current ? storedWorkItems(d.work).current : null;
+  const always =
+    (d.unverified ? bytes(d.unverified) + 10 : 0) +
+    (current ? bytes(current.id + current.title + current.how) + 35 : 0) +
+    (d.unverified || current ? 16 : 0);
+  let extra = extraBytes - Math.min(extraBytes, always);
   const kept: Item[] = [];
   const omitted = new Map<Kind, number>();
   const all = prioritized(d);
-  // The floor is paid for first, so that no item outside it takes its room.
+  // The floor is paid for first, so that no item outside it takes its room: the last words, then
+  // the floor's items.
+  for (const w of d.lastWords ?? []) room -= bytes(wordLine(storedWord(w))) + 1;
   for (const item of all) if (inFloor(item, d.failures.length)) room -= bytes(item.line) + 1;
   for (const item of all) {
     const cost = bytes(item.line) + 1;
     if (inFloor(item, d.failures.length)) kept.push(item);
-    else if (cost <= room) {
+    else if (item.handover && cost <= extra + Math.max(0, room)) {
+      // (room may be -Infinity: the handover's lines alone, in `extra`)
+      kept.push(item);
+      const fromExtra = Math.min(cost, extra);
+      extra -= fromExtra;
+      if (cost > fromExtra) room -= cost - fromExtra;
+    } else if (cost <= room) {
       kept.push(item);
       room -= cost;
     } else omitted.set(item.kind, (omitted.get(item.kind) ?? 0) + 1);
@@ -227,19 +271,33 @@ function fitItems(d: CheckpointDigest, budgetBytes: number) {
       .filter((i) => i.kind === kind)
       .sort((a, b) => a.order - b.order)
       .map((i) => i.value as T);
-  return { of, more: (kind: Kind) => omitted.get(kind) ?? 0 };
+  return { of, more: (kind: Kind) => omitted.get(kind) ?? 0, extraUsed: extraBytes - extra };
 }
 
 /**
  * The digest's section values fitted into `budgetBytes`: items are taken in priority order while
  * they fit; what does not fit is counted ("+12 more read files"), never dropped silently. The
  * floor (checkpoint-budget.ts: the first and newest requests, the last words, 12 todos, 8 changed
- * and 5 read files, the 3 newest failures) is always kept, whatever the budget.
+ * and 5 read files, the 3 newest failures) is always kept, whatever the budget. The handover's
+ * own lines may also take `extraBytes` (digestFit says how much they took).
  */
-export function digestValues(d: CheckpointDigest | null | undefined, budgetBytes: number) {
+export function digestValues(
+  d: CheckpointDigest | null | undefined,
+  budgetBytes: number,
+  extraBytes = 0,
+): CheckpointValues {
+  return digestFit(d, budgetBytes, extraBytes).values;
+}
+
+/** digestValues, and how much of `extraBytes` the handover's lines took. */
+export function digestFit(
+  d: CheckpointDigest | null | undefined,
+  budgetBytes: number,
+  extraBytes: number,
+): { values: CheckpointValues; extraUsed: number } {
   const v: CheckpointValues = {};
-  if (!d) return v;
-  const { of, more } = fitItems(d, budgetBytes);
+  if (!d) return { values: v, extraUsed: 0 };
+  const { of, more, extraUsed } = fitItems(d, budgetBytes, extraBytes);
   if (d.lastWords?.length) v.lastWords = d.lastWords.map(storedWord);
   const progress = of<LastWord>("progress lines");
   if (progress.length) v.progress = { items: progress, more: more("progress lines") };
@@ -263,7 +321,7 @@ export function digestValues(d: CheckpointDigest | null | undefined, budgetBytes
     v.failures = { items: of<DigestFailure>("failures"), more: more("failures") };
   // each only when something of it fits (a lone "+N more" line would only take room)
   const open = of<{ id: string; title: string }>("open items");
-  if (d.work?.current || open.length)
+  if (d.work?.current || open.length || d.unverified)
     v.workItems = {
       current: d.work?.current
         ? {
@@ -272,6 +330,12 @@ export function digestValues(d: CheckpointDigest | null | undefined, budgetBytes
           }
         : null,
       open,
+      ...(d.unverified
+        ? {
+            unverified: storedWorkItems({ current: null, open: [], unverified: d.unverified })
+              .unverified,
+          }
+        : {}),
       more: more("open items"),
     };
   const fixes = of<FixedValue>("fixes");
@@ -288,7 +352,7 @@ export function digestValues(d: CheckpointDigest | null | undefined, budgetBytes
       uuid: oneLine(d.summary.uuid, 80),
     };
   if (d.truncated) v.transcriptDigest = true;
-  return v;
+  return { values: v, extraUsed };
 }
 
 /** The digest's sections (digestValues through the section table), in the checkpoint's order. */

@@ -8,7 +8,7 @@ import {
   type ModelField,
   type ModelFields,
 } from "./checkpoint-budget.ts";
-import { digestValues, type CheckpointDigest } from "./checkpoint-digest.ts";
+import { digestFit, digestValues, type CheckpointDigest } from "./checkpoint-digest.ts";
 import {
   completedValue,
   plainCommitsValue,
@@ -55,6 +55,11 @@ export interface CheckpointData extends ModelFields {
   handover?: Handover | null;
   /** the model's own document came with this save (/checkpoint --stdin-json): the 6 KB hard cap */
   modelDocument?: boolean;
+  /**
+   * the transcript path a save looked at and did not find: the sections from the transcript say
+   * `(unknown: no transcript at <path>)`, the uncommitted files are git status's
+   */
+  transcriptMissing?: string | null;
 }
 
 /** The cap a checkpoint aims at: 6 KB when it holds the model's document, else the 4 KB soft cap. */
@@ -94,7 +99,11 @@ function headValues(d: CheckpointData, clean: Clean): CheckpointValues {
     ...(d.head !== undefined ? { head: d.head } : {}),
     sessionId: d.sessionId,
     savedAt: utcIso(d.savedAt),
-    sessionLink: { sessionId: d.sessionId, projectHash: d.projectHash },
+    sessionLink: {
+      sessionId: d.sessionId,
+      projectHash: d.projectHash,
+      ...(d.transcriptMissing ? { missing: d.transcriptMissing } : {}),
+    },
   };
 }
 
@@ -108,10 +117,18 @@ function tailValues(d: CheckpointData, clean: Clean): CheckpointValues {
 
 /** The completed section (always) and, when git was asked, the uncommitted one. */
 function handoverValues(d: CheckpointData, clean: Clean): CheckpointValues {
-  if (!d.handover) return { completed: plainCommitsValue(d.commits, clean) };
+  const missing = d.transcriptMissing ? { unknown: d.transcriptMissing } : {};
+  if (!d.handover) return { completed: { ...plainCommitsValue(d.commits, clean), ...missing } };
   return {
-    completed: completedValue(d.handover, clean),
-    ...(d.handover.uncommitted ? { uncommitted: uncommittedValue(d.handover.uncommitted) } : {}),
+    completed: { ...completedValue(d.handover, clean), ...missing },
+    ...(d.handover.uncommitted
+      ? {
+          uncommitted: {
+            ...uncommittedValue(d.handover.uncommitted),
+            ...(d.transcriptMissing ? { notKnown: true as const } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -150,14 +167,18 @@ const bytes = (s: string) => Buffer.byteLength(s);
 
 /**
  * The body, then the digest, then notes and the hint: the digest's floor always, the model's
- * fields cut to fit the cap around it, then the rest of the digest in what is left.
+ * fields cut to fit the cap around it, then the rest of the digest in what is left. The handover's
+ * own lines (work items, what closed items did, the files of the work in progress, the fixes) may
+ * take a checkpoint past the 4 KB soft cap up to the 6 KB hard cap; `limit` is the cap that
+ * applies to this text: the soft cap plus what they took, or the hard cap.
  */
 function withDigest(
   d0: CheckpointData,
   bodyOf: (d: CheckpointData, cuts: Cuts) => CheckpointValues,
   clean: Clean,
-): { text: string; cuts: Cuts } {
+): { text: string; cuts: Cuts; limit: number } {
   const cap = capOf(d0);
+  let extra = CHECKPOINT_HARD_CAP_BYTES - cap;
   const tail = tailValues(d0, clean);
   const floor = digestValues(d0.digest, 0);
   // The model's fields (or a session-state file's) are cut only past the hard cap; the rest of
@@ -169,27 +190,45 @@ function withDigest(
   );
   const body = bodyOf(d, cuts);
   let room = cap - bytes(renderValues({ ...body, ...tail }));
-  // The digest's headings and count lines are estimated; a second fit takes off what the first overshot.
-  for (let pass = 0; pass < 3; pass += 1) {
-    const text = renderValues({ ...body, ...digestValues(d.digest, room), ...tail });
-    const over = bytes(text) - cap;
-    if (over <= 0 || !d.digest) return { text, cuts };
-    room -= over;
+  // The digest's headings and count lines are estimated; a second fit takes off what the first
+  // overshot: from the general room, or from the handover's when the general room gave up nothing.
+  let before = -1;
+  for (let pass = 0; pass < 4; pass += 1) {
+    const fit = digestFit(d.digest, room, extra);
+    const text = renderValues({ ...body, ...fit.values, ...tail });
+    const limit = Math.min(CHECKPOINT_HARD_CAP_BYTES, cap + fit.extraUsed);
+    const over = bytes(text) - limit;
+    if (over <= 0 || !d.digest) return { text, cuts, limit };
+    if (bytes(text) === before && extra > 0) extra = Math.max(0, extra - over);
+    else room -= over;
+    before = bytes(text);
   }
-  // Still over after three fits: the floor alone.
-  return { text: renderValues({ ...body, ...floor, ...tail }), cuts };
+  // Still over after three fits (the floor alone passes the soft cap): the floor, and the
+  // handover's lines in what the hard cap leaves beside it.
+  const alone = renderValues({ ...body, ...floor, ...tail });
+  // (a quarter of the room left is kept for the handover sections' headings and counts)
+  const left = ((CHECKPOINT_HARD_CAP_BYTES - bytes(alone)) * 3) >> 2;
+  const text = renderValues({ ...body, ...digestFit(d.digest, -Infinity, left).values, ...tail });
+  return bytes(text) <= CHECKPOINT_HARD_CAP_BYTES
+    ? { text, cuts, limit: CHECKPOINT_HARD_CAP_BYTES }
+    : { text: alone, cuts, limit: cap };
 }
 
 /**
  * The seed's full checkpoint format, with seed 001's plan, commits, next-up and blockers, and the
  * digest; `cuts`: the lines of the model's fields the 6 KB fit took (each also counted in the file).
  */
-export function renderCheckpoint(d: CheckpointData, clean: Clean): { text: string; cuts: Cuts } {
+export function renderCheckpoint(
+  d: CheckpointData,
+  clean: Clean,
+): { text: string; cuts: Cuts; limit: number } {
   return withDigest(
     d,
     (x, cuts) => ({
       ...headValues(x, clean),
-      intent: textOrNull(x.intent, clean),
+      intent:
+        textOrNull(x.intent, clean) ??
+        (x.transcriptMissing ? `(unknown: no transcript at ${x.transcriptMissing})` : null),
       planFile: x.planFile ?? null,
       artifacts: x.artifacts,
       ...handoverValues(x, clean),

@@ -60,11 +60,16 @@ export function parseCommitBullet(item: string): CheckedCommit | null {
 
 const OTHER_COMMITS = /^(\d+) other commits? since this session started$/;
 
+/** The line a section from the transcript holds when the save found no transcript. */
+export const unknownLine = (path: string) => `(unknown: no transcript at ${path})`;
+const UNKNOWN = /^\(unknown: no transcript at (.*)\)$/;
+const NOT_KNOWN = "(git status's files: not known to be this session's)";
+
 export const completedBody = (v: SectionValues["completed"]) =>
   [
     ...v.commits.map(commitLine),
     ...moreLines(v.more, "commits"),
-    ...(v.commits.length || v.more ? [] : [NONE]),
+    ...(v.commits.length || v.more ? [] : [v.unknown ? unknownLine(v.unknown) : NONE]),
     ...(v.otherCommits
       ? [
           `${v.otherCommits} other commit${v.otherCommits === 1 ? "" : "s"} since this session started`,
@@ -77,12 +82,15 @@ export const completedBody = (v: SectionValues["completed"]) =>
 export function parseCompleted(body: string): SectionValues["completed"] {
   const commits: CompletedItem[] = [];
   let otherCommits: number | null = null;
+  let unknown: string | undefined;
   const notes: string[] = [];
   for (const raw of body.split("\n")) {
     const line = raw.trim();
     const item = bulletItems(raw)[0];
     const other = OTHER_COMMITS.exec(line);
-    if (item !== undefined) {
+    const missing = UNKNOWN.exec(line);
+    if (missing) unknown = missing[1]!;
+    else if (item !== undefined) {
       const checked = parseCommitBullet(item);
       const loose = /\b([0-9a-f]{7,40})\b/i.exec(item);
       if (checked) commits.push(checked);
@@ -96,6 +104,7 @@ export function parseCompleted(body: string): SectionValues["completed"] {
     more: moreCount(body, "commits"),
     otherCommits,
     gitNote: notes.length ? notes.join("\n") : null,
+    ...(unknown !== undefined ? { unknown } : {}),
   };
 }
 
@@ -123,10 +132,14 @@ export function parseUncommittedBullet(item: string): UncommittedFile {
 }
 
 export const uncommittedBody = (v: SectionValues["uncommitted"]) =>
-  v.files.length
-    ? [...v.files.map((f) => `- ${f.path} (${f.kind})`), ...moreLines(v.more, "files")].join("\n")
-    : NONE;
+  [
+    ...(v.notKnown ? [NOT_KNOWN] : []),
+    ...(v.files.length
+      ? [...v.files.map((f) => `- ${f.path} (${f.kind})`), ...moreLines(v.more, "files")]
+      : [NONE]),
+  ].join("\n");
 export const parseUncommitted = (body: string): SectionValues["uncommitted"] => ({
   files: bulletItems(body).map(parseUncommittedBullet),
   more: moreCount(body, "files"),
+  ...(body.split("\n").some((l) => l.trim() === NOT_KNOWN) ? { notKnown: true as const } : {}),
 });

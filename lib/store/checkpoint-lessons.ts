@@ -17,6 +17,8 @@ export interface WorkItemValue {
 export interface WorkItemsValue {
   current: (WorkItemValue & { how: string }) | null;
   open: readonly { id: string; title: string }[];
+  /** the last edits were not followed by a build, test or lint run: one line saying so */
+  unverified?: string | null;
 }
 export interface FixedValue {
   command: string;
@@ -33,6 +35,7 @@ export interface ReadFirstValue {
 }
 
 const TITLE_CHARS = 100;
+const STATE_CHARS = 400;
 const HEAD_CHARS = 400;
 const ERROR_CHARS = 80;
 const EXPLANATION_CHARS = 200;
@@ -72,6 +75,7 @@ export function storedWorkItems(v: WorkItemsValue): WorkItemsValue {
       id: one(i.id, 60).replace(/]/g, ")"),
       title: one(i.title, TITLE_CHARS),
     })),
+    ...(v.unverified ? { unverified: one(v.unverified, STATE_CHARS) } : {}),
   };
 }
 
@@ -89,7 +93,8 @@ export const storedReadFirst = (f: ReadFirstValue): ReadFirstValue => ({
   why: f.why,
 });
 
-// ---- work items: `- in progress: [id] title`, `- taken up by: ...`, `- description: ...`, `- open: [id] title`
+// ---- work items: `- in progress: [id] title`, `- taken up by: ...`, `- state: ...` (the last
+// edits unchecked), `- description: ...`, `- open: [id] title`
 
 const idTitle = (i: { id: string; title: string }) => `${i.id ? `[${i.id}] ` : ""}${i.title}`;
 export const openLine = (i: { id: string; title: string }) => `- open: ${idTitle(i)}`;
@@ -100,9 +105,10 @@ export function workItemsBody(v: WorkItemsValue & { more?: number }): string {
     ? [
         `- in progress: ${idTitle(c)}`,
         `- taken up by: ${c.how}`,
+        ...(v.unverified ? [`- state: ${v.unverified}`] : []),
         ...(c.text ? [`- description: ${c.text}`] : []),
       ]
-    : ["- in progress: (none found)"];
+    : ["- in progress: (none found)", ...(v.unverified ? [`- state: ${v.unverified}`] : [])];
   return [...head, ...v.open.map(openLine), ...moreLines(v.more ?? 0, "open items")].join("\n");
 }
 
@@ -113,18 +119,25 @@ function parseIdTitle(s: string): { id: string; title: string } {
 
 export function parseWorkItems(body: string): WorkItemsValue & { more: number } {
   let current: WorkItemsValue["current"] = null;
+  let unverified: string | null = null;
   const open: { id: string; title: string }[] = [];
   for (const raw of body.split("\n")) {
-    const m = /^- (in progress|taken up by|description|open): (.*)$/.exec(raw.trim());
+    const m = /^- (in progress|taken up by|state|description|open): (.*)$/.exec(raw.trim());
     if (!m) continue;
     const [, key, rest] = m as unknown as [string, string, string];
     if (key === "in progress" && rest !== "(none found)")
       current = { ...parseIdTitle(rest), text: null, how: "" };
     else if (key === "taken up by" && current) current.how = rest;
     else if (key === "description" && current) current.text = rest;
+    else if (key === "state") unverified = rest;
     else if (key === "open") open.push(parseIdTitle(rest));
   }
-  return { current, open, more: moreOf(body, "open items") };
+  return {
+    current,
+    open,
+    ...(unverified !== null ? { unverified } : {}),
+    more: moreOf(body, "open items"),
+  };
 }
 
 // ---- fixed along the way: one line a fix, newest first

@@ -107,13 +107,19 @@ export function parseArtifacts(body: string): InFlightArtifacts {
   return a;
 }
 
+const NOT_FOUND = /^- \(the transcript was not found at (.*)\)$/m;
 export const sessionLinkBody = (v: SectionValues["sessionLink"]) =>
-  v.sessionId
+  (v.sessionId
     ? `- Resume: claude --resume ${v.sessionId}\n- JSONL: ~/.claude/projects/${v.projectHash}/${v.sessionId}.jsonl`
-    : "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)";
+    : "- Resume: (session UUID unavailable)\n- JSONL: (session UUID unavailable)") +
+  (v.missing ? `\n- (the transcript was not found at ${exactLine(v.missing)})` : "");
 export function parseSessionLink(body: string): SectionValues["sessionLink"] {
   const m = /^- JSONL: ~\/\.claude\/projects\/(.*)\/([^/]*)\.jsonl$/m.exec(body);
-  return m ? { sessionId: m[2]!, projectHash: m[1]! } : { sessionId: null, projectHash: "" };
+  const missing = NOT_FOUND.exec(body)?.[1];
+  return {
+    ...(m ? { sessionId: m[2]!, projectHash: m[1]! } : { sessionId: null, projectHash: "" }),
+    ...(missing !== undefined ? { missing: readExactLine(missing) } : {}),
+  };
 }
 
 export const restoreHintBody = (v: SectionValues["restoreHint"]) =>

@@ -105,7 +105,8 @@ export interface SectionValues {
   sessionId: string | null;
   /** UTC ISO time, whole seconds */
   savedAt: string;
-  sessionLink: { sessionId: string | null; projectHash: string };
+  /** `missing`: the transcript path a save looked at and did not find */
+  sessionLink: { sessionId: string | null; projectHash: string; missing?: string };
   intent: string | null;
   planFile: string | null;
   artifacts: InFlightArtifacts;
@@ -116,8 +117,11 @@ export interface SectionValues {
     otherCommits: number | null;
     /** one line when git was skipped or did not answer in time */
     gitNote: string | null;
+    /** the transcript path a save did not find: this session's commits are unknown */
+    unknown?: string;
   };
-  uncommitted: { files: UncommittedFile[]; more: number };
+  /** `notKnown`: git status's files, with no transcript to tell this session's from others' */
+  uncommitted: { files: UncommittedFile[]; more: number; notKnown?: true };
   done: CutList<string>;
   inProgress: CutText;
   nextUp: CutList<NextUp>;

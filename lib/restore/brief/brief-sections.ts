@@ -3,6 +3,7 @@ import { cut, cutAtWord } from "../../core/text-cut.ts";
 import { TEXT_LIMITS } from "../../core/text-limits.ts";
 import { boundedLines, firstOf, moreLines } from "../../core/text-list.ts";
 import { todoMark } from "../../core/text-todo-mark.ts";
+import { uncommittedOrder } from "./read-order.ts";
 
 // The sections of a restored session's brief: where it was (requests, last words, files), the
 // model's own notes, and the digest's footnotes.
@@ -11,7 +12,10 @@ import { todoMark } from "../../core/text-todo-mark.ts";
 export const BRIEF_LIMITS = {
   requestChars: 300,
   lastWords: TEXT_LIMITS.lastWords,
-  lastWordChars: TEXT_LIMITS.lastWordChars,
+  lastWordChars: TEXT_LIMITS.savedWordChars,
+  /** a tracker's close with its reason: what the finished item did */
+  closeChars: 480,
+  progressChars: 300,
   todos: 12,
   todoChars: 120,
   changed: 8,
@@ -21,7 +25,7 @@ export const BRIEF_LIMITS = {
   items: 8,
   itemChars: 240,
   inProgressChars: 600,
-  workItemHeadChars: 300,
+  workItemHeadChars: 400,
   openItems: 5,
   fixes: 3,
 } as const;
@@ -46,8 +50,10 @@ export function whereLines(x: ResumeSession): string[] {
   if (x.newestRequest) lines.push(`Newest request: ${cut(x.newestRequest, L.requestChars)}`);
   if (x.progress.length) {
     lines.push("Progress the model reported (newest last):");
-    for (const w of x.progress.slice(-L.lastWords))
-      lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
+    for (const w of x.progress.slice(-L.lastWords - 2))
+      lines.push(
+        `  - ${w.at ? `${w.at} ` : ""}${cut(w.text, w.text.startsWith("$ ") ? L.closeChars : L.progressChars)}`,
+      );
   }
   const said = new Set(x.progress.map((w) => w.text.trim()));
   const lastWords = x.lastWords.filter((w) => !said.has(w.text.trim()));
@@ -59,15 +65,20 @@ export function whereLines(x: ResumeSession): string[] {
     for (const w of words)
       lines.push(`  - ${w.at ? `${w.at} ` : ""}${cut(w.text, L.lastWordChars)}`);
   }
+  // each path once: the uncommitted ones (with how often the session changed them), then the
+  // other changed files (committed work), then the files only read
+  const counts = new Map(x.changed.map((f) => [f.path, f.count]));
   if (x.uncommitted.length) {
-    lines.push("Uncommitted at the save (changed after the session's last commit):");
     lines.push(
-      ...bounded(
-        x.uncommitted,
-        L.uncommitted,
-        "files",
-        (u) => `  ${cut(u.path, 200)}${u.kind ? ` (${u.kind})` : ""}`,
-      ),
+      x.uncommittedNotKnown
+        ? "Uncommitted at the save (git status's, not known to be this session's):"
+        : "Uncommitted at the save (in progress first, then the most edited):",
+    );
+    lines.push(
+      ...bounded(uncommittedOrder(x.uncommitted, x.changed), L.uncommitted, "files", (u) => {
+        const n = counts.get(u.path) ?? 0;
+        return `  ${cut(u.path, 200)} (${[u.kind, ...(n > 1 ? [`x${n}`] : [])].join(", ")})`;
+      }),
     );
   }
   if (x.todos) {
@@ -81,7 +92,12 @@ export function whereLines(x: ResumeSession): string[] {
       ),
     );
   }
-  if (x.changed.length) lines.push(`Changed files (newest first): ${files(x.changed, L.changed)}`);
+  const listed = new Set(x.uncommitted.map((u) => u.path));
+  const committed = x.changed.filter((f) => !listed.has(f.path));
+  if (committed.length)
+    lines.push(
+      `${listed.size ? "Other changed" : "Changed"} files (newest first): ${files(committed, L.changed)}`,
+    );
   if (x.read.length) lines.push(`Read files (newest first): ${files(x.read, L.read)}`);
   for (const o of x.omitted.slice(0, 4)) lines.push(`  (${cut(o, 80)} in the checkpoint's count)`);
   lines.push(
@@ -124,6 +140,7 @@ export function workItemLines(x: ResumeSession): string[] {
     const how = w.how ? ` (taken up by: ${cut(w.how, 160)})` : "";
     lines.push(`Work item in progress: ${idTitle(w)}${head}${how}`);
   }
+  if (x.unverified) lines.push(`State of the last edit: ${cut(x.unverified, 400)}`);
   const more = Math.max(0, x.openItems.length - L.openItems) + x.openItemsMore;
   if (x.openItems.length || more)
     lines.push(

@@ -6,10 +6,30 @@ import { statusCountsLine } from "../status-summary.ts";
 
 const commitLine = (c: CommitRef) => `${c.hash}${c.subject ? ` ${c.subject}` : ""}`;
 
+/** The path of a `git status --short` entry (the new path of a rename). */
+const statusPath = (entry: string) =>
+  entry
+    .slice(3)
+    .replace(/^.* -> /, "")
+    .replace(/^"(.*)"$/, "$1");
+
+/** Whether a status entry is one of `known` or a folder holding one (`?? lib/spotter/`). */
+function coversKnown(entry: string, known: ReadonlySet<string>, dirs: readonly string[]): boolean {
+  const p = statusPath(entry);
+  if (known.has(p)) return true;
+  return p.endsWith("/") && dirs.some((k) => k.startsWith(p));
+}
+
 /** A few lines for a person or a successor prompt; each fact once (next up and the like are the checkpoint's). */
 export function reconcileLines(
   r: Reconciliation,
-  opts: { drift?: boolean; tree?: boolean; blockers?: boolean } = {},
+  opts: {
+    drift?: boolean;
+    tree?: boolean;
+    blockers?: boolean;
+    /** paths said already (the uncommitted list): their entries are not listed again */
+    known?: readonly string[];
+  } = {},
 ): string[] {
   const lines: string[] = [];
   if (!r.git) lines.push("git: not a repository here; commits not checked");
@@ -18,11 +38,19 @@ export function reconcileLines(
     lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
   for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
   if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
-  if (r.git && opts.tree === false && r.status.length)
-    lines.push(`Working tree entries (${r.status.length} of ${r.statusTotal}):`);
-  if (r.git) for (const s of r.status) lines.push(`  ${s}`);
+  const known = new Set(opts.known ?? []);
+  const dirs = [...known];
+  const status = r.status.filter((s) => !coversKnown(s, known, dirs));
+  const said = r.status.length - status.length;
+  if (r.git && opts.tree === false && status.length)
+    lines.push(
+      said
+        ? `Other working tree entries (${status.length} of ${r.statusTotal}):`
+        : `Working tree entries (${status.length} of ${r.statusTotal}):`,
+    );
+  if (r.git) for (const s of status) lines.push(`  ${s}`);
   const statLast = r.diffStat.split("\n").at(-1)?.trim();
-  if (statLast) lines.push(`  ${statLast}`);
+  if (statLast) lines.push(`${status.length || opts.tree !== false ? " " : "Diff:"} ${statLast}`);
   if (opts.drift !== false) lines.push(...driftLines(r));
   for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
   if (opts.blockers !== false) lines.push(...blockerLines(r));

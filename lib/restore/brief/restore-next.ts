@@ -16,8 +16,14 @@ function carryOnOptions(r: Restored): string {
     x?.todos?.find((t) => t.status !== "completed")?.content ??
     x?.newestRequest;
   const drift = (r.reconcile?.gitDrift.length ?? 0) + (r.reconcile?.drift.length ?? 0);
+  // the last edits were not checked: carrying on starts with the checks the session ran
+  const check = x?.unverified ? /; (run .+?) first\b/.exec(x.unverified)?.[1] : undefined;
   const options = [
-    first ? quote(`Carry on: ${first}`) : quote("Carry on where the session stopped"),
+    check
+      ? quote(`Carry on: ${check} first`)
+      : first
+        ? quote(`Carry on: ${first}`)
+        : quote("Carry on where the session stopped"),
     ...(drift ? [quote(`Check the ${drift} drift line(s) first`)] : []),
     ...(s?.source === "checkpoint" ? [quote("Read the whole checkpoint file first")] : []),
     quote("Something else"),
@@ -52,6 +58,7 @@ function restoredNext(r: Restored): string[] {
       "Submit each replay.prompts text as if the user typed it (edit N: show it in full, use the edited text).",
     );
   const restate = [
+    s?.session.unverified ? "the last edit's state" : "",
     s?.session.todos ? "the todos" : "",
     s?.session.lastWords.length ? "the last words" : "",
     s?.session.newestRequest ? "the newest request" : "",

@@ -103,15 +103,21 @@ function restLines(r: Restored, json: boolean): string[] {
     ...(r.reconcile ? blockerLines(r.reconcile) : []),
     ...openQuestionLines(s.openQuestions, json),
   ];
-  rest.push(
-    s.artifacts.length
-      ? `In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`
-      : "In-flight artifacts: none to re-read.",
-  );
-  for (const a of s.artifacts) rest.push(`  ${a}`);
+  if (s.artifacts.length) {
+    rest.push(`In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`);
+    for (const a of s.artifacts) rest.push(`  ${a}`);
+  }
   rest.push(...whereLines(x), ...fixedLines(x), ...doneLines(x));
+  // the working tree's entries the uncommitted list above already names are not listed again
   if (r.reconcile)
-    rest.push(...reconcileLines(r.reconcile, { drift: false, tree: false, blockers: false }));
+    rest.push(
+      ...reconcileLines(r.reconcile, {
+        drift: false,
+        tree: false,
+        blockers: false,
+        known: x.uncommitted.map((u) => u.path),
+      }),
+    );
   rest.push(...digestNotes(x));
   return rest;
 }

@@ -11,6 +11,12 @@ import { checkHandover } from "../../../lib/save/session-git.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
 import { replyLine, userLine } from "../../helpers/session-transcript.ts";
+import {
+  fixtureLines,
+  SPOTTER,
+  SPOTTER_ROOT,
+  SPOTTER_SID,
+} from "../../helpers/transcript-lines.ts";
 
 describe("command keys", () => {
   it("drops redirections and trailing tail/head/grep pipes, and says the run was piped", () => {
@@ -112,13 +118,23 @@ describe("merges that print no [branch hash] line", () => {
 });
 
 describe("last words", () => {
-  it("keeps 3 to 5 newest replies, newest last, at most 1,200 characters", () => {
+  it("keeps 3 to 5 newest replies, newest last, each at most 800 characters, 1,600 in all", () => {
     const words = lastWordsOf(
       Array.from({ length: 8 }, (_, i) => ({ text: `${i} ${"w".repeat(400)}`, at: null })),
     );
-    expect(words.map((w) => w.text[0])).toEqual(["4", "5", "6", "7"]);
-    expect(words.every((w) => w.text.length <= 300)).toBe(true);
-    expect(words.reduce((n, w) => n + w.text.length, 0)).toBeLessThanOrEqual(1200);
+    expect(words.map((w) => w.text[0])).toEqual(["5", "6", "7"]);
+    expect(words.reduce((n, w) => n + w.text.length, 0)).toBeLessThanOrEqual(1600);
+    const long = lastWordsOf([{ text: "x".repeat(2000), at: null }]);
+    expect(long[0]!.text.length).toBe(800);
+  });
+
+  it("a reply that lays out a 6-step plan keeps its last step (spotter-4d5611e5 at its compaction)", () => {
+    const d = digestLines(fixtureLines(SPOTTER).slice(0, 753), {
+      projectRoot: SPOTTER_ROOT,
+      sessionId: SPOTTER_SID,
+    });
+    const plan = d.lastWords.find((w) => w.text.startsWith("Now I have the full picture"))!;
+    expect(plan.text).toContain("6. **spotter.css** - add debug grid and expand control styles");
   });
 
   it("are the main chain's text replies, not a subagent's and not API errors", () => {

@@ -116,7 +116,8 @@ describe("PreCompact checkpoint on every real fixture session", () => {
           .some((r) => norm(r.command) === key && !r.isError);
         expect(passedLater, `${f.command} passed later`).toBe(false);
       }
-      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+      // the 4 KB soft cap is the aim; the handover's own lines may take it to the 6 KB hard cap
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
     });
   }
 });
@@ -132,9 +133,21 @@ describe("PreCompact checkpoint of spotter-4d5611e5, cut before its compaction",
     const parsed = parseCheckpoint(precompactOf(lines, sid));
     const progress = (parsed.digest.progress ?? []).map((w) => w.text).join("\n");
     // Claude Code's own summary of this moment: spotter-dov.1 and .2 closed, 410 tests passing.
-    expect(progress).toContain("Task `spotter-dov.1` is done");
+    // Beside the tracker's closes the model's own reports are the newest 3.
     expect(progress).toMatch(/\$ bd close spotter-dov\.2 --reason=/);
     expect(progress).toContain("All 410 tests pass");
+    // what the closed items did, in the tracker's close reason (the 6 KB handover room)
+    expect(progress).toContain(
+      '$ bd close spotter-dov.1 --reason="Extracted shared transcript computer and component.',
+    );
+    expect(progress).toContain("397 tests pass, including 10 new SubagentLive tests.");
+    // the item in progress with the head of its description, and the state of its last edit
+    const work = parsed.values.workItems!;
+    expect(work.current?.id).toBe("spotter-dov.3");
+    expect(work.current?.text).toMatch(/^Why This Task Is Necessary With shared transcript data/);
+    expect(work.unverified).toMatch(
+      /lib\/spotter_web\/components\/transcript_components\.ex and .* not compiled or tested since: their state is unverified; run mix compile \/ mix test/,
+    );
     // nothing of the last words again
     const words = new Set((parsed.digest.lastWords ?? []).map((w) => w.text));
     for (const w of parsed.digest.progress ?? []) expect(words.has(w.text)).toBe(false);

@@ -2,6 +2,13 @@ import { describe, expect, it } from "vitest";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { parseKeyValues } from "../../../lib/store/sentinels.ts";
 import { runSave } from "../../../lib/save/save.ts";
+import { digestLines } from "../../../lib/context/transcript-digest.ts";
+import {
+  fixtureLines,
+  SPOTTER,
+  SPOTTER_ROOT,
+  SPOTTER_SID,
+} from "../../helpers/transcript-lines.ts";
 import type { SaveDone, SaveRequest } from "../../../lib/save/save-run.ts";
 import {
   CKPTS,
@@ -531,6 +538,24 @@ describe("save: step 2, the checkpoint file", () => {
       ),
     ).toBe(true);
     expect(w.fs.existsSync(out.checkpoint!)).toBe(true);
+  });
+
+  it("no warning when the handover's own lines take a save past 4 KB, within the 6 KB hard cap", () => {
+    // spotter-4d5611e5 cut before its compaction: its work items, closes and state line
+    const digest = digestLines(fixtureLines(SPOTTER).slice(0, 753), {
+      projectRoot: SPOTTER_ROOT,
+      sessionId: SPOTTER_SID,
+    });
+    const w = world();
+    const out = ok(runSave(w.deps, request(w, { digest })));
+    expect(out.bytes).toBeGreaterThan(4096);
+    expect(out.bytes).toBeLessThanOrEqual(6144);
+    expect(out.warnings.some((l) => l.includes("exceeds"))).toBe(false);
+    // and the soft cap still holds for the rest: 5,000 bytes of notes warn
+    const big = ok(runSave(w.deps, request(w, { digest, notes: ["x".repeat(5000)] })));
+    expect(
+      big.warnings.some((l) => l.includes("[quoin checkpoint] WARNING:") && l.includes("exceeds")),
+    ).toBe(true);
   });
 
   it("writes ASCII only", () => {

@@ -145,6 +145,20 @@ describe("renderSkill refuses", () => {
       "defer",
     ]);
   });
+  it("/checkpoint --restore runs in the session that continues: no dispatch, no Agent; the pidfile is released last", () => {
+    const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
+    const body = matter(checkpoint.text, {}).content;
+    const skip = body.indexOf("`--restore`: no dispatch");
+    expect(skip).toBeGreaterThan(-1);
+    expect(skip).toBeLessThan(body.indexOf("## 0. Model dispatch"));
+    expect(body.slice(skip, body.indexOf("\n", skip))).toContain("start at 0c");
+    const restore = body.slice(body.indexOf("## 3. Restore"), body.indexOf("## 4. Defer"));
+    expect(restore).toContain("no Agent");
+    const steps = restore.split("\n").filter((l) => /^\d\. /.test(l));
+    expect(steps[0]).toContain("`E restore --json`");
+    expect(steps.at(-1)).toContain("release the pidfile");
+    expect(restore.indexOf("release the pidfile")).toBe(restore.lastIndexOf("release the pidfile"));
+  });
   it("/checkpoint --share saves first, then runs share without --json and relays its one line", () => {
     const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
     const body = matter(checkpoint.text, {}).content;

@@ -44,10 +44,17 @@ describe("the handover sections in an automatic checkpoint of the real spotter s
     sessionId: SPOTTER_SID,
   });
 
-  it("cut at its compaction: the item in progress within the 4 KB soft cap; with 6 KB its description and the files to read first", () => {
+  it("cut at its compaction: the automatic checkpoint keeps the item in progress with its description and what the closed items did, within 6 KB; a model's 6 KB also the files to read first", () => {
     const auto = renderSkeletonCheckpoint({ ...base, digest: cut });
-    expect(Buffer.byteLength(auto)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
-    expect(parseCheckpoint(auto).values.workItems!.current!.id).toBe("spotter-dov.3");
+    expect(Buffer.byteLength(auto)).toBeGreaterThan(CHECKPOINT_SOFT_CAP_BYTES);
+    expect(Buffer.byteLength(auto)).toBeLessThanOrEqual(6144);
+    const a = parseCheckpoint(auto);
+    expect(a.values.workItems!.current!.id).toBe("spotter-dov.3");
+    expect(a.values.workItems!.current!.text).toMatch(/^Why This Task Is Necessary/);
+    expect(a.values.workItems!.open.length + a.values.workItems!.more).toBe(4);
+    expect(a.digest.progress!.map((w) => w.text).join("\n")).toMatch(
+      /\$ bd close spotter-dov\.1 --reason="Extracted shared transcript computer/,
+    );
     const text = renderSkeletonCheckpoint({ ...base, digest: cut, modelDocument: true });
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
     const p = parseCheckpoint(text);
@@ -58,7 +65,8 @@ describe("the handover sections in an automatic checkpoint of the real spotter s
       how: "bd update spotter-dov.3 --status in_progress",
     });
     expect(work.current!.text).toMatch(/^Why This Task Is Necessary/);
-    expect(work.open.length + work.more).toBe(5);
+    // the item in progress is not listed again among the open ones
+    expect(work.open.length + work.more).toBe(4);
     expect(p.values.readFirst!.items[0]).toEqual({
       path: "lib/spotter_web/components/transcript_components.ex",
       why: "in progress",
@@ -69,7 +77,7 @@ describe("the handover sections in an automatic checkpoint of the real spotter s
 
   it("at its end: fixed along the way, newest first, with the model's words and the command that passed", () => {
     const text = renderSkeletonCheckpoint({ ...base, digest: end });
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CHECKPOINT_SOFT_CAP_BYTES);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(6144);
     const fixed = parseCheckpoint(text).values.fixedAlongTheWay!;
     expect(fixed.items[0]).toEqual({
       command: "git push 2>&1",
@@ -111,9 +119,13 @@ describe("the bodies read back, and no line can be read as a heading", () => {
     const work = {
       current: { id: "x-1", title: "t", text: "d", how: "h" },
       open: [{ id: "", title: "o" }],
+      unverified: "a.ts was changed at 2026-11-29T11:01:00Z and not compiled or tested since",
       more: 2,
     };
     expect(parseWorkItems(workItemsBody(work))).toEqual(work);
+    // the state line with no item in progress
+    const alone = { current: null, open: [], unverified: "b.ts was changed", more: 0 };
+    expect(parseWorkItems(workItemsBody(alone))).toEqual(alone);
     expect(parseFixed(fixedBody({ items: [fix], more: 1 }))).toEqual({ items: [fix], more: 1 });
     const rf = { items: [{ path: "a b.ts", why: "read for it" as const }], more: 3 };
     expect(parseReadFirst(readFirstBody(rf))).toEqual(rf);

@@ -209,7 +209,15 @@ const values: fc.Arbitrary<CheckpointValues> = fc
       head: fc.option(fc.stringMatching(/^[0-9a-f]{40}$/), { nil: null }),
       sessionId: sid,
       savedAt: fc.constant("2026-11-29T14:23:05Z"),
-      sessionLink: fc.record({ sessionId: sid, projectHash: fc.constant("-home-u-proj") }),
+      sessionLink: fc.record(
+        {
+          sessionId: sid,
+          projectHash: fc.constant("-home-u-proj"),
+          // a save that found no transcript says where it looked
+          missing: item.map((s) => `/home/u/.claude/projects/p/${s}.jsonl`),
+        },
+        { requiredKeys: ["sessionId", "projectHash"] },
+      ),
       intent: fc.option(text, { nil: null }),
       planFile: fc.option(
         item.map((s) => `/p/${s}`),
@@ -227,48 +235,60 @@ const values: fc.Arbitrary<CheckpointValues> = fc
           null,
         ),
       }),
-      completed: fc.record({
-        commits: fc.array(
-          fc.oneof(
-            fc.record({
-              hash: hex,
-              subject: item,
-              state: fc.constantFrom("present" as const, "missing" as const, "unchecked" as const),
-            }),
-            fc.record({
-              hash: hex,
-              subject: item,
-              state: fc.constant("rebased" as const),
-              oldHash: hex,
-              subagent: fc.constant(true as const),
-            }),
-          ),
-          { maxLength: 4 },
-        ),
-        more: count,
-        otherCommits: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
-        gitNote: fc.option(
-          item.map((s) => `git: ${s}`),
-          { nil: null },
-        ),
-      }),
-      uncommitted: fc.record({
-        files: fc.array(
-          fc.record({
-            path: item,
-            kind: fc.constantFrom(
-              "modified" as const,
-              "added" as const,
-              "deleted" as const,
-              "untracked" as const,
-              "renamed" as const,
-              "unchecked" as const,
+      completed: fc.record(
+        {
+          commits: fc.array(
+            fc.oneof(
+              fc.record({
+                hash: hex,
+                subject: item,
+                state: fc.constantFrom(
+                  "present" as const,
+                  "missing" as const,
+                  "unchecked" as const,
+                ),
+              }),
+              fc.record({
+                hash: hex,
+                subject: item,
+                state: fc.constant("rebased" as const),
+                oldHash: hex,
+                subagent: fc.constant(true as const),
+              }),
             ),
-          }),
-          { minLength: 1, maxLength: 3 },
-        ),
-        more: count,
-      }),
+            { maxLength: 4 },
+          ),
+          more: count,
+          otherCommits: fc.option(fc.integer({ min: 1, max: 9 }), { nil: null }),
+          gitNote: fc.option(
+            item.map((s) => `git: ${s}`),
+            { nil: null },
+          ),
+          unknown: item.map((s) => `/t/${s}.jsonl`),
+        },
+        { requiredKeys: ["commits", "more", "otherCommits", "gitNote"] },
+      ),
+      uncommitted: fc.record(
+        {
+          files: fc.array(
+            fc.record({
+              path: item,
+              kind: fc.constantFrom(
+                "modified" as const,
+                "added" as const,
+                "deleted" as const,
+                "untracked" as const,
+                "renamed" as const,
+                "unchecked" as const,
+              ),
+            }),
+            { minLength: 1, maxLength: 3 },
+          ),
+          more: count,
+          notKnown: fc.constant(true as const),
+        },
+        { requiredKeys: ["files", "more"] },
+      ),
       done: fc.record({ items: fc.array(item, { minLength: 1, maxLength: 3 }), cut }),
       inProgress: cutText,
       nextUp: fc.record({
@@ -349,8 +369,17 @@ const values: fc.Arbitrary<CheckpointValues> = fc
     const fix = { ...v } as Record<string, unknown>;
     if (v.todos && !v.todos.items.length) fix["todos"] = { items: [], more: 0 };
     if (v.sessionLink && !v.sessionLink.sessionId)
-      fix["sessionLink"] = { sessionId: null, projectHash: "" };
+      fix["sessionLink"] = {
+        sessionId: null,
+        projectHash: "",
+        ...(v.sessionLink.missing ? { missing: v.sessionLink.missing } : {}),
+      };
     if (v.completed && !v.completed.commits.length) fix["completed"] = { ...v.completed, more: 0 };
+    // the unknown line stands in for "(none)": only a section with no commits holds it
+    if (v.completed?.commits.length && v.completed.unknown !== undefined) {
+      const { unknown: _, ...rest } = (fix["completed"] ?? v.completed) as typeof v.completed;
+      fix["completed"] = rest;
+    }
     if (v.workingSet) {
       const ws = v.workingSet;
       fix["workingSet"] = {
