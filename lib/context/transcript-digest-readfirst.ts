@@ -2,11 +2,18 @@ import type { WorkingFile } from "./transcript-digest-files.ts";
 
 // The files a fresh session reads first, in order: the files of the work in progress (changed
 // since the session's last commit, or since the item in progress was claimed, whichever is later),
-// then the files read during that work (what the edits were made against), then the files changed
+// then the files read during that work (what the edits were made against), then the files left
+// uncommitted from earlier work (edited before the item in progress began), then the files changed
 // for finished, committed work, then the other files read. The save puts the uncommitted files git
 // reports in front (it alone asks git).
 
-export type ReadFirstWhy = "uncommitted" | "in progress" | "read for it" | "committed" | "read";
+export type ReadFirstWhy =
+  | "uncommitted"
+  | "in progress"
+  | "read for it"
+  | "edited earlier this session"
+  | "committed"
+  | "read";
 export interface ReadFirstFile {
   path: string;
   why: ReadFirstWhy;
@@ -33,9 +40,11 @@ export function readFirstOf(
     out.push({ path, why });
   };
   const afterCommit = new Set(changedAfterCommit);
-  for (const f of changed)
-    if (afterCommit.has(f.path) || after(f.lastAt, workStart)) add(f.path, "in progress");
+  // in progress: edited since the work began (the last commit, claim or close); a file left
+  // uncommitted but last edited before that belongs to an item finished earlier
+  for (const f of changed) if (after(f.lastAt, workStart)) add(f.path, "in progress");
   for (const f of read) if (after(f.lastAt, workStart)) add(f.path, "read for it");
+  for (const f of changed) if (afterCommit.has(f.path)) add(f.path, "edited earlier this session");
   for (const f of changed) add(f.path, "committed");
   for (const f of read) add(f.path, "read");
   return out;

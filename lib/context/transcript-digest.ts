@@ -139,9 +139,11 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
   const newestRead = read.newestFirst(changed);
   const lastCommitAt = runs.commits.filter((c) => !c.subagent).at(-1)?.at ?? null;
   const claimedAt = work.claimedAt();
-  // the later of the two (ISO times compare as text)
+  // a tracker close ends one item's work: what was edited before it is the finished item's
+  const lastCloseAt = runs.closes.at(-1)?.at ?? null;
+  // the latest of the three (ISO times compare as text)
   const workStart =
-    [lastCommitAt, claimedAt]
+    [lastCommitAt, claimedAt, lastCloseAt]
       .filter((t) => t !== null)
       .sort()
       .at(-1) ?? null;
@@ -178,6 +180,7 @@ export function digestEntries(
     ...settled,
     lastWords,
     progress: progressOf(p.words, closes, lastWords),
+    closedItems: closes.length,
     summary: p.summary,
     lastAt: p.lastAt,
     truncated: false,

@@ -79,6 +79,8 @@ export interface ResumeSummary {
   session: ResumeSession;
   /** files to Read now: the artifacts, then the newest changed files that still exist (absolute) */
   reread: string[];
+  /** each reread file's size in bytes, in the same order (0: gone) */
+  rereadBytes: number[];
   /** untracked files the save recorded as already there (not this session's); absent: not recorded */
   untrackedAtSave?: number;
 }

@@ -4,7 +4,13 @@ import { readHead } from "../core/file-range.ts";
 import { titleOf } from "../store/checkpoint-sections.ts";
 import { parseCheckpoint, type ParsedCheckpoint } from "../store/checkpoint-parse.ts";
 import { parseSentinelName } from "../store/sentinels.ts";
-import { EMPTY_SESSION, listLines, rereadList, resumeSession } from "./resume-session.ts";
+import {
+  EMPTY_SESSION,
+  listLines,
+  rereadBytes,
+  rereadList,
+  resumeSession,
+} from "./resume-session.ts";
 import type { B3Synthesis } from "./b3-synthesis.ts";
 import { checkpointKindLine } from "./checkpoint-kind-line.ts";
 import { CHECKPOINT_READ_CAP, damageOf, shownHead } from "./checkpoint-damage.ts";
@@ -51,11 +57,13 @@ function checkpointSummary(
   p: ParsedCheckpoint,
 ): ResumeSummary {
   const kind = checkpointKindLine(p.kind);
+  const reread = rereadList(deps, root, p);
   return {
     kind: kind.kind,
     kindLine: kind.line,
     session: resumeSession(p),
-    reread: rereadList(deps, root, p),
+    reread,
+    rereadBytes: rereadBytes(deps, reread),
     source: "checkpoint",
     file,
     task: p.task ?? "(unknown)",
@@ -86,6 +94,7 @@ export function synthesisSummary(b: B3Synthesis): ResumeSummary {
     openQuestions: listLines(b.openQuestions),
     session: EMPTY_SESSION,
     reread: [],
+    rereadBytes: [],
   };
 }
 

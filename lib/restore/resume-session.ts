@@ -138,3 +138,14 @@ export function rereadList(deps: Deps, root: string, p: ParsedCheckpoint): strin
     .slice(0, REREAD_FILES);
   return [...new Set([...p.artifactPaths, ...files])];
 }
+
+/** Each file's size in bytes now (0: gone or unreadable): the model skims the large ones. */
+export function rereadBytes(deps: Deps, files: readonly string[]): number[] {
+  return files.map((f) => {
+    try {
+      return Number(deps.fs.statSync(f).size);
+    } catch {
+      return 0;
+    }
+  });
+}

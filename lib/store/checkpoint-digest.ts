@@ -62,6 +62,8 @@ export interface CheckpointDigest {
   readFirst?: readonly ReadFirstValue[];
   /** one line when the last edits were not followed by a build, test or lint run */
   unverified?: string | null;
+  /** how many tracker items the session closed (`bd close X`, `gh issue close N`) */
+  closedItems?: number;
 }
 
 /** What a checkpoint's digest sections read back as (counts of what did not fit included). */
@@ -345,7 +347,9 @@ export function digestFit(
   const kept = of<ReadFirstValue>("files to read");
   let head = 0;
   while (head < kept.length && kept.some((k) => k.path === all[head]?.path)) head += 1;
-  if (head) v.readFirst = { items: all.slice(0, head), more: all.length - head };
+  const rest = all.slice(head);
+  const moreRead = rest.filter((f) => f.why === "read" || f.why === "read for it").length;
+  if (head) v.readFirst = { items: all.slice(0, head), more: rest.length, moreRead };
   if (d.summary)
     v.compactionSummary = {
       transcript: oneLine(d.summary.transcript, 400),

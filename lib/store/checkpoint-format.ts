@@ -117,7 +117,11 @@ function tailValues(d: CheckpointData, clean: Clean): CheckpointValues {
 
 /** The completed section (always) and, when git was asked, the uncommitted one. */
 function handoverValues(d: CheckpointData, clean: Clean): CheckpointValues {
-  const missing = d.transcriptMissing ? { unknown: d.transcriptMissing } : {};
+  const closed = d.digest?.closedItems ?? 0;
+  const missing = {
+    ...(d.transcriptMissing ? { unknown: d.transcriptMissing } : {}),
+    ...(closed > 0 ? { closedItems: closed } : {}),
+  };
   if (!d.handover) return { completed: { ...plainCommitsValue(d.commits, clean), ...missing } };
   return {
     completed: { ...completedValue(d.handover, clean), ...missing },

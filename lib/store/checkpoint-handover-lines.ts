@@ -65,11 +65,21 @@ export const unknownLine = (path: string) => `(unknown: no transcript at ${path}
 const UNKNOWN = /^\(unknown: no transcript at (.*)\)$/;
 const NOT_KNOWN = "(git status's files: not known to be this session's)";
 
+/**
+ * The empty line of a session that made no commits but closed tracker items: "(none)" alone reads
+ * as "nothing done". The closes themselves are in ## Progress (said once, there).
+ */
+export const noCommitsLine = (closed: number) =>
+  `(no commits this session; ${closed} work item${closed === 1 ? "" : "s"} closed: see ## Progress)`;
+const NO_COMMITS = /^\(no commits this session; (\d+) work items? closed: see ## Progress\)$/;
+
 export const completedBody = (v: SectionValues["completed"]) =>
   [
     ...v.commits.map(commitLine),
     ...moreLines(v.more, "commits"),
-    ...(v.commits.length || v.more ? [] : [v.unknown ? unknownLine(v.unknown) : NONE]),
+    ...(v.commits.length || v.more
+      ? []
+      : [v.unknown ? unknownLine(v.unknown) : v.closedItems ? noCommitsLine(v.closedItems) : NONE]),
     ...(v.otherCommits
       ? [
           `${v.otherCommits} other commit${v.otherCommits === 1 ? "" : "s"} since this session started`,
@@ -83,13 +93,16 @@ export function parseCompleted(body: string): SectionValues["completed"] {
   const commits: CompletedItem[] = [];
   let otherCommits: number | null = null;
   let unknown: string | undefined;
+  let closedItems: number | undefined;
   const notes: string[] = [];
   for (const raw of body.split("\n")) {
     const line = raw.trim();
     const item = bulletItems(raw)[0];
     const other = OTHER_COMMITS.exec(line);
     const missing = UNKNOWN.exec(line);
+    const noCommits = NO_COMMITS.exec(line);
     if (missing) unknown = missing[1]!;
+    else if (noCommits) closedItems = Number(noCommits[1]);
     else if (item !== undefined) {
       const checked = parseCommitBullet(item);
       const loose = /\b([0-9a-f]{7,40})\b/i.exec(item);
@@ -105,6 +118,7 @@ export function parseCompleted(body: string): SectionValues["completed"] {
     otherCommits,
     gitNote: notes.length ? notes.join("\n") : null,
     ...(unknown !== undefined ? { unknown } : {}),
+    ...(closedItems !== undefined ? { closedItems } : {}),
   };
 }
 

@@ -28,7 +28,13 @@ export interface FixedValue {
   fixedBy: string;
   explanation: string | null;
 }
-export type ReadFirstWhy = "uncommitted" | "in progress" | "read for it" | "committed" | "read";
+export type ReadFirstWhy =
+  | "uncommitted"
+  | "in progress"
+  | "read for it"
+  | "edited earlier this session"
+  | "committed"
+  | "read";
 export interface ReadFirstValue {
   path: string;
   why: ReadFirstWhy;
@@ -175,19 +181,41 @@ export function parseFixed(body: string): { items: FixedValue[]; more: number } 
 
 export const readFirstLine = (f: ReadFirstValue) => `- ${f.path} (${f.why})`;
 
-export function readFirstBody(v: { items: readonly ReadFirstValue[]; more: number }): string {
-  return [...v.items.map(readFirstLine), ...moreLines(v.more, "files to read")].join("\n");
+/**
+ * The count of the files not listed says what they are (changed or only read): "+9 more" beside
+ * seven changed files and eight to re-read reads as an error otherwise.
+ */
+export function readFirstBody(v: {
+  items: readonly ReadFirstValue[];
+  more: number;
+  moreRead?: number;
+}): string {
+  const more =
+    v.more > 0 && v.moreRead !== undefined
+      ? [`+${v.more} more files to read (${v.more - v.moreRead} changed, ${v.moreRead} only read)`]
+      : moreLines(v.more, "files to read");
+  return [...v.items.map(readFirstLine), ...more].join("\n");
 }
 
-const WHYS = "uncommitted|in progress|read for it|committed|read";
-export function parseReadFirst(body: string): { items: ReadFirstValue[]; more: number } {
+const WHYS = "uncommitted|in progress|read for it|edited earlier this session|committed|read";
+const MORE_FILES = /^\+(\d+) more files to read(?: \((\d+) changed, (\d+) only read\))?$/m;
+export function parseReadFirst(body: string): {
+  items: ReadFirstValue[];
+  more: number;
+  moreRead?: number;
+} {
   const items: ReadFirstValue[] = [];
   const re = new RegExp(`^- (.*) \\((${WHYS})\\)$`);
   for (const raw of body.split("\n")) {
     const m = re.exec(raw.trim());
     if (m) items.push({ path: m[1]!, why: m[2] as ReadFirstWhy });
   }
-  return { items, more: moreOf(body, "files to read") };
+  const more = MORE_FILES.exec(body);
+  return {
+    items,
+    more: Number(more?.[1] ?? 0),
+    ...(more?.[3] !== undefined ? { moreRead: Number(more[3]) } : {}),
+  };
 }
 
 /**

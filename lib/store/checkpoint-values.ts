@@ -119,6 +119,8 @@ export interface SectionValues {
     gitNote: string | null;
     /** the transcript path a save did not find: this session's commits are unknown */
     unknown?: string;
+    /** tracker items the session closed: said when it made no commits, so "none" is not "nothing done" */
+    closedItems?: number;
   };
   /** `notKnown`: git status's files, with no transcript to tell this session's from others' */
   uncommitted: { files: UncommittedFile[]; more: number; notKnown?: true };
@@ -141,7 +143,8 @@ export interface SectionValues {
   /** failures a later run settled, newest first */
   fixedAlongTheWay: Shown<FixedValue>;
   /** the files to read first, in order */
-  readFirst: Shown<ReadFirstValue>;
+  /** `moreRead`: how many of the files not listed were only read (the rest were changed) */
+  readFirst: Shown<ReadFirstValue> & { moreRead?: number };
   compactionSummary: { transcript: string; uuid: string };
   /** the read budget ended before the session's start */
   transcriptDigest: boolean;

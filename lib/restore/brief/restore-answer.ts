@@ -35,6 +35,7 @@ function summaryJson(s: ResumeSummary | null) {
     ...(s.savedAt ? { savedAt: s.savedAt } : {}),
     openQuestions: s.openQuestions.slice(0, OPEN_QUESTIONS).map((q) => cut(q, 120)),
     reread: s.reread,
+    rereadBytes: s.rereadBytes,
   };
 }
 

@@ -42,4 +42,33 @@ describe("files to read first", () => {
     );
     expect(cov.ratio).toBeGreaterThanOrEqual(0.8);
   });
+
+  it("spotter-4d5611e5: only dov.3's files are in progress; the uncommitted files of the closed dov.2 were edited earlier", () => {
+    const { before } = cutAtCompaction(fixtureLines(SPOTTER));
+    const d = digestLines(before, { projectRoot: SPOTTER_ROOT, sessionId: SPOTTER_SID });
+    const why = (p: string) => d.readFirst.find((r) => r.path === p)?.why;
+    expect(d.readFirst.filter((r) => r.why === "in progress").map((r) => r.path)).toEqual([
+      "lib/spotter_web/components/transcript_components.ex",
+      "lib/spotter_web/live/transcript_computers.ex",
+    ]);
+    // the renderer and its test were dov.2's, closed with `bd close` before dov.3 was taken up
+    expect(why("lib/spotter/services/transcript_renderer.ex")).toBe("edited earlier this session");
+    expect(why("test/spotter/services/transcript_renderer_test.exs")).toBe(
+      "edited earlier this session",
+    );
+    expect(d.closedItems).toBe(2);
+  });
+
+  it("a file left uncommitted but edited before the item was claimed is not in progress", () => {
+    const list = readFirstOf(
+      [f("src/new.ts", "2026-12-01T10:30:00Z"), f("src/old.ts", "2026-12-01T09:00:00Z")],
+      [],
+      ["src/old.ts", "src/new.ts"],
+      "2026-12-01T10:00:00Z",
+    );
+    expect(list).toEqual([
+      { path: "src/new.ts", why: "in progress" },
+      { path: "src/old.ts", why: "edited earlier this session" },
+    ]);
+  });
 });

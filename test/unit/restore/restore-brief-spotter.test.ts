@@ -29,6 +29,19 @@ const UNCOMMITTED = [
   ["lib/spotter_web/live/session_live.ex", "modified"],
 ] as const;
 
+/** The files' sizes in the play's worktree (spotter at e67e02f with the session's edits replayed). */
+const SIZES: Record<string, number> = {
+  "lib/spotter_web/components/transcript_components.ex": 7448,
+  "lib/spotter_web/live/transcript_computers.ex": 1619,
+  "lib/spotter_web/live/session_live.ex": 22942,
+  "lib/spotter/services/transcript_renderer.ex": 18718,
+  "test/spotter/services/transcript_renderer_test.exs": 33728,
+  "test/spotter_web/live/subagent_live_test.exs": 6384,
+  "lib/spotter_web/live/subagent_live.ex": 8870,
+  "priv/static/assets/spotter.css": 24091,
+  "assets/js/app.js": 11028,
+};
+
 /** PreCompact's checkpoint of the cut transcript, written for the project at ROOT. */
 function precompactText(): string {
   const lines = readFileSync(FIXTURE, "utf8")
@@ -57,7 +70,7 @@ function precompactText(): string {
   const text = deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
   // git's list of the session's uncommitted files, as a save that ran git writes it
   const uncommitted = UNCOMMITTED.map(([p, k]) => `- ${p} (${k})`).join("\n");
-  return text.replace("\n## Last words\n", `\n## Uncommitted\n${uncommitted}\n\n## Last words\n`);
+  return text.replace(/\n## Uncommitted\n[\s\S]*?\n\n/, `\n## Uncommitted\n${uncommitted}\n\n`);
 }
 
 function restored() {
@@ -67,8 +80,8 @@ function restored() {
     precompactText(),
     0.01,
   );
-  for (const [p] of UNCOMMITTED) f.write(path.join(ROOT, p), "x\n");
-  f.write(path.join(ROOT, "priv/static/assets/spotter.css"), "x\n");
+  // each file at its size in the replayed worktree
+  for (const [p, bytes] of Object.entries(SIZES)) f.write(path.join(ROOT, p), "x".repeat(bytes));
   f.sentinel(CUR, file);
   let out = "";
   runCli(
@@ -85,16 +98,34 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
   const show: string[] = j.show;
   const text = show.join("\n");
 
-  it("re-reads the uncommitted files first: the file in progress, then the most edited (session_live.ex, 11 edits)", () => {
+  it("re-reads the item's files, then the files the model's plan names (app.js, spotter.css), then the other uncommitted ones", () => {
     const rel = (j.reread as string[]).map((p) => path.relative(ROOT, p));
-    expect(rel.slice(0, 3)).toEqual([
+    // the item in progress (dov.3's two files), then the four others Claude Code's own compaction
+    // summary names, in the order the last words name them
+    expect(rel.slice(0, 2)).toEqual([
       "lib/spotter_web/components/transcript_components.ex",
       "lib/spotter_web/live/transcript_computers.ex",
-      "lib/spotter_web/live/session_live.ex",
     ]);
-    expect(new Set(rel.slice(0, 7))).toEqual(new Set(UNCOMMITTED.map(([p]) => p)));
-    // then what was read right before the last edits
-    expect(rel[7]).toBe("priv/static/assets/spotter.css");
+    expect(rel.slice(2, 6)).toEqual([
+      "assets/js/app.js",
+      "lib/spotter_web/live/session_live.ex",
+      "lib/spotter_web/live/subagent_live.ex",
+      "priv/static/assets/spotter.css",
+    ]);
+    expect(rel).toHaveLength(8);
+    expect(rel[6]).toBe("lib/spotter/services/transcript_renderer.ex");
+  });
+
+  it("gives each file to re-read its size and names the large ones to skim", () => {
+    const rel = (j.reread as string[]).map((p) => path.relative(ROOT, p));
+    expect(j.rereadBytes).toEqual(rel.map((p) => SIZES[p]));
+    const step: string = j.next[0];
+    expect(step).toMatch(
+      /^Read each file in `reread` now \(8, \d+ KB in all; `rereadBytes` has each size\); skim those over 16 KB/,
+    );
+    expect(step).toContain("spotter.css 24 KB");
+    expect(step).toContain("session_live.ex 23 KB");
+    expect(step).not.toContain("app.js");
   });
 
   it("says each uncommitted path once, with no empty artifacts line, within 8 KB", () => {
@@ -115,5 +146,43 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
     // carrying on starts with the checks the session ran
     expect(j.next.at(-1)).toContain("Restate the last edit's state");
     expect(j.next.at(-1)).toContain('"Carry on: run mix compile / mix test / mix credo first"');
+  });
+});
+
+describe("spotter-4d5611e5's automatic checkpoint", () => {
+  const text = precompactText();
+  const section = (title: string) =>
+    new RegExp(`\\n## ${title}\\n([\\s\\S]*?)(?:\\n\\n|$)`).exec(text)?.[1] ?? "";
+
+  it("says the session made no commits but closed two work items, instead of a bare (none)", () => {
+    expect(section("Completed this session")).toBe(
+      "(no commits this session; 2 work items closed: see ## Progress)",
+    );
+    // the closes themselves are said once, in ## Progress
+    expect(section("Progress")).toContain("$ bd close spotter-dov.1");
+    expect(section("Progress")).toContain("$ bd close spotter-dov.2");
+  });
+
+  it("marks only dov.3's files in progress; the files of the closed dov.2 were edited earlier", () => {
+    const readFirst = section("Read first");
+    expect(readFirst.match(/\(in progress\)/g)).toHaveLength(2);
+    expect(readFirst).not.toMatch(/transcript_renderer(_test)?\.exs? \(in progress\)/);
+  });
+
+  it("counts the files to read it does not list as the working set holds them", () => {
+    const readFirst = section("Read first");
+    const listed = readFirst.split("\n").filter((l) => l.startsWith("- "));
+    const m = /^\+(\d+) more files to read \((\d+) changed, (\d+) only read\)$/m.exec(readFirst);
+    expect(m).not.toBeNull();
+    const [, more, changed, read] = m!.map(Number) as [number, number, number, number];
+    expect(changed + read).toBe(more);
+    const ws = section("Working set");
+    const changedN = ws.split("Read (newest first):")[0]!.match(/^- /gm)?.length ?? 0;
+    const readN = ws.split("Read (newest first):")[1]!.match(/^- /gm)?.length ?? 0;
+    const listedChanged = listed.filter((l) =>
+      /\((in progress|edited earlier this session|committed)\)$/.test(l),
+    ).length;
+    expect(listedChanged + changed).toBe(changedN);
+    expect(listed.length - listedChanged + read).toBe(readN);
   });
 });

@@ -265,6 +265,7 @@ const values: fc.Arbitrary<CheckpointValues> = fc
             { nil: null },
           ),
           unknown: item.map((s) => `/t/${s}.jsonl`),
+          closedItems: fc.integer({ min: 1, max: 9 }),
         },
         { requiredKeys: ["commits", "more", "otherCommits", "gitNote"] },
       ),
@@ -354,6 +355,27 @@ const values: fc.Arbitrary<CheckpointValues> = fc
         ),
         more: count,
       }),
+      readFirst: fc.record(
+        {
+          items: fc.array(
+            fc.record({
+              path: item,
+              why: fc.constantFrom(
+                "uncommitted" as const,
+                "in progress" as const,
+                "read for it" as const,
+                "edited earlier this session" as const,
+                "committed" as const,
+                "read" as const,
+              ),
+            }),
+            { minLength: 1, maxLength: 3 },
+          ),
+          more: count,
+          moreRead: count,
+        },
+        { requiredKeys: ["items", "more"] },
+      ),
       compactionSummary: fc.record({ transcript: item, uuid: item }),
       transcriptDigest: fc.constant(true),
       notes: fc.array(item, { minLength: 1, maxLength: 2 }),
@@ -379,6 +401,18 @@ const values: fc.Arbitrary<CheckpointValues> = fc
     if (v.completed?.commits.length && v.completed.unknown !== undefined) {
       const { unknown: _, ...rest } = (fix["completed"] ?? v.completed) as typeof v.completed;
       fix["completed"] = rest;
+    }
+    // the closed items stand in for "(none)" too, after the unknown line
+    const done = (fix["completed"] ?? v.completed) as typeof v.completed;
+    if (done && (done.commits.length || done.unknown !== undefined) && "closedItems" in done) {
+      const { closedItems: _, ...rest } = done;
+      fix["completed"] = rest;
+    }
+    // the count of unlisted files says how many were only read: only a count above 0, not above it
+    if (v.readFirst) {
+      const { moreRead, ...rf } = v.readFirst;
+      fix["readFirst"] =
+        rf.more > 0 && moreRead !== undefined && moreRead <= rf.more ? { ...rf, moreRead } : rf;
     }
     if (v.workingSet) {
       const ws = v.workingSet;
