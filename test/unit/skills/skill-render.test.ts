@@ -158,6 +158,10 @@ describe("renderSkill refuses", () => {
     expect(steps[0]).toContain("`E restore --json`");
     expect(steps.at(-1)).toContain("release the pidfile");
     expect(restore.indexOf("release the pidfile")).toBe(restore.lastIndexOf("release the pidfile"));
+    // large files skimmed; a headless run takes the first option; the whole file only when needed
+    expect(steps[1]).toContain("skim the large ones");
+    expect(steps[1]).toContain("headless: take the first option");
+    expect(steps[2]).toContain("whole `file` only if asked or the brief is cut");
   });
   it("/checkpoint --share saves first, then runs share without --json and relays its one line", () => {
     const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
