@@ -33,18 +33,12 @@ function carryOnOptions(r: Restored): string {
 
 /** A file this large is skimmed (its head, then the parts the last words name), not read whole. */
 export const SKIM_BYTES = 16_000;
-const kb = (n: number) => `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} KB`;
 
-/** Read the files, with their total size and the large ones named: the model chooses what to skim. */
+/** Read the files, with their total size and each one's in `rereadBytes`: the model skims the large ones. */
 function rereadStep(files: readonly string[], sizes: readonly number[] = []): string {
   const total = sizes.reduce((a, b) => a + b, 0);
-  const large = files
-    .map((f, i) => ({ name: f.split("/").pop() ?? f, bytes: sizes[i] ?? 0 }))
-    .filter((f) => f.bytes > SKIM_BYTES)
-    .sort((a, b) => b.bytes - a.bytes);
-  const head = `Read each file in \`reread\` now (${files.length}${total ? `, ${kb(total)} in all; \`rereadBytes\` has each size` : ""})`;
-  if (!large.length) return `${head}.`;
-  return `${head}; skim those over ${kb(SKIM_BYTES)} (Read a part, then what the last words name): ${large.map((f) => `${f.name} ${kb(f.bytes)}`).join(", ")}.`;
+  if (!total) return `Read each file in \`reread\` now (${files.length}).`;
+  return `Read each file in \`reread\` now (${files.length}, ${Math.round(total / 1000)} KB; \`rereadBytes\` has each size: skim those over ${SKIM_BYTES / 1000} KB).`;
 }
 
 function restoredNext(r: Restored): string[] {
