@@ -37,18 +37,19 @@ const baseOf = (p: string) => (p.split("/").pop() ?? p).toLowerCase();
 
 /**
  * The paths among these that the text names, in the order it names them: by file name
- * (`app.js`, `spotter.css`) or by a CamelCase name whose snake case is the file's stem
- * (`TranscriptComputers`: transcript_computers.ex). A name shared by two files names both.
+ * (`app.js`, `spotter.css`) or by a CamelCase name that is the file's stem, in snake case
+ * (`TranscriptComputers`: transcript_computers.ex) or as is (`WidgetList`: WidgetList.tsx); a
+ * single capitalised word (`Update`) names nothing. A name shared by two files names both.
  */
 export function namedIn(text: string, paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/[A-Za-z0-9_][\w.-]*[A-Za-z0-9]/g)) {
     const w = m[0];
     const base = w.toLowerCase();
-    const camel = /^[A-Z][a-z0-9]+[A-Z]/.test(w) ? snake(w) : null;
-    for (const p of paths)
-      if (!out.includes(p) && (baseOf(p) === base || (camel !== null && stemOf(p) === camel)))
-        out.push(p);
+    const camel = /^[A-Z][a-z0-9]+[A-Z]/.test(w);
+    const named = (p: string) =>
+      baseOf(p) === base || (camel && (stemOf(p) === snake(w) || stemOf(p) === base));
+    for (const p of paths) if (!out.includes(p) && named(p)) out.push(p);
   }
   return out;
 }

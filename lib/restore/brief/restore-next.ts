@@ -37,7 +37,9 @@ export const SKIM_BYTES = 16_000;
 /** Read the files, with their total size and each one's in `rereadBytes`: the model skims the large ones. */
 function rereadStep(files: readonly string[], sizes: readonly number[] = []): string {
   const total = sizes.reduce((a, b) => a + b, 0);
-  if (!total) return `Read each file in \`reread\` now (${files.length}).`;
+  // small files are read whole: the step says only how many
+  if (!sizes.some((n) => n > SKIM_BYTES))
+    return `Read each file in \`reread\` now (${files.length}).`;
   return `Read each file in \`reread\` now (${files.length}, ${Math.round(total / 1000)} KB; \`rereadBytes\` has each size: skim those over ${SKIM_BYTES / 1000} KB).`;
 }
 
