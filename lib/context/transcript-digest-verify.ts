@@ -95,7 +95,7 @@ export class VerifyLog {
 
 /**
  * The one line a checkpoint and the brief say: `lib/x.ex was changed at 2026-02-12T20:29:01Z and
- * not compiled or tested since: its state is unverified; run mix compile / mix test first`.
+ * no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run mix compile / mix test first`.
  */
 export function unverifiedLine(u: Unverified): string {
   const d = new Date(u.at ?? "");
@@ -104,5 +104,5 @@ export function unverifiedLine(u: Unverified): string {
   const run = `run ${u.checks.join(" / ") || "the project's build and tests"} first`;
   const files = n ? `${u.path} and ${n === 1 ? u.others[0] : `${n} other files`}` : u.path;
   const at = when ? (n ? ` (last at ${when})` : ` at ${when}`) : "";
-  return `${files} ${n ? "were" : "was"} changed${at} and not compiled or tested since: ${n ? "their" : "its"} state is unverified; ${run}`;
+  return `${files} ${n ? "were" : "was"} changed${at} and no build or test command ran since (a hook's check is not in the transcript): ${n ? "their" : "its"} state is unverified; ${run}`;
 }

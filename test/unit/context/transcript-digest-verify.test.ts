@@ -27,7 +27,7 @@ describe("the state of the last edit", () => {
     const lines = fixtureLines(SPOTTER).slice(0, 753);
     const d = digestLines(lines, { projectRoot: SPOTTER_ROOT, sessionId: SPOTTER_SID });
     expect(d.unverified).toBe(
-      "lib/spotter_web/components/transcript_components.ex and lib/spotter_web/live/transcript_computers.ex were changed (last at 2026-02-12T20:29:01Z) and not compiled or tested since: their state is unverified; run mix compile / mix test / mix credo first",
+      "lib/spotter_web/components/transcript_components.ex and lib/spotter_web/live/transcript_computers.ex were changed (last at 2026-02-12T20:29:01Z) and no build or test command ran since (a hook's check is not in the transcript): their state is unverified; run mix compile / mix test / mix credo first",
     );
   });
 
@@ -37,7 +37,7 @@ describe("the state of the last edit", () => {
       ...edit("e1", "/repo/lib/a.ex", "2026-11-29T11:01:00.000Z"),
     ];
     expect(digest(before)).toBe(
-      "lib/a.ex was changed at 2026-11-29T11:01:00Z and not compiled or tested since: its state is unverified; run mix test first",
+      "lib/a.ex was changed at 2026-11-29T11:01:00Z and no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run mix test first",
     );
     expect(
       digest([...before, ...bash("c1", "mix compile 2>&1 | head -20", "Compiling 1 file")]),
@@ -49,7 +49,7 @@ describe("the state of the last edit", () => {
 
   it("an edit with no check in the session, and edits no check needs", () => {
     expect(digest(edit("e1", "/repo/src/x.ts", "2026-11-29T11:01:00.000Z"))).toBe(
-      "src/x.ts was changed at 2026-11-29T11:01:00Z and not compiled or tested since: its state is unverified; run the project's build and tests first",
+      "src/x.ts was changed at 2026-11-29T11:01:00Z and no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run the project's build and tests first",
     );
     expect(
       digest([

@@ -119,7 +119,8 @@ describe("the bodies read back, and no line can be read as a heading", () => {
     const work = {
       current: { id: "x-1", title: "t", text: "d", how: "h" },
       open: [{ id: "", title: "o" }],
-      unverified: "a.ts was changed at 2026-11-29T11:01:00Z and not compiled or tested since",
+      unverified:
+        "a.ts was changed at 2026-11-29T11:01:00Z and no build or test command ran since (a hook's check is not in the transcript)",
       more: 2,
     };
     expect(parseWorkItems(workItemsBody(work))).toEqual(work);
