@@ -1,3 +1,4 @@
+import type { ReadFirstValue, ReadFirstWhy } from "../store/checkpoint-lessons.ts";
 import type { WorkingFile } from "./transcript-digest-files.ts";
 
 // The files a fresh session reads first, in order: the files of the work in progress (changed
@@ -7,17 +8,8 @@ import type { WorkingFile } from "./transcript-digest-files.ts";
 // for finished, committed work, then the other files read. The save puts the uncommitted files git
 // reports in front (it alone asks git).
 
-export type ReadFirstWhy =
-  | "uncommitted"
-  | "in progress"
-  | "read for it"
-  | "edited earlier this session"
-  | "committed"
-  | "read";
-export interface ReadFirstFile {
-  path: string;
-  why: ReadFirstWhy;
-}
+/** A `## Read first` row: the format's own type (the checkpoint stores exactly this). */
+export type ReadFirstFile = ReadFirstValue;
 
 /** At most this many paths: the brief around them must stay within its 8 KB. */
 export const READ_FIRST_MAX = 30;
