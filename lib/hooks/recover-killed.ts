@@ -17,7 +17,7 @@ import { sessionEndSkip } from "./session-end-rules.ts";
 import { readTextOrNull } from "../core/file-range.ts";
 import { readHeadCheap } from "../core/git.ts";
 import { parseCheckpoint } from "../store/checkpoint-parse.ts";
-import { RECOVERED_NOTE, recoveredText } from "../notes/start-notes.ts";
+import { RECOVERED_NOTE } from "../notes/start-notes.ts";
 
 // A way back from a killed session. A session that ends without SessionEnd (a killed terminal, a
 // crash, OOM, a machine that slept and was rebooted) leaves its transcript and no checkpoint. At
@@ -124,9 +124,6 @@ export function recoverKilledSession(
   }
   return null;
 }
-
-/** The note for the model: which session was recovered, where, and how to continue it. */
-export const recoveredNote = (r: Recovered): string => recoveredText(r);
 
 /** recoverKilledSession, failing open: a recovery that throws leaves the start as it was. */
 export function tryRecoverKilledSession(

@@ -9,7 +9,7 @@ import { projectMemory } from "../store/project-root.ts";
 import { chooseBanner } from "./restore-banner.ts";
 import { bannerLine } from "../notes/banner-note.ts";
 import { REENTRY_NOTE } from "../notes/reentry-note.ts";
-import { lastSessionNote, type Note } from "../notes/start-notes.ts";
+import { lastSessionNote, recoveredText, type Note } from "../notes/start-notes.ts";
 import { listSentinelFiles } from "../store/sentinel-listing.ts";
 import { parseKeyValues, renderKeyValues, sentinelPath } from "../store/sentinels.ts";
 import { readTextOrNull } from "../core/file-range.ts";
@@ -25,7 +25,7 @@ import { forkAndResumeNotes } from "./resume-advice.ts";
 import { clientProcessPid, recordSessionProcess } from "../store/session-liveness.ts";
 import { pruneRegistry, readRegistry, writeRegistry } from "../store/session-registry.ts";
 import type { SentinelFile } from "../store/sentinel-listing.ts";
-import { recoveredNote, tryRecoverKilledSession } from "./recover-killed.ts";
+import { tryRecoverKilledSession } from "./recover-killed.ts";
 import { takeSaveFailure, withSaveFailure } from "./save-failure.ts";
 
 const EVENT = "SessionStart";
@@ -169,7 +169,7 @@ function sessionStartAnswer(deps: Deps, input: SessionStartInput, knobs: Knobs):
     banner && input.source !== "clear" ? null : sessionEndLine(deps, paths, sid, input.source);
   if (line) notes.push(line.context);
   if (recovered && !line?.context.includes(recovered.checkpoint))
-    notes.push(recoveredNote(recovered));
+    notes.push(recoveredText(recovered));
   // Resume and fork (2.1.332): the fork's parent and its checkpoint, the re-cache figures.
   const started = forkAndResumeNotes(deps, paths, input, knobs, {
     sid,

@@ -1,5 +1,11 @@
 import { exactLine, firstLineOf, readExactLine } from "../core/markdown-sections.ts";
-import type { InFlightArtifacts, LastWord, NextUp, SectionValues } from "./checkpoint-values.ts";
+import {
+  NO_ARTIFACTS,
+  type InFlightArtifacts,
+  type LastWord,
+  type NextUp,
+  type SectionValues,
+} from "./checkpoint-values.ts";
 
 // The lines a checkpoint's sections are made of, each written from a value and read back: the
 // bullets, the "(none)" of an empty field, stored paths, the "+N more" counts, the model's cut
@@ -85,14 +91,7 @@ export const artifactsBody = (a: InFlightArtifacts) =>
   ].join("\n");
 
 export function parseArtifacts(body: string): InFlightArtifacts {
-  const a: InFlightArtifacts = {
-    currentPlan: null,
-    architecture: null,
-    criticResponse: null,
-    review: null,
-    sessionState: null,
-    sessionStateResolution: null,
-  };
+  const a: InFlightArtifacts = { ...NO_ARTIFACTS };
   for (const item of bulletItems(body)) {
     const colon = item.indexOf(":");
     if (colon < 0) continue;
