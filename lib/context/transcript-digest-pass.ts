@@ -2,6 +2,7 @@ import { isRecord as isObj } from "../core/value-checks.ts";
 import { isApiErrorText, type LastWord } from "./transcript-handover.ts";
 import { lineText, resultText, str, type Line } from "./transcript-digest-line.ts";
 import type { PlacedWord } from "./transcript-digest-line.ts";
+import { HookLog } from "./transcript-digest-hooks.ts";
 import {
   isInjectedUserLine,
   RequestLog,
@@ -49,6 +50,8 @@ export interface Pass {
   words: LastWord[];
   /** the same replies with the number of tool calls made before each (to place them among the calls) */
   placed: PlacedWord[];
+  /** what the session's PostToolUse hooks told the model after each call */
+  hooks: HookLog;
 }
 
 export function newPass(opts: DigestOptions): Pass {
@@ -62,6 +65,7 @@ export function newPass(opts: DigestOptions): Pass {
     lastAt: null,
     words: [],
     placed: [],
+    hooks: new HookLog(),
   };
 }
 
@@ -135,7 +139,9 @@ export function onLine(p: Pass, e: Line): void {
   else if (type === "system" && e["subtype"] === "compact_boundary") {
     p.afterBoundary = true;
     p.summary = null;
-  } else if (type === "queue-operation") {
+  } else if (type === "attachment") p.hooks.attachment(e);
+  else if (type === "progress") p.hooks.progress(e);
+  else if (type === "queue-operation") {
     if (e["operation"] === "popAll") p.requests.poppedAll();
     const content = str(e["content"]);
     const typed = e["operation"] === "enqueue" && content !== null ? typedText(content) : null;

@@ -57,6 +57,10 @@ export function mayMatter(line: Buffer): boolean {
       hasKeyHeading(line)
     );
   return (
+    // what a PostToolUse hook told the model, or (an older client) that one ran
+    has(line, '"hook_blocking_error"') ||
+    has(line, '"hook_additional_context"') ||
+    (has(line, '"hook_progress"') && has(line, '"PostToolUse"')) ||
     has(line, '"type":"user"') ||
     (has(line, '"type":"text"') && has(line, '"type":"assistant"')) ||
     has(line, '"tool_use"') ||

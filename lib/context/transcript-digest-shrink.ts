@@ -35,6 +35,8 @@ const ENVELOPE_KEYS = [
   "promptSource",
   "wakeupSource",
   "isApiErrorMessage",
+  "toolUseID",
+  "parentToolUseID",
 ] as const;
 
 const clip = (v: unknown, max: number): unknown =>
@@ -73,6 +75,29 @@ function shrinkToolUseResult(r: unknown): unknown {
   return isObj(r) && isObj(r["task"]) ? { task: { id: r["task"]["id"] } } : true;
 }
 
+/** A hook's attachment: its kind, event and call, and the start of what it told the model. */
+function shrinkHookAttachment(a: unknown): unknown {
+  if (!isObj(a)) return undefined;
+  const b = isObj(a["blockingError"]) ? a["blockingError"] : null;
+  const content = a["content"];
+  return {
+    type: a["type"],
+    hookEvent: a["hookEvent"],
+    toolUseID: a["toolUseID"],
+    ...(b
+      ? {
+          blockingError: {
+            blockingError: clip(b["blockingError"], RESULT_HEAD_KEEP),
+            command: clip(b["command"], COMMAND_KEEP),
+          },
+        }
+      : {}),
+    ...(Array.isArray(content)
+      ? { content: content.slice(0, 4).map((c) => clip(c, RESULT_HEAD_KEEP)) }
+      : {}),
+  };
+}
+
 /**
  * What the digest reads of one entry, nothing more: envelope flags, typed text, tool_use names and
  * the inputs named above, tool_result error flags with the start of their text. Lets the bounded
@@ -82,6 +107,13 @@ export function shrinkEntry(e: Line): Line {
   const out: Line = {};
   for (const k of ENVELOPE_KEYS) if (e[k] !== undefined) out[k] = e[k];
   if (e["type"] === "queue-operation") out["content"] = clip(e["content"], TEXT_KEEP);
+  if (e["type"] === "attachment") out["attachment"] = shrinkHookAttachment(e["attachment"]);
+  if (e["type"] === "progress" && isObj(e["data"]))
+    out["data"] = {
+      type: e["data"]["type"],
+      hookEvent: e["data"]["hookEvent"],
+      command: clip(e["data"]["command"], COMMAND_KEEP),
+    };
   if (e["type"] !== "user" && e["type"] !== "assistant") return out;
   const message = e["message"];
   const content = isObj(message) ? message["content"] : null;

@@ -1,11 +1,14 @@
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 import { segmentsOf, type Segment } from "./transcript-digest-fixes.ts";
+import type { HookLog, HookNote } from "./transcript-digest-hooks.ts";
+import { oneLine } from "../core/text-cut.ts";
 
 // Whether the session's last edits were followed by a check of the project (a build, a test run,
 // a linter). A check's feedback can reach the model without reaching the transcript (a
 // PostToolUse hook's compile error is shown to the model, never written as a tool result), so a
 // checkpoint cannot know the state of the last edit; it can know that nothing checked it since,
-// and say so, naming the checks the session itself ran.
+// and say so, naming the checks the session itself ran, and quote what the session's own hooks
+// told the model after the edit where the client recorded it (transcript-digest-hooks.ts).
 
 /** A program and subcommand that check the project: a build, a test run, a type check, a linter. */
 const CHECK_RUN =
@@ -45,12 +48,18 @@ export interface Unverified {
   at: string | null;
   /** the checks the session ran, newest first, distinct (`mix compile`, `mix test`), at most 3 */
   checks: string[];
+  /** what PostToolUse hooks told the model after the newest edit of each of those files, newest first */
+  reported: HookNote[];
+  /** an older client's record that PostToolUse hooks ran after those edits (names only), when it
+   * recorded no hook's words */
+  hooksRan: string[];
 }
 
 interface Change {
   path: string;
   at: string | null;
   index: number;
+  callId: string;
 }
 
 /** Tracks changes and checks in call order; `result` says what was changed after the last check. */
@@ -59,9 +68,9 @@ export class VerifyLog {
   private lastCheck = -1;
   private readonly checks: string[] = [];
 
-  changed(path: string, at: string | null, index: number): void {
+  changed(path: string, at: string | null, index: number, callId: string): void {
     if (NOT_CHECKED.test(path)) return;
-    this.changes.push({ path, at, index });
+    this.changes.push({ path, at, index, callId });
   }
 
   run(call: ToolCall, outcome: ToolOutcome | undefined, index: number): void {
@@ -82,16 +91,41 @@ export class VerifyLog {
     }
   }
 
-  result(): Unverified | null {
+  result(hooks: HookLog): Unverified | null {
     const after = this.changes.filter((c) => c.index > this.lastCheck);
     const newest = after.at(-1);
     if (!newest) return null;
     const others = new Set(after.map((c) => c.path).reverse());
     others.delete(newest.path);
     const checks = this.checks.slice(0, 3).sort((a, b) => rank(a) - rank(b));
-    return { path: newest.path, others: [...others], at: newest.at, checks };
+    // each file's newest edit: feedback on an earlier edit of it was answered by the later one
+    const lastEdits = [...new Map(after.map((c) => [c.path, c])).values()].reverse();
+    const reported = lastEdits.flatMap((c) => hooks.notesOf(c.callId));
+    const ran = hooks.recordsOutcomes ? [] : lastEdits.flatMap((c) => hooks.ranAfter(c.callId));
+    return {
+      path: newest.path,
+      others: [...others],
+      at: newest.at,
+      checks,
+      reported,
+      hooksRan: [...new Set(ran)].sort((a, b) => checkLike(b) - checkLike(a)),
+    };
   }
 }
+
+/** A hook whose name says it checks (a compiler, linter, type or test run) is named first. */
+const checkLike = (name: string) =>
+  /check|lint|compile|credo|tsc|type|test|verify/i.test(name) ? 1 : 0;
+
+/** Hook names a line gives: two, then a count. */
+const HOOKS_NAMED = 2;
+/** What a line quotes of the hooks' words: two notes, each cut to this many characters. */
+const NOTES_QUOTED = 2;
+const NOTE_CHARS = 160;
+
+/** A hook's words as one quoted line of data (backquotes inside made '). */
+const quoted = (n: HookNote) =>
+  `\`${oneLine(n.text, NOTE_CHARS).replace(/`/g, "'")}\`${n.hook ? ` (${n.hook})` : ""}`;
 
 /**
  * The one line a checkpoint and the brief say: `lib/x.ex was changed at 2026-02-12T20:29:01Z and
@@ -104,5 +138,17 @@ export function unverifiedLine(u: Unverified): string {
   const run = `run ${u.checks.join(" / ") || "the project's build and tests"} first`;
   const files = n ? `${u.path} and ${n === 1 ? u.others[0] : `${n} other files`}` : u.path;
   const at = when ? (n ? ` (last at ${when})` : ` at ${when}`) : "";
-  return `${files} ${n ? "were" : "was"} changed${at} and no build or test command ran since (a hook's check is not in the transcript): ${n ? "their" : "its"} state is unverified; ${run}`;
+  const head = `${files} ${n ? "were" : "was"} changed${at} and no build or test command ran since`;
+  if (u.reported.length) {
+    const notes = u.reported.slice(0, NOTES_QUOTED).map(quoted).join("; ");
+    const more =
+      u.reported.length > NOTES_QUOTED ? ` +${u.reported.length - NOTES_QUOTED} more` : "";
+    return `${head}; ${run}: after the edit a PostToolUse hook told the model ${notes}${more}`;
+  }
+  // the hooks' part last: a line cut to its limit loses their names before what to run
+  const state = `${head}: ${n ? "their" : "its"} state is unverified; ${run}`;
+  if (!u.hooksRan.length) return state;
+  const named = u.hooksRan.slice(0, HOOKS_NAMED).join(", ");
+  const rest = u.hooksRan.length - HOOKS_NAMED;
+  return `${state}; PostToolUse hooks (${named}${rest > 0 ? `, +${rest} more` : ""}) ran after the edit, but what they told the model is not in the transcript`;
 }

@@ -120,7 +120,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
       (CHANGERS.has(call.name) ? changed : read).touch(at, call.at);
       if (CHANGERS.has(call.name)) {
         runs.changed(at);
-        verify.changed(at, call.at, index);
+        verify.changed(at, call.at, index, call.id);
       }
     }
     if (call.name === "TodoWrite") {
@@ -158,7 +158,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
     work: work.result(p.placed, todos),
     commits: runs.commits,
     changedAfterCommit: [...runs.afterCommit].reverse(),
-    unverified: ((u) => (u ? unverifiedLine(u) : null))(verify.result()),
+    unverified: ((u) => (u ? unverifiedLine(u) : null))(verify.result(p.hooks)),
     closes: runs.closes,
   };
 }

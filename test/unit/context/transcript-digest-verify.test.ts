@@ -12,9 +12,10 @@ import {
   useLine,
 } from "../../helpers/transcript-lines.ts";
 
-// Whether the last edits were followed by a build, test or lint run. A PostToolUse hook's compile
-// error reaches the model and not the transcript, so the checkpoint says only that nothing checked
-// the last edit, and which checks the session ran.
+// Whether the last edits were followed by a build, test or lint run. On the client spotter ran
+// (2.1.39) a PostToolUse hook's compile error reached the model and not the transcript, so the
+// checkpoint says that hooks ran but their words are unknown, and which checks the session ran
+// (what current clients record of a hook is in transcript-digest-hooks.test.ts).
 
 const edit = (id: string, file: string, at: string) => [
   useLine(id, "Edit", { file_path: file, old_string: "a", new_string: "b" }, at),
@@ -27,7 +28,7 @@ describe("the state of the last edit", () => {
     const lines = fixtureLines(SPOTTER).slice(0, 753);
     const d = digestLines(lines, { projectRoot: SPOTTER_ROOT, sessionId: SPOTTER_SID });
     expect(d.unverified).toBe(
-      "lib/spotter_web/components/transcript_components.ex and lib/spotter_web/live/transcript_computers.ex were changed (last at 2026-02-12T20:29:01Z) and no build or test command ran since (a hook's check is not in the transcript): their state is unverified; run mix compile / mix test / mix credo first",
+      "lib/spotter_web/components/transcript_components.ex and lib/spotter_web/live/transcript_computers.ex were changed (last at 2026-02-12T20:29:01Z) and no build or test command ran since: their state is unverified; run mix compile / mix test / mix credo first; PostToolUse hooks (post-edit-check.js, post-write-eslint.js, +4 more) ran after the edit, but what they told the model is not in the transcript",
     );
   });
 
@@ -37,7 +38,7 @@ describe("the state of the last edit", () => {
       ...edit("e1", "/repo/lib/a.ex", "2026-11-29T11:01:00.000Z"),
     ];
     expect(digest(before)).toBe(
-      "lib/a.ex was changed at 2026-11-29T11:01:00Z and no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run mix test first",
+      "lib/a.ex was changed at 2026-11-29T11:01:00Z and no build or test command ran since: its state is unverified; run mix test first",
     );
     expect(
       digest([...before, ...bash("c1", "mix compile 2>&1 | head -20", "Compiling 1 file")]),
@@ -49,7 +50,7 @@ describe("the state of the last edit", () => {
 
   it("an edit with no check in the session, and edits no check needs", () => {
     expect(digest(edit("e1", "/repo/src/x.ts", "2026-11-29T11:01:00.000Z"))).toBe(
-      "src/x.ts was changed at 2026-11-29T11:01:00Z and no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run the project's build and tests first",
+      "src/x.ts was changed at 2026-11-29T11:01:00Z and no build or test command ran since: its state is unverified; run the project's build and tests first",
     );
     expect(
       digest([

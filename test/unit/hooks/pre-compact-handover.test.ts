@@ -146,7 +146,7 @@ describe("PreCompact checkpoint of spotter-4d5611e5, cut before its compaction",
     expect(work.current?.id).toBe("spotter-dov.3");
     expect(work.current?.text).toMatch(/^Why This Task Is Necessary With shared transcript data/);
     expect(work.unverified).toMatch(
-      /lib\/spotter_web\/components\/transcript_components\.ex and .* no build or test command ran since \(a hook's check is not in the transcript\): their state is unverified; run mix compile \/ mix test/,
+      /lib\/spotter_web\/components\/transcript_components\.ex and .* no build or test command ran since: their state is unverified; run mix compile \/ mix test \/ mix credo first; PostToolUse hooks \(post-edit-check.js/,
     );
     // nothing of the last words again
     const words = new Set((parsed.digest.lastWords ?? []).map((w) => w.text));

@@ -138,7 +138,7 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
     expect(text).toContain("6. **spotter.css** - add debug grid and expand control styles");
     expect(text).toContain("397 tests pass, including 10 new SubagentLive tests.");
     expect(show.find((l) => l.startsWith("State of the last edit: "))).toContain(
-      "no build or test command ran since (a hook's check is not in the transcript): their state is unverified; run mix compile / mix test",
+      "no build or test command ran since: their state is unverified; run mix compile / mix test / mix credo first; PostToolUse hooks (post-edit-check.js, post-write-eslint.js, +4 more) ran after the edit",
     );
     // carrying on starts with the checks the session ran
     expect(j.next.at(-1)).toContain("Restate the last edit's state");
