@@ -14,6 +14,8 @@ export interface HookNote {
   /** the hook's command, as its last path part (`post-edit-check.js`, `check.sh`) */
   hook: string;
   text: string;
+  /** an exit-2 error (the hook objected), or context it added */
+  kind: "error" | "context";
 }
 
 /** A command line's name for a person: its last path-like word (`bun run ./dist/check.js` -> `check.js`). */
@@ -50,12 +52,16 @@ export class HookLog {
       const command = str(b["command"]) ?? "";
       const text = str(b["blockingError"]);
       if (text?.trim())
-        this.add(id, { hook: hookName(command), text: withoutCommandPrefix(text, command) });
+        this.add(id, {
+          hook: hookName(command),
+          text: withoutCommandPrefix(text, command),
+          kind: "error",
+        });
     } else if (type === "hook_additional_context") {
       const content = a["content"];
       const texts = Array.isArray(content) ? content.map(str) : [str(content)];
       const text = texts.filter((t) => t !== null && t.trim() !== "").join("\n");
-      if (text) this.add(id, { hook: "", text });
+      if (text) this.add(id, { hook: "", text, kind: "context" });
     }
   }
 

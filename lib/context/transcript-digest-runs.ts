@@ -14,6 +14,7 @@ import { cutWords } from "../core/text-cut.ts";
 import { str, type PlacedWord } from "./transcript-digest-line.ts";
 import { segmentsOf, settles, type Segment } from "./transcript-digest-fixes.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
+import type { HookNote } from "./transcript-digest-hooks.ts";
 
 // What the session's Bash calls left behind: the failures that still stand, its commits, the
 // tracker items it closed and the files changed after its last commit.
@@ -66,6 +67,8 @@ export class RunLog {
   readonly closes: LastWord[] = [];
   /** changed paths since the newest commit, newest last */
   afterCommit: string[] = [];
+  /** per file, the edit a PostToolUse hook objected to, until a later edit of it draws no objection */
+  private readonly hookObjections = new Map<string, Failed>();
 
   private settle(i: number, call: ToolCall, index: number): void {
     const [f] = this.failed.splice(i, 1);
@@ -124,6 +127,41 @@ export class RunLog {
 
   changed(path: string): void {
     this.afterCommit = [...this.afterCommit.filter((p) => p !== path), path];
+  }
+
+  /**
+   * An edit of `path` and what its PostToolUse hooks objected to (exit 2). A later edit of the same
+   * file that draws no objection answers the earlier one: a fix learnt the hard way, as a failed
+   * run a later run settled. Only for a client that records hook outcomes (2.1.197 and later); an
+   * objection nothing answered is the state line's, not a standing failure.
+   */
+  hookedEdit(call: ToolCall, path: string, notes: readonly HookNote[], index: number): void {
+    const objection = notes.find((n) => n.kind === "error");
+    const earlier = this.hookObjections.get(path);
+    const edit = `${call.name} ${path}`;
+    if (objection) {
+      // the first objection stands for the run of attempts: the model's account comes after it
+      if (earlier) return;
+      const error = errorLine(objection.text);
+      this.hookObjections.set(path, {
+        command: cutWords(edit, COMMAND_CHARS),
+        error: objection.hook ? cutWords(`${objection.hook}: ${error}`, ERROR_CHARS) : error,
+        at: call.at,
+        key: `hook ${path}`,
+        segment: null,
+        output: objection.text,
+        index,
+      });
+      return;
+    }
+    if (!earlier) return;
+    this.hookObjections.delete(path);
+    this.settled.push({
+      ...earlier,
+      fixedAt: call.at,
+      fixedBy: cutWords(edit, COMMAND_CHARS),
+      by: index,
+    });
   }
 
   standing(): FailedCommand[] {

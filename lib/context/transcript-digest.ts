@@ -121,6 +121,7 @@ function settle(p: Pass): Settled & { closes: LastWord[] } {
       if (CHANGERS.has(call.name)) {
         runs.changed(at);
         verify.changed(at, call.at, index, call.id);
+        if (p.hooks.recordsOutcomes) runs.hookedEdit(call, at, p.hooks.notesOf(call.id), index);
       }
     }
     if (call.name === "TodoWrite") {

@@ -5,7 +5,7 @@ import type { FsApi } from "../../../lib/core/deps.ts";
 import { digestLines } from "../../../lib/context/transcript-digest.ts";
 import { hookName } from "../../../lib/context/transcript-digest-hooks.ts";
 import { readTranscriptDigest } from "../../../lib/context/transcript-digest-read.ts";
-import { bash, resultLine, useLine } from "../../helpers/transcript-lines.ts";
+import { bash, resultLine, sayLine, useLine } from "../../helpers/transcript-lines.ts";
 
 // What the session's own PostToolUse hooks told the model after the last edit. Both pinned clients
 // record it as attachment lines (the fixtures were written by them, see their README); the state
@@ -102,5 +102,66 @@ describe("what PostToolUse hooks told the model after the last edit", () => {
     expect(hookName("${CLAUDE_PLUGIN_ROOT}/scripts/post-edit.sh")).toBe("post-edit.sh");
     expect(hookName("/h/check.sh")).toBe("check.sh");
     expect(hookName("prettier --write")).toBe("prettier");
+  });
+
+  it("an objection a later edit answered is a fix learnt the hard way, with the model's account", () => {
+    const lines = [
+      ...write("w1", "2026-12-01T10:00:00.000Z"),
+      blocking("w1", "error: a.ex:3: cannot invoke remote function Access.get/2 inside a guard"),
+      sayLine(
+        "Access.get cannot run in a guard; I'll bind the index first and compare after.",
+        "2026-12-01T10:00:05.000Z",
+      ),
+      ...write("w2", "2026-12-01T10:01:00.000Z"),
+      blocking("w2", "error: a.ex:4: undefined variable idx"),
+      ...write("w3", "2026-12-01T10:02:00.000Z"),
+      success("w3"),
+    ];
+    const d = digestLines(lines, { projectRoot: "/repo" });
+    expect(d.fixed).toEqual([
+      {
+        command: "Write lib/a.ex",
+        error: "check.sh: error: a.ex:3: cannot invoke remote function Access.get/2 inside a guard",
+        at: "2026-12-01T10:00:00.000Z",
+        fixedAt: "2026-12-01T10:02:00.000Z",
+        fixedBy: "Write lib/a.ex",
+        explanation:
+          "Access.get cannot run in a guard; I'll bind the index first and compare after.",
+      },
+    ]);
+    // not a standing failure, and the quiet last edit leaves no quoted objection
+    expect(d.failures).toEqual([]);
+    expect(d.unverified).not.toContain("told the model");
+    // an objection nothing answered is the state line's, not a fix and not a standing failure
+    const open = digestLines(lines.slice(0, 7), { projectRoot: "/repo" });
+    expect(open.fixed).toEqual([]);
+    expect(open.failures).toEqual([]);
+    expect(open.unverified).toContain("told the model `error: a.ex:4: undefined variable idx`");
+  });
+
+  it("on an older client (no recorded outcomes) no edit is taken as answering anything", () => {
+    const progress = (id: string) =>
+      JSON.stringify({
+        type: "progress",
+        toolUseID: id,
+        data: {
+          type: "hook_progress",
+          hookEvent: "PostToolUse",
+          command: "bun run ./dist/post-edit-check.js",
+        },
+      });
+    const d = digestLines(
+      [
+        ...write("w1", "2026-12-01T10:00:00.000Z"),
+        progress("w1"),
+        ...write("w2", "2026-12-01T10:01:00.000Z"),
+        progress("w2"),
+      ],
+      { projectRoot: "/repo" },
+    );
+    expect(d.fixed).toEqual([]);
+    expect(d.unverified).toMatch(
+      /PostToolUse hooks \(post-edit-check.js\) ran after the edit, but what they told the model is not in the transcript$/,
+    );
   });
 });
