@@ -234,3 +234,39 @@ describe("the own-paths table names every path the tool opens in its own trees",
     expect(unlisted, runs.map((x) => `${x.what}: ${x.out.slice(0, 300)}`).join("\n")).toEqual([]);
   });
 });
+
+describe("ownPathRow: which row a path falls under", () => {
+  const r: OwnRoots = {
+    memory: "/p/.workflow_artifacts/memory",
+    task: "/p/.workflow_artifacts",
+    config: "/h/.claude/quoin-checkpoint",
+    cache: "/h/.cache/quoin-checkpoint",
+  };
+  const row = (file: string) => ownPathRow(file, r)?.path ?? ownPathRow(file, r);
+  it("placeholders stand for one name of their kind", () => {
+    expect(row("/h/.claude/quoin-checkpoint/state/claimed-0123456789abcdef.json")).toBe(
+      "state/claimed-<hash>.json",
+    );
+    expect(row("/p/.workflow_artifacts/memory/trash/2026-12-03/x.md-2")).toBe(
+      "trash/<date>/<name>",
+    );
+    expect(row(`/p/.workflow_artifacts/memory/pending-prompt-${HELD}.txt`)).toBe(
+      "pending-prompt-<sid>.txt",
+    );
+    expect(row("/p/.workflow_artifacts/t1/cost-ledger.md")).toBe("<task>/cost-ledger.md");
+  });
+  it("a near miss has no row (null); a path outside the trees is none of the table's (undefined)", () => {
+    expect(row("/h/.claude/quoin-checkpoint/state/claimed-xyz.json")).toBeNull();
+    expect(row("/p/.workflow_artifacts/memory/checkpoints/a/b.md")).toBeNull();
+    expect(row("/p/.workflow_artifacts/memory/trash/yesterday/x.md")).toBeNull();
+    expect(row("/p/.workflow_artifacts/t1/sub/cost-ledger.md")).toBeNull();
+    expect(row("/h/.claude/settings.json")).toBeUndefined();
+  });
+  it("temp files of atomic writes are named by rule, not by row", () => {
+    expect(isOwnTempFile("/p/.workflow_artifacts/memory/.recent-sessions.md.4242.3.tmp")).toBe(
+      true,
+    );
+    expect(isOwnTempFile("/p/.workflow_artifacts/.memory-Ab12Cd/.gitignore")).toBe(true);
+    expect(isOwnTempFile("/p/.workflow_artifacts/memory/recent-sessions.md")).toBe(false);
+  });
+});
