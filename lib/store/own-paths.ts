@@ -12,12 +12,14 @@ import { SESSION_STATE_KINDS } from "./session-registry.ts";
 // (isOwnTempFile says why). test/unit/store/own-paths-complete.test.ts runs a session's hooks and
 // commands in process and fails on any path they open in the trees that matches no row.
 
-export type OwnTree = "memory" | "task" | "config" | "cache";
+export type OwnTree = "memory" | "task" | "config" | "cache" | "install";
 
 export interface OwnPath {
   tree: OwnTree;
   /** relative to the tree: memory = <root>/.workflow_artifacts/memory, task = <root>/.workflow_artifacts,
-   * config = <config>/quoin-checkpoint, cache = ${XDG_CACHE_HOME:-~/.cache}/quoin-checkpoint */
+   * config = <config>/quoin-checkpoint, cache = ${XDG_CACHE_HOME:-~/.cache}/quoin-checkpoint,
+   * install = an install's bundle folder: the user's <config>/quoin-checkpoint (the config tree's
+   * own folder) or a project install's <root>/.claude/quoin-checkpoint (committed with the project) */
   path: string;
   opens: string;
 }
@@ -50,10 +52,14 @@ export const OWN_PATHS: readonly OwnPath[] = [
   { tree: "config", path: "config.json", opens: "read" },
   { tree: "config", path: "dispatch-cache.json", opens: "read, replace" },
   { tree: "cache", path: "<hook>-<hash>-<node>-<arch>-<build>.v8cache", opens: "read, replace" },
+  // The installer's copies (the engine, any-ascii and status-line bundles, each hook) and its record.
+  { tree: "install", path: "<bundle>.cjs", opens: "read, replace" },
+  { tree: "install", path: "hooks/<hook>.cjs", opens: "read, replace" },
+  { tree: "install", path: "install-state.json", opens: "read, replace" },
 ];
 
-/** The folders a row's tree starts at, for one project and one user. */
-export type OwnRoots = Readonly<Record<OwnTree, string>>;
+/** The folders a row's tree starts at, for one project and one user (install: one or more). */
+export type OwnRoots = Readonly<Record<OwnTree, string | readonly string[]>>;
 
 // What each placeholder of a row stands for: one path segment, never a slash.
 const PLACEHOLDERS: Readonly<Record<string, string>> = {
@@ -95,15 +101,22 @@ export function isOwnTempFile(file: string): boolean {
 
 /**
  * The row `file` (absolute) falls under, or null when it lies in one of the trees and no row names
- * it. Outside every tree: undefined. The memory tree is tried before the task tree (it lies in it).
+ * it. Outside every tree: undefined. A tree may lie in another (memory in the task tree, a user
+ * install in the config tree): every tree that holds the file is tried, the memory folder never
+ * as a task.
  */
 export function ownPathRow(file: string, roots: OwnRoots): OwnPath | null | undefined {
-  const order: OwnTree[] = ["memory", "config", "cache", "task"];
-  for (const tree of order) {
-    const root = roots[tree].replace(/\/+$/, "");
-    if (!file.startsWith(`${root}/`)) continue;
-    const rel = file.slice(root.length + 1);
-    return OWN_PATHS.find((row) => row.tree === tree && ownPathPattern(row).test(rel)) ?? null;
+  let inTree = false;
+  for (const tree of ["memory", "config", "install", "cache", "task"] as const) {
+    for (const root of [roots[tree]].flat()) {
+      const base = root.replace(/\/+$/, "");
+      if (!file.startsWith(`${base}/`)) continue;
+      const rel = file.slice(base.length + 1);
+      if (tree === "task" && rel.startsWith("memory/")) continue;
+      inTree = true;
+      const row = OWN_PATHS.find((r) => r.tree === tree && ownPathPattern(r).test(rel));
+      if (row) return row;
+    }
   }
-  return undefined;
+  return inTree ? null : undefined;
 }

@@ -24,7 +24,14 @@ import { ensureBuilt } from "../helpers/save-repo.ts";
 import { isPromptCodeCache } from "../helpers/run-bundle.ts";
 import { changedFiles, runProc, snapshotTree, type ProcResult } from "./proc-pool.ts";
 import { bundleFile, ENGINE_FILE } from "./tables.ts";
-import type { HookBundle } from "../../lib/install/install-layout.ts";
+import {
+  ANY_ASCII_BUNDLE,
+  ENGINE_BUNDLE,
+  HOOK_SPECS,
+  hookBundleFile,
+  STATUSLINE_BUNDLE,
+  type HookBundle,
+} from "../../lib/install/install-layout.ts";
 import { blockTranscript, project, type Project } from "./workload.ts";
 
 // The safe-file rule at every path the tool opens in its own trees (lib/store/own-paths.ts), through
@@ -43,8 +50,20 @@ const isClaimRow = (row: OwnPath) => row.path.startsWith("state/claimed-");
 const PLANTED_ROWS = OWN_PATHS.filter((row) => !isClaimRow(row));
 const CLAIM_ROWS = OWN_PATHS.filter(isClaimRow);
 
-/** Where a row of the table is, for this project and session. */
-function concrete(p: Project, row: OwnPath, cacheName: string): string {
+/** Where a row of the table is, for this project and session (an install's rows: every bundle). */
+function concrete(p: Project, row: OwnPath, cacheName: string): string[] {
+  const base = {
+    memory: p.memory,
+    task: path.join(p.repo.root, ".workflow_artifacts"),
+    config: path.join(p.repo.home, ".claude", "quoin-checkpoint"),
+    cache: path.join(p.repo.home, ".cache", "quoin-checkpoint"),
+    // the user install the session's last step makes
+    install: path.join(p.repo.home, ".claude", "quoin-checkpoint"),
+  }[row.tree];
+  if (row.path === "<bundle>.cjs")
+    return [ENGINE_BUNDLE, ANY_ASCII_BUNDLE, STATUSLINE_BUNDLE].map((b) => path.join(base, b));
+  if (row.path === "hooks/<hook>.cjs")
+    return HOOK_SPECS.map((h) => path.join(base, hookBundleFile(h.bundle)));
   const name = row.path
     // the trash move a restore makes of this session's pending-restore sentinel
     .replace("<date>/<name>", `${utcDate(new Date())}/pending-restore-${SID}.txt`)
@@ -52,13 +71,7 @@ function concrete(p: Project, row: OwnPath, cacheName: string): string {
     .replace("<task>", TASK)
     .replace("<name>", "2026-12-01T1000-planted")
     .replace("<hook>-<hash>-<node>-<arch>-<build>.v8cache", cacheName);
-  const base = {
-    memory: p.memory,
-    task: path.join(p.repo.root, ".workflow_artifacts"),
-    config: path.join(p.repo.home, ".claude", "quoin-checkpoint"),
-    cache: path.join(p.repo.home, ".cache", "quoin-checkpoint"),
-  }[row.tree];
-  return path.join(base, name);
+  return [path.join(base, name)];
 }
 
 interface World {
@@ -99,13 +112,11 @@ async function world(plant: (file: string, i: number, outside: string) => void):
   mkdirSync(outside, { recursive: true });
   mkdirSync(path.join(p.repo.root, ".workflow_artifacts", TASK), { recursive: true });
   const cacheName = await codeCacheName(p);
-  const planted: string[] = [];
-  PLANTED_ROWS.forEach((row, i) => {
-    const file = concrete(p, row, cacheName);
+  const planted = PLANTED_ROWS.flatMap((row) => concrete(p, row, cacheName));
+  planted.forEach((file, i) => {
     mkdirSync(path.dirname(file), { recursive: true });
     rmSync(file, { force: true });
     plant(file, i, outside);
-    planted.push(file);
   });
   return { p, outside, planted };
 }
@@ -149,6 +160,17 @@ async function session(w: World): Promise<Array<{ what: string; r: ProcResult }>
       "SessionEnd",
       hookJob(p, "sessionend", { ...base, hook_event_name: "SessionEnd", reason: "other" }),
     ],
+    // The installer copies the bundles into the config folder and records the install there.
+    [
+      "install",
+      {
+        file: path.join(path.dirname(ENGINE_FILE), "installer.cjs"),
+        args: ["install", "--scope", "user", "--no-statusline"],
+        env: p.repo.env,
+        cwd: p.repo.root,
+      },
+    ],
+    ["doctor", engine(["doctor"])],
   ];
   const out: Array<{ what: string; r: ProcResult }> = [];
   for (const [what, job] of jobs) out.push({ what, r: await runProc(job, HANG_MS) });
@@ -184,7 +206,7 @@ describe(`a symlink at each of the ${OWN_PATHS.length} paths the tool opens`, ()
     const before = snapshotTree(path.dirname(w.p.repo.home));
     const runs = await session(w);
     for (const { what, r } of runs) expect(r.hung, what).toBe(false);
-    for (let i = 0; i < PLANTED_ROWS.length; i += 1)
+    for (let i = 0; i < w.planted.length; i += 1)
       expect(readFileSync(path.join(w.outside, `dotfile-${i}`), "utf8")).toBe(`dotfile ${i}\n`);
     expect(strays(w, before)).toEqual([]);
     // The log itself is one of the symlinks: the engine names what it refused on stderr, each
@@ -201,7 +223,7 @@ describe(`a symlink at each of the ${OWN_PATHS.length} paths the tool opens`, ()
     expect(refused.length).toBeGreaterThan(0);
     const names = new Set(refused.map((l) => l.replace(/^[^:]+: /, "")));
     console.log(
-      `[safe-files] symlinks at ${PLANTED_ROWS.length} paths, ${runs.length} runs: 0 bytes written outside; ${names.size} paths refused and named (once per run); codes ${runs.map((x) => `${x.what}=${x.r.code}`).join(" ")}`,
+      `[safe-files] symlinks at ${w.planted.length} paths of ${PLANTED_ROWS.length} rows, ${runs.length} runs: 0 bytes written outside; ${names.size} paths refused and named (once per run); codes ${runs.map((x) => `${x.what}=${x.r.code}`).join(" ")}`,
     );
   }, 300_000);
 
@@ -257,10 +279,11 @@ describe(`a FIFO at each of the ${OWN_PATHS.length} paths the tool opens`, () =>
     const slowest = Math.max(...runs.map((x) => x.r.ms));
     for (const { what, r } of runs) {
       expect(r.hung, `${what} hung`).toBe(false);
-      if (!["save", "status", "restore"].includes(what)) expect(r.code, what).toBe(0);
+      if (!["save", "status", "restore", "install", "doctor"].includes(what))
+        expect(r.code, what).toBe(0);
     }
     console.log(
-      `[safe-files] FIFOs at ${PLANTED_ROWS.length} paths, ${runs.length} runs: none hung, slowest ${slowest.toFixed(0)} ms; codes ${runs.map((x) => `${x.what}=${x.r.code}`).join(" ")}`,
+      `[safe-files] FIFOs at ${w.planted.length} paths of ${PLANTED_ROWS.length} rows, ${runs.length} runs: none hung, slowest ${slowest.toFixed(0)} ms; codes ${runs.map((x) => `${x.what}=${x.r.code}`).join(" ")}`,
     );
     for (const f of w.planted) if (lstatSync(f, { throwIfNoEntry: false })) unlinkSync(f);
   }, 300_000);

@@ -19,6 +19,14 @@ import {
   type OwnRoots,
 } from "../../../lib/store/own-paths.ts";
 import { fakeDeps, type FakeDeps } from "../../helpers/memfs-deps.ts";
+import { runInstall, type InstallOptions } from "../../../lib/install/installer.ts";
+import {
+  BUNDLES,
+  GIT_HEAD,
+  installOptions,
+  installWorld,
+  must,
+} from "../../helpers/install-world.ts";
 import { recordingFs, type Touch } from "../../helpers/recording-fs.ts";
 import { transcriptWithTokens } from "../../helpers/transcripts.ts";
 
@@ -201,7 +209,20 @@ function roots(deps: FakeDeps): OwnRoots {
     task: paths.artifacts,
     config: path.join(claudeConfigDir(deps.env, deps.home), "quoin-checkpoint"),
     cache: path.join(deps.home, ".cache", "quoin-checkpoint"),
+    install: [],
   };
+}
+
+/** Which of `touches` lie in the trees and match no row, and which rows the rest met. */
+function audit(touches: readonly Touch[], r: OwnRoots) {
+  const own = touches.filter((t) => inOwnTree(t.file) && !isOwnTempFile(t.file));
+  const unlisted = [
+    ...new Set(own.filter((t) => !ownPathRow(t.file, r)).map((t) => `${t.op} ${t.file}`)),
+  ];
+  const rows = new Set(own.map((t) => ownPathRow(t.file, r)).filter((row) => row));
+  const unmet = OWN_PATHS.filter((row) => !rows.has(row)).map((row) => row.path);
+  const met = [...rows].map((row) => row?.path);
+  return { own, unlisted, met, unmet };
 }
 
 describe("the own-paths table names every path the tool opens in its own trees", () => {
@@ -209,18 +230,11 @@ describe("the own-paths table names every path the tool opens in its own trees",
     resetRefusals();
     const { deps, touches } = world();
     const runs = scenario(deps);
-    const r = roots(deps);
-    const own = touches.filter((t) => inOwnTree(t.file) && !isOwnTempFile(t.file));
-    const unlisted = [
-      ...new Set(own.filter((t) => !ownPathRow(t.file, r)).map((t) => `${t.op} ${t.file}`)),
-    ];
-    const rows = new Set(own.map((t) => ownPathRow(t.file, r)).filter((row) => row));
-    const unmet = OWN_PATHS.filter((row) => !rows.has(row)).map((row) => row.path);
+    const { own, unlisted, met, unmet } = audit(touches, roots(deps));
     console.log(
-      `[own-paths] ${runs.length} runs, ${touches.length} file calls, ${own.length} in the trees: ${rows.size} of ${OWN_PATHS.length} rows met, ${unlisted.length} paths with no row; not met here: ${unmet.join(" ")}`,
+      `[own-paths] ${runs.length} runs, ${touches.length} file calls, ${own.length} in the trees: ${met.length} of ${OWN_PATHS.length} rows met, ${unlisted.length} paths with no row; not met here: ${unmet.join(" ")}`,
     );
     // The scenario still reaches the paths that once had no row, and the ones only its later steps open.
-    const met = [...rows].map((row) => row?.path);
     for (const want of [
       "state/claimed-<hash>.json",
       "trash/<date>/<name>",
@@ -235,12 +249,52 @@ describe("the own-paths table names every path the tool opens in its own trees",
   });
 });
 
+describe("the installer's paths are rows too", () => {
+  it("a user and a project install, the status line, doctor and both uninstalls open nothing outside the rows", () => {
+    const w = installWorld(GIT_HEAD);
+    const touches: Touch[] = [];
+    w.deps.fs = recordingFs(w.deps.fs, touches);
+    const steps: Array<Partial<InstallOptions>> = [
+      {},
+      { statusLine: true },
+      {},
+      { scope: "project" },
+      { uninstall: true },
+      { scope: "project", uninstall: true },
+      {},
+    ];
+    for (const o of steps) must(runInstall(w.deps, installOptions(o)));
+    runCli(
+      ["doctor", "--json"],
+      w.deps,
+      { stdout: () => {}, stderr: () => {}, readStdin: () => "" },
+      ENGINE_COMMANDS,
+    );
+    const r: OwnRoots = {
+      memory: "/home/u/proj/.workflow_artifacts/memory",
+      task: "/home/u/proj/.workflow_artifacts",
+      config: BUNDLES,
+      cache: "/home/u/.cache/quoin-checkpoint",
+      install: [BUNDLES, "/home/u/proj/.claude/quoin-checkpoint"],
+    };
+    const { own, unlisted, met } = audit(touches, r);
+    console.log(
+      `[own-paths] installer: ${steps.length} installs and uninstalls and doctor, ${own.length} file calls in the trees, rows met: ${met.join(" ")}`,
+    );
+    expect(met).toEqual(
+      expect.arrayContaining(["<bundle>.cjs", "hooks/<hook>.cjs", "install-state.json"]),
+    );
+    expect(unlisted).toEqual([]);
+  });
+});
+
 describe("ownPathRow: which row a path falls under", () => {
   const r: OwnRoots = {
     memory: "/p/.workflow_artifacts/memory",
     task: "/p/.workflow_artifacts",
     config: "/h/.claude/quoin-checkpoint",
     cache: "/h/.cache/quoin-checkpoint",
+    install: ["/h/.claude/quoin-checkpoint", "/p/.claude/quoin-checkpoint"],
   };
   const row = (file: string) => ownPathRow(file, r)?.path ?? ownPathRow(file, r);
   it("placeholders stand for one name of their kind", () => {
@@ -254,12 +308,16 @@ describe("ownPathRow: which row a path falls under", () => {
       "pending-prompt-<sid>.txt",
     );
     expect(row("/p/.workflow_artifacts/t1/cost-ledger.md")).toBe("<task>/cost-ledger.md");
+    expect(row("/p/.claude/quoin-checkpoint/hooks/sessionend.cjs")).toBe("hooks/<hook>.cjs");
+    expect(row("/h/.claude/quoin-checkpoint/install-state.json")).toBe("install-state.json");
   });
   it("a near miss has no row (null); a path outside the trees is none of the table's (undefined)", () => {
     expect(row("/h/.claude/quoin-checkpoint/state/claimed-xyz.json")).toBeNull();
     expect(row("/p/.workflow_artifacts/memory/checkpoints/a/b.md")).toBeNull();
     expect(row("/p/.workflow_artifacts/memory/trash/yesterday/x.md")).toBeNull();
     expect(row("/p/.workflow_artifacts/t1/sub/cost-ledger.md")).toBeNull();
+    expect(row("/p/.workflow_artifacts/memory/cost-ledger.md")).toBeNull();
+    expect(row("/h/.claude/quoin-checkpoint/hooks/x/sessionend.cjs")).toBeNull();
     expect(row("/h/.claude/settings.json")).toBeUndefined();
   });
   it("temp files of atomic writes are named by rule, not by row", () => {
