@@ -123,7 +123,11 @@ function takeRunLockWaiting(deps: Deps, lock: string, body: string): boolean {
 function takeRunLock(deps: Deps, lock: string, body: string): boolean {
   if (createExclusive(deps.fs, lock, body, { mode: 0o600, pid: deps.pid })) return true;
   try {
-    if (deps.now().getTime() - deps.fs.statSync(lock).mtimeMs < RUN_LOCK_MS) return false;
+    // A restore's lock is a regular file it made. Anything else at the name (a symlink, a FIFO)
+    // is no restore's: it is removed like a stale lock, not waited on (which would hold off every
+    // restore for RUN_LOCK_WAIT_MS and then hand out nothing). lstat: never a link target's age.
+    const st = deps.fs.lstatSync(lock);
+    if (st.isFile() && deps.now().getTime() - st.mtimeMs < RUN_LOCK_MS) return false;
     deps.fs.unlinkSync(lock);
   } catch {
     return false;
