@@ -175,8 +175,8 @@ export function cleanupSummary(
   paths: MemoryPaths,
   result: CleanupResult,
   trashDate: string,
-  prefix = "[checkpoint]",
 ): string {
+  const prefix = "[checkpoint]";
   const s = result.sentinels.length;
   const c = result.checkpoints.length;
   const t = result.temps.length;
