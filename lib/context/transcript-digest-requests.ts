@@ -1,5 +1,6 @@
 import type { CheckpointRequest } from "../store/checkpoint-digest.ts";
 import { cutWords } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { lineText, type Line } from "./transcript-digest-line.ts";
 
 // What the person asked for, in order: typed user lines and queued prompts, without what the client
@@ -8,8 +9,6 @@ import { lineText, type Line } from "./transcript-digest-line.ts";
 export interface DigestRequest extends CheckpointRequest {
   uuid: string | null;
 }
-
-export const REQUEST_CHARS = 200;
 
 /**
  * Built-in commands that act on the client, not on the work (`/mcp`, `/clear`...): not requests.
@@ -98,12 +97,18 @@ export class RequestLog {
       slot.uuid = uuid;
       return;
     }
-    this.all.push({ text: cutWords(text, REQUEST_CHARS), at, uuid, key, queued: false });
+    this.all.push({
+      text: cutWords(text, TEXT_LIMITS.digest.requestChars),
+      at,
+      uuid,
+      key,
+      queued: false,
+    });
   }
 
   enqueued(text: string, at: string | null): void {
     this.all.push({
-      text: cutWords(text, REQUEST_CHARS),
+      text: cutWords(text, TEXT_LIMITS.digest.requestChars),
       at,
       uuid: null,
       key: matchKey(text),

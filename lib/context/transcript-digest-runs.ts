@@ -11,6 +11,7 @@ import {
   type SessionCommit,
 } from "./transcript-handover.ts";
 import { cutWords } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { str, type PlacedWord } from "./transcript-digest-line.ts";
 import { segmentsOf, settles, type Segment } from "./transcript-digest-fixes.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
@@ -38,10 +39,7 @@ interface Failed extends FailedCommand {
   index: number;
 }
 
-const NEWEST_FAILURES = 5;
-const EXPLANATION_CHARS = 200;
-const COMMAND_CHARS = 160;
-const ERROR_CHARS = 160;
+const LIMIT = TEXT_LIMITS.digest;
 
 /** The line that says what went wrong: not "Exit code 1", not a tool_use_error tag, not an npm warning. */
 function errorLine(text: string): string {
@@ -53,7 +51,7 @@ function errorLine(text: string): string {
   const telling = lines.find((l) =>
     /error|fatal|fail|cannot|can't|not found|no such|denied|refused/i.test(l),
   );
-  return cutWords(telling ?? lines[0] ?? "", ERROR_CHARS);
+  return cutWords(telling ?? lines[0] ?? "", LIMIT.errorChars);
 }
 
 /** Failures that still stand and this session's commits, in call order: what was
@@ -72,7 +70,10 @@ export class RunLog {
 
   private settle(i: number, call: ToolCall, index: number): void {
     const [f] = this.failed.splice(i, 1);
-    const fixedBy = cutWords(str((call.input as Partial<BashInput>).command) ?? "", COMMAND_CHARS);
+    const fixedBy = cutWords(
+      str((call.input as Partial<BashInput>).command) ?? "",
+      LIMIT.commandChars,
+    );
     this.settled.push({ ...f!, fixedAt: call.at, fixedBy, by: index });
   }
 
@@ -100,7 +101,7 @@ export class RunLog {
     if (close !== null) this.closes.push({ text: close, at: call.at });
     if (outcome?.isError) {
       this.failed.push({
-        command: cutWords(command, COMMAND_CHARS),
+        command: cutWords(command, LIMIT.commandChars),
         error: errorLine(outcome.text),
         at: call.at,
         key,
@@ -144,8 +145,8 @@ export class RunLog {
       if (earlier) return;
       const error = errorLine(objection.text);
       this.hookObjections.set(path, {
-        command: cutWords(edit, COMMAND_CHARS),
-        error: objection.hook ? cutWords(`${objection.hook}: ${error}`, ERROR_CHARS) : error,
+        command: cutWords(edit, LIMIT.commandChars),
+        error: objection.hook ? cutWords(`${objection.hook}: ${error}`, LIMIT.errorChars) : error,
         at: call.at,
         key: `hook ${path}`,
         segment: null,
@@ -159,14 +160,14 @@ export class RunLog {
     this.settled.push({
       ...earlier,
       fixedAt: call.at,
-      fixedBy: cutWords(edit, COMMAND_CHARS),
+      fixedBy: cutWords(edit, LIMIT.commandChars),
       by: index,
     });
   }
 
   standing(): FailedCommand[] {
     return this.failed
-      .slice(-NEWEST_FAILURES)
+      .slice(-LIMIT.failures)
       .map((f) => ({ command: f.command, error: f.error, at: f.at }));
   }
 
@@ -176,7 +177,7 @@ export class RunLog {
    */
   fixed(words: readonly PlacedWord[]): FixedFailure[] {
     return this.settled
-      .slice(-NEWEST_FAILURES)
+      .slice(-LIMIT.failures)
       .reverse()
       .map((f) => {
         const said = words.find(
@@ -188,7 +189,7 @@ export class RunLog {
           at: f.at,
           fixedAt: f.fixedAt,
           fixedBy: f.fixedBy,
-          explanation: said ? cutWords(said.text, EXPLANATION_CHARS) : null,
+          explanation: said ? cutWords(said.text, LIMIT.explanationChars) : null,
         };
       });
   }

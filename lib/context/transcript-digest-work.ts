@@ -1,5 +1,6 @@
 import type { TaskCreateInput, TaskUpdateInput } from "@anthropic-ai/claude-code/sdk-tools.d.ts";
 import { cutWords } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { str } from "./transcript-digest-line.ts";
 import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 import type { PlacedWord } from "./transcript-digest-line.ts";
@@ -29,9 +30,7 @@ export interface WorkItems {
 
 export const NO_WORK_ITEMS: WorkItems = Object.freeze({ current: null, open: [] }) as WorkItems;
 
-const HEAD_CHARS = 400;
-const TITLE_CHARS = 160;
-const OPEN_MAX = 8;
+const LIMIT = TEXT_LIMITS.digest;
 
 const BEADS_ID = String.raw`[A-Za-z][\w-]*-[a-z0-9]{2,}(?:\.\d+)*`;
 const KEY_ID = String.raw`[A-Z][A-Z0-9]+-\d+`;
@@ -62,7 +61,7 @@ const CLOSES: RegExp[] = [
 const parts = (command: string) => command.split(/\s*(?:&&|;|\|\||\n)\s*/);
 const head = (text: string) => {
   // markdown heading marks (`## Why`) are dropped: the head is one line of text
-  const flat = cutWords(text.replace(/^[ \t]*#{1,6}[ \t]+/gm, ""), HEAD_CHARS);
+  const flat = cutWords(text.replace(/^[ \t]*#{1,6}[ \t]+/gm, ""), LIMIT.workTextChars);
   return flat === "" ? null : flat;
 };
 
@@ -76,14 +75,14 @@ export function shownItem(command: string, output: string): WorkItem | null {
     ).exec(output);
     if (!m) return null;
     const desc = /^DESCRIPTION\s*$([\s\S]*)/m.exec(output)?.[1] ?? "";
-    return { id: m[1]!, title: cutWords(m[2]!, TITLE_CHARS), text: head(desc) };
+    return { id: m[1]!, title: cutWords(m[2]!, LIMIT.workTitleChars), text: head(desc) };
   }
   if (/^gh\s+issue\s+view\b/.test(c)) {
     const title = /^title:\t(.+)$/m.exec(output)?.[1];
     const number = /^number:\t(\d+)$/m.exec(output)?.[1] ?? /view\s+#?(\d+)/.exec(c)?.[1];
     if (!title || !number) return null;
     const body = /^--\s*$([\s\S]*)/m.exec(output)?.[1] ?? "";
-    return { id: `#${number}`, title: cutWords(title, TITLE_CHARS), text: head(body) };
+    return { id: `#${number}`, title: cutWords(title, LIMIT.workTitleChars), text: head(body) };
   }
   if (/^jira\s+issue\s+view\b/.test(c)) {
     const id = new RegExp(`(${KEY_ID})`).exec(c)?.[1];
@@ -92,13 +91,13 @@ export function shownItem(command: string, output: string): WorkItem | null {
     const desc = /^-+\s*Description\s*-+\s*$([\s\S]*?)(?:^-+\s*\w[\w ]*-+\s*$|$(?![\s\S]))/m.exec(
       output,
     )?.[1];
-    return { id, title: cutWords(title, TITLE_CHARS), text: head(desc ?? "") };
+    return { id, title: cutWords(title, LIMIT.workTitleChars), text: head(desc ?? "") };
   }
   if (/^linear\s+issue\s+view\b/.test(c)) {
     const m = new RegExp(String.raw`^#\s+(${KEY_ID}):?\s+(.+)$`, "m").exec(output);
     if (!m) return null;
     const rest = output.slice((m.index ?? 0) + m[0].length);
-    return { id: m[1]!, title: cutWords(m[2]!, TITLE_CHARS), text: head(rest) };
+    return { id: m[1]!, title: cutWords(m[2]!, LIMIT.workTitleChars), text: head(rest) };
   }
   return null;
 }
@@ -110,7 +109,8 @@ export function listedItems(
 ): { id: string; title: string }[] | null {
   const c = command.trim();
   const out: { id: string; title: string }[] = [];
-  const add = (id: string, title: string) => out.push({ id, title: cutWords(title, TITLE_CHARS) });
+  const add = (id: string, title: string) =>
+    out.push({ id, title: cutWords(title, LIMIT.workTitleChars) });
   if (/^(?:bd|br)\s+(?:ready|list|blocked)\b/.test(c)) {
     const row = new RegExp(
       String.raw`^\s*(?:\d+\.\s+)?\S?\s*(?:\[[^\]]*\]\s+)*(${BEADS_ID})(?:\s+\[[^\]]*\])*:?\s+(?:-\s+)?(.+)$`,
@@ -226,11 +226,11 @@ export class WorkLog {
     for (const i of this.listed ?? []) known.set(i.id, i.title);
     for (const i of this.items.values()) known.set(i.id, i.title);
     const open = this.listed
-      ? this.listed.filter((i) => !this.closed.has(i.id)).slice(0, OPEN_MAX)
+      ? this.listed.filter((i) => !this.closed.has(i.id)).slice(0, LIMIT.openItems)
       : (todos ?? [])
           .filter((t) => t.status !== "completed")
-          .slice(0, OPEN_MAX)
-          .map((t) => ({ id: "", title: cutWords(t.content, TITLE_CHARS) }));
+          .slice(0, LIMIT.openItems)
+          .map((t) => ({ id: "", title: cutWords(t.content, LIMIT.workTitleChars) }));
     const item = (id: string, how: string): CurrentItem => ({
       ...(this.items.get(id) ?? { id, title: known.get(id) ?? "", text: null }),
       how,
@@ -253,7 +253,7 @@ export class WorkLog {
       return {
         current: {
           id: "",
-          title: cutWords(doing.content, TITLE_CHARS),
+          title: cutWords(doing.content, LIMIT.workTitleChars),
           text: null,
           how: "in progress on the todo list",
         },

@@ -56,14 +56,8 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
 // ---------------------------------------------------------------------------------------------
 // Progress: what the model said it finished, older than the last words
 
-export const PROGRESS_MAX = 5;
-const PROGRESS_ITEM_CHARS = 200;
-/** A tracker's close keeps its reason (what the item did): the scope of finished work. */
-const CLOSE_CHARS = 480;
-/** The newest closes kept beside the reports, whatever the reports' limits. */
-export const CLOSES_MAX = 4;
-const PROGRESS_WITH_CLOSES = 3;
-export const PROGRESS_TOTAL_CHARS = 800;
+// The newest closes are kept beside the reports, whatever the reports' limits.
+const PROGRESS = TEXT_LIMITS.progress;
 
 // A reply that reports an outcome ("All 410 tests pass", "Task X is done", "Compiles clean").
 const FINISHED =
@@ -92,7 +86,7 @@ export function progressOf(
   const shown = new Set(lastWords.map((w) => `${w.at} ${w.text}`));
   const reports = words
     .filter((w) => FINISHED.test(w.text))
-    .map((w) => ({ text: cut(w.text, PROGRESS_ITEM_CHARS), at: w.at }))
+    .map((w) => ({ text: cut(w.text, PROGRESS.reportChars), at: w.at }))
     .filter(
       (w) =>
         !shown.has(`${w.at} ${w.text}`) &&
@@ -101,16 +95,18 @@ export function progressOf(
   const kept: LastWord[] = [];
   let total = 0;
   // beside the tracker's closes (which say what was finished, in its words) 3 reports are enough
-  const max = closes.length ? PROGRESS_WITH_CLOSES : PROGRESS_MAX;
+  const max = closes.length ? PROGRESS.reportsWithCloses : PROGRESS.reports;
   for (let i = reports.length - 1; i >= 0 && kept.length < max; i -= 1) {
     const w = reports[i]!;
-    if (kept.length > 0 && total + w.text.length > PROGRESS_TOTAL_CHARS) break;
+    if (kept.length > 0 && total + w.text.length > PROGRESS.totalChars) break;
     total += w.text.length;
     kept.push(w);
   }
   return [
     ...kept,
-    ...closes.slice(-CLOSES_MAX).map((c) => ({ text: cut(c.text, CLOSE_CHARS), at: c.at })),
+    ...closes
+      .slice(-PROGRESS.closes)
+      .map((c) => ({ text: cut(c.text, PROGRESS.closeChars), at: c.at })),
   ].sort((a, b) => compareNames(a.at ?? "", b.at ?? ""));
 }
 

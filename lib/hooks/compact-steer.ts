@@ -16,14 +16,7 @@ import { redactSecrets } from "../core/secret-redact.ts";
 
 /** The whole steering text stays within this (Claude Code takes up to 10,000 characters). */
 export const STEER_CHARS = TEXT_LIMITS.steering;
-const PATHS_CHARS = 560;
-const READ_CHARS = 240;
-const REQUESTS = 4;
-const REQUEST_CHARS = 200;
-const TODOS = 10;
-const TODO_CHARS = 100;
-const FAILURES = 3;
-const FAILURE_CHARS = 120;
+const LIMIT = TEXT_LIMITS.steer;
 
 export interface SteerInput {
   /** the checkpoint this compaction belongs to (just written, or the one that already held everything) */
@@ -44,16 +37,16 @@ export function quote(text: string, max: number): string {
 /** `a`, `b`, `c`, +N more within `max` characters (at least the first item). */
 const pathList = (paths: readonly string[], max: number): string =>
   listWithin(
-    paths.map((p) => quote(p, 300)),
+    paths.map((p) => quote(p, LIMIT.path)),
     max,
   );
 
 /** The requests to keep: the first, then the newest few, oldest first, without repeats. */
 function requestTexts(d: CheckpointDigest): string[] {
-  const newest = d.requests.slice(-REQUESTS).map((r) => r.text);
+  const newest = d.requests.slice(-LIMIT.requests).map((r) => r.text);
   const first = d.firstRequest?.text;
   const all = first && !newest.includes(first) ? [first, ...newest] : newest;
-  return all.map((t) => quote(t, REQUEST_CHARS));
+  return all.map((t) => quote(t, LIMIT.requestChars));
 }
 
 /** The steering lines in the order the summariser reads them; the focus note and the checkpoint first. */
@@ -66,7 +59,7 @@ function steeringLines(s: SteerInput): string[] {
   lines.push(QUOTES_NOTE);
   if (s.checkpoint)
     lines.push(
-      `Checkpoint saved before this compaction: ${quote(s.checkpoint, 400)} (name this path in the summary; it holds the full list).`,
+      `Checkpoint saved before this compaction: ${quote(s.checkpoint, LIMIT.checkpoint)} (name this path in the summary; it holds the full list).`,
     );
   const d = s.digest;
   if (!d) return lines;
@@ -74,7 +67,7 @@ function steeringLines(s: SteerInput): string[] {
     lines.push(
       `Files changed (newest first): ${pathList(
         d.changed.map((f) => f.path),
-        PATHS_CHARS,
+        LIMIT.changedFiles,
       )}`,
     );
   const requests = requestTexts(d);
@@ -84,22 +77,22 @@ function steeringLines(s: SteerInput): string[] {
   }
   if (d.todos?.length) {
     lines.push("Todo list as it stands:");
-    for (const t of d.todos.slice(0, TODOS))
-      lines.push(`- ${todoMark(t.status)} ${quote(t.content, TODO_CHARS)}`);
-    lines.push(...moreLines(d.todos.length - TODOS, "todos").map((l) => `- ${l}`));
+    for (const t of d.todos.slice(0, LIMIT.todos))
+      lines.push(`- ${todoMark(t.status)} ${quote(t.content, LIMIT.todoChars)}`);
+    lines.push(...moreLines(d.todos.length - LIMIT.todos, "todos").map((l) => `- ${l}`));
   }
   if (d.failures.length) {
     lines.push("Failures that still stand:");
-    for (const f of d.failures.slice(-FAILURES))
+    for (const f of d.failures.slice(-LIMIT.failures))
       lines.push(
-        `- ${quote(f.command, FAILURE_CHARS)} failed with: ${quote(f.error, FAILURE_CHARS)}`,
+        `- ${quote(f.command, LIMIT.failureChars)} failed with: ${quote(f.error, LIMIT.failureChars)}`,
       );
   }
   if (d.read.length)
     lines.push(
       `Files read (newest first): ${pathList(
         d.read.map((f) => f.path),
-        READ_CHARS,
+        LIMIT.readFiles,
       )}`,
     );
   return lines;

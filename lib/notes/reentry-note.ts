@@ -1,4 +1,5 @@
 import { oneLine } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { firstOf, listWithin } from "../core/text-list.ts";
 import { todoMark } from "../core/text-todo-mark.ts";
 import { newestRequestOf, type ParsedDigest } from "../store/checkpoint-digest.ts";
@@ -22,9 +23,7 @@ export const PROMPT_REENTRY_HEAD =
 export const PROMPT_FULL_HEAD =
   "[quoin-checkpoint] After the compaction (its summary could not be read): the checkpoint saved before it holds these.";
 
-const CHANGED_FILES = 8;
-const TODOS = 8;
-const REQUEST_CHARS = 160;
+const LIMIT = TEXT_LIMITS.reentry;
 const LAST_WORDS_HEADER = "Your last words before the compaction (newest last):";
 
 /** What the compaction's summary kept of the checkpoint and what it dropped. */
@@ -66,14 +65,14 @@ function fullLines(d: ParsedDigest): string[] {
   const lines: string[] = [];
   const newest = newestRequestOf(d);
   const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
-  for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, REQUEST_CHARS)}`);
-  if (newest) lines.push(`Newest request: ${oneLine(newest, REQUEST_CHARS)}`);
-  if (d.todos?.length) lines.push(`Todos: ${firstOf(d.todos.map(todoText), TODOS, "; ")}`);
+  for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, LIMIT.requestChars)}`);
+  if (newest) lines.push(`Newest request: ${oneLine(newest, LIMIT.requestChars)}`);
+  if (d.todos?.length) lines.push(`Todos: ${firstOf(d.todos.map(todoText), LIMIT.todos, "; ")}`);
   if (d.changed.length)
     lines.push(
       `Newest changed files: ${firstOf(
         d.changed.map((f) => f.path),
-        CHANGED_FILES,
+        LIMIT.changedFiles,
       )}`,
     );
   return lines;
@@ -92,7 +91,7 @@ function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
     const of = requests.length > 3 ? `, the newest 3 of ${requests.length}` : "";
     lines.push(
       `Requests it dropped (oldest first${of}): ${listWithin(
-        requests.slice(-3).map((t) => oneLine(t, REQUEST_CHARS)),
+        requests.slice(-3).map((t) => oneLine(t, LIMIT.requestChars)),
         room / 3,
         " | ",
       )}`,

@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { titleOf, type SectionKey } from "../store/checkpoint-sections.ts";
 
 // What is wrong with a checkpoint file that cannot be restored as one, named for the person:
@@ -14,9 +15,6 @@ export type DamageKind = "empty" | "not a checkpoint" | "cut short";
 
 /** A checkpoint this tool writes is at most a few KB; a file this large is not one. */
 export const CHECKPOINT_READ_CAP = 64 * 1024;
-
-/** The first bytes of a damaged checkpoint shown to the person. */
-export const DAMAGED_SHOWN_BYTES = 2048;
 
 // C0 controls but tab, newline and carriage return; DEL; the replacement character a byte that is
 // not UTF-8 decodes to.
@@ -41,9 +39,11 @@ export function damageOf(text: string, size: number): DamageKind | null {
   return null;
 }
 
-/** The first DAMAGED_SHOWN_BYTES of a damaged file as text a terminal shows: non-printing bytes as `?`. */
+/** The first TEXT_LIMITS.damagedShownBytes of a damaged file as text a terminal shows: non-printing bytes as `?`. */
 export function shownHead(text: string): string {
-  const head = Buffer.from(text, "utf8").subarray(0, DAMAGED_SHOWN_BYTES).toString("utf8");
+  const head = Buffer.from(text, "utf8")
+    .subarray(0, TEXT_LIMITS.damagedShownBytes)
+    .toString("utf8");
   return head.replace(NON_PRINTING, "?");
 }
 

@@ -84,9 +84,7 @@ export interface ParsedDigest {
   omitted: string[];
 }
 
-const TODO_CHARS = 160;
-const COMMAND_CHARS = 120;
-const ERROR_CHARS = 160;
+const LIMIT = TEXT_LIMITS.checkpointDigest;
 
 /** `2026-12-01T10:04Z` from an ISO time; null when none. */
 function minuteOf(at: string | null): string | null {
@@ -163,13 +161,16 @@ function items<T>(kind: Kind, values: readonly T[], line: (v: T) => string): Ite
 /** Items in priority order: todos and the newest request, changed files, read files, the rest. */
 function prioritized(d: CheckpointDigest): Item[] {
   const req = requestItems(d);
-  const todos = (d.todos ?? []).map((t) => ({ ...t, content: oneLine(t.content, TODO_CHARS) }));
+  const todos = (d.todos ?? []).map((t) => ({
+    ...t,
+    content: oneLine(t.content, LIMIT.todoChars),
+  }));
   const file = (f: DigestFile) => ({ ...f, path: oneLine(f.path, 300) });
   const progress = (d.progress ?? []).map(storedWord);
   const failures = d.failures.map((f) => ({
-    command: oneLine(f.command, COMMAND_CHARS).replace(/`/g, "'"),
+    command: oneLine(f.command, LIMIT.commandChars).replace(/`/g, "'"),
     at: f.at ? oneLine(f.at, 40) : null,
-    error: oneLine(f.error, ERROR_CHARS),
+    error: oneLine(f.error, LIMIT.errorChars),
   }));
   const work = d.work ? storedWorkItems(d.work) : null;
   const readFirst = items("files to read", (d.readFirst ?? []).map(storedReadFirst), readFirstLine);

@@ -1,4 +1,5 @@
 import { moreLines } from "../core/text-list.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import { sanitizeBody } from "../core/markdown-sections.ts";
 
 // Three handover sections a checkpoint holds from the transcript, each a body written from a value
@@ -40,13 +41,7 @@ export interface ReadFirstValue {
   why: ReadFirstWhy;
 }
 
-const TITLE_CHARS = 100;
-const STATE_CHARS = 400;
-const HEAD_CHARS = 400;
-const ERROR_CHARS = 80;
-const EXPLANATION_CHARS = 200;
-const COMMAND_CHARS = 60;
-const PATH_CHARS = 200;
+const LIMIT = TEXT_LIMITS.lessons;
 
 /** One line: whitespace runs as one space, sanitized, cut with "...". */
 function one(text: string, max: number): string {
@@ -59,7 +54,7 @@ const code = (s: string, max: number) => one(s, max).replace(/`/g, "'");
 function minute(at: string | null): string {
   if (!at) return "?";
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? one(at, 40) : `${d.toISOString().slice(0, 16)}Z`;
+  return Number.isNaN(d.getTime()) ? one(at, LIMIT.timeChars) : `${d.toISOString().slice(0, 16)}Z`;
 }
 const moreOf = (body: string, noun: string) =>
   Number(new RegExp(`^\\+(\\d+) more ${noun}$`, "m").exec(body)?.[1] ?? 0);
@@ -71,31 +66,31 @@ export function storedWorkItems(v: WorkItemsValue): WorkItemsValue {
   return {
     current: c
       ? {
-          id: one(c.id, 60).replace(/]/g, ")"),
-          title: one(c.title, TITLE_CHARS),
-          text: c.text ? one(c.text, HEAD_CHARS) : null,
-          how: one(c.how, 140),
+          id: one(c.id, LIMIT.idChars).replace(/]/g, ")"),
+          title: one(c.title, LIMIT.titleChars),
+          text: c.text ? one(c.text, LIMIT.headChars) : null,
+          how: one(c.how, LIMIT.howChars),
         }
       : null,
     open: v.open.map((i) => ({
-      id: one(i.id, 60).replace(/]/g, ")"),
-      title: one(i.title, TITLE_CHARS),
+      id: one(i.id, LIMIT.idChars).replace(/]/g, ")"),
+      title: one(i.title, LIMIT.titleChars),
     })),
-    ...(v.unverified ? { unverified: one(v.unverified, STATE_CHARS) } : {}),
+    ...(v.unverified ? { unverified: one(v.unverified, LIMIT.stateChars) } : {}),
   };
 }
 
 export const storedFix = (f: FixedValue): FixedValue => ({
-  command: code(f.command, COMMAND_CHARS),
-  error: one(f.error, ERROR_CHARS),
+  command: code(f.command, LIMIT.commandChars),
+  error: one(f.error, LIMIT.errorChars),
   at: null,
   fixedAt: f.fixedAt ? minute(f.fixedAt) : null,
-  fixedBy: code(f.fixedBy, COMMAND_CHARS),
-  explanation: f.explanation ? one(f.explanation, EXPLANATION_CHARS).replace(/"/g, "'") : null,
+  fixedBy: code(f.fixedBy, LIMIT.commandChars),
+  explanation: f.explanation ? one(f.explanation, LIMIT.explanationChars).replace(/"/g, "'") : null,
 });
 
 export const storedReadFirst = (f: ReadFirstValue): ReadFirstValue => ({
-  path: one(f.path, PATH_CHARS),
+  path: one(f.path, LIMIT.pathChars),
   why: f.why,
 });
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  PROGRESS_MAX,
-  PROGRESS_TOTAL_CHARS,
-  progressOf,
-  trackerClose,
-} from "../../../lib/context/transcript-handover.ts";
+import { TEXT_LIMITS } from "../../../lib/core/text-limits.ts";
+import { progressOf, trackerClose } from "../../../lib/context/transcript-handover.ts";
 
 const at = (m: number) => `2026-12-01T10:${String(m).padStart(2, "0")}:00Z`;
 
@@ -46,8 +42,10 @@ describe("progressOf: what the model said it finished", () => {
       at: at(i),
     }));
     const out = progressOf(many, [], []);
-    expect(out.length).toBeLessThanOrEqual(PROGRESS_MAX);
-    expect(out.reduce((n, w) => n + w.text.length, 0)).toBeLessThanOrEqual(PROGRESS_TOTAL_CHARS);
+    expect(out.length).toBeLessThanOrEqual(TEXT_LIMITS.progress.reports);
+    expect(out.reduce((n, w) => n + w.text.length, 0)).toBeLessThanOrEqual(
+      TEXT_LIMITS.progress.totalChars,
+    );
     expect(out.at(-1)!.at).toBe(at(29));
   });
 });

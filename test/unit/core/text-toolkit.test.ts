@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
@@ -133,5 +135,41 @@ describe("todo marks and the person's line", () => {
     const line = personLine(`[quoin] ${t}`);
     expect(line.length).toBeLessThanOrEqual(TEXT_LIMITS.personLine);
     if (line.endsWith("...")) expect(`[quoin] ${t}`.charAt(line.length - 3)).toBe(" ");
+  });
+});
+
+describe("the limits table", () => {
+  const ROOT = path.resolve(import.meta.dirname, "../../..");
+  const TABLE = "lib/core/text-limits.ts";
+  // A `*_CHARS = <number>` that stays outside the table, and why it stays.
+  const ELSEWHERE: Readonly<Record<string, string>> = {
+    "lib/store/task-name.ts SLUG_CHARS": "a file name's length: the name's rule, not a text's",
+    "lib/restore/brief/picker-rows.ts ROW_DOING_CHARS": "the brief's limits live with the brief",
+    "cli/commands/save.ts DOCUMENT_BUDGET_CHARS":
+      "what the model may write, stated in the skill's text; not a text this tool writes",
+  };
+  const sources = (dir: string) =>
+    readdirSync(path.join(ROOT, dir), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => path.join(dir, f));
+
+  it("a character limit written as a number lives in the table, or is named here with its reason", () => {
+    const found = ["lib", "cli", "hooks"]
+      .flatMap(sources)
+      .filter((f) => f !== TABLE)
+      .flatMap((f) =>
+        [...readFileSync(path.join(ROOT, f), "utf8").matchAll(/\b(\w+_CHARS)\s*=\s*[\d_]/g)].map(
+          (m) => `${f} ${m[1]}`,
+        ),
+      );
+    expect(found.filter((k) => !(k in ELSEWHERE))).toEqual([]);
+    // an entry whose constant is gone goes from the list too
+    expect(Object.keys(ELSEWHERE).filter((k) => !found.includes(k))).toEqual([]);
+  });
+
+  it("imports nothing: the prompt hook's plain path reads it", () => {
+    expect(readFileSync(path.join(ROOT, TABLE), "utf8")).not.toMatch(
+      /^\s*(import|export .* from)\b/m,
+    );
   });
 });
