@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCompactSummary } from "../../../lib/context/compact-summary-read.ts";
 import { droppedSinceCompaction, reentryDigest } from "../../../lib/hooks/compact-reentry.ts";
-import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
 import {
@@ -15,47 +12,30 @@ import { keptBySummary, pathKept } from "../../../lib/hooks/summary-kept.ts";
 import { readKnobs } from "../../../lib/core/knobs.ts";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { projectMemory } from "../../../lib/store/project-root.ts";
-import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
-import { fakeDeps } from "../../helpers/memfs-deps.ts";
+import {
+  BOUNDARY_AT,
+  beforeCompaction,
+  contextOf,
+  savedByPreCompact,
+  SPOTTER,
+  spotterCompactStart,
+  spotterDeps,
+  spotterPrompt,
+  spotterRaw as raw,
+  spotterSummary as summaryText,
+} from "../../helpers/spotter-compaction.ts";
 
-// Issue 23, point 6, measured on the real session spotter-4d5611e5: PreCompact saves from the
+// Measured on the real session spotter-4d5611e5: PreCompact saves from the
 // transcript cut just before its compaction; SessionStart(compact) then reads the summary the
 // model wrote after the compact_boundary and re-injects only the checkpoint's paths, requests and
 // todos that summary lacks, plus the newest changed file, with one line saying how much it kept.
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
-const SID = "4d5611e5-241a-462a-8d15-5122611a9569";
-const HOME = "/home/USER";
-const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
-const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
-
-const raw = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8");
-const lines = raw.split("\n").filter((l) => l.trim() !== "");
-const { before, summaryText } = cutAtCompaction(lines);
-/** The boundary's own time: PreCompact saves a moment before it. */
-const BOUNDARY_AT = (
-  JSON.parse(lines.find((l) => l.includes('"compact_boundary"'))!) as { timestamp: string }
-).timestamp;
+const { sid: SID, home: HOME, root: ROOT, transcript: TRANSCRIPT } = SPOTTER;
 const savedJustBefore = new Date(Date.parse(BOUNDARY_AT) - 5000).toISOString();
 
 function compacted() {
-  const deps = fakeDeps({
-    home: HOME,
-    cwd: ROOT,
-    now: savedJustBefore,
-    files: {
-      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
-      [TRANSCRIPT]: `${before.join("\n")}\n`,
-    },
-  });
-  const out = runPreCompact(deps, {
-    hook_event_name: "PreCompact",
-    session_id: SID,
-    transcript_path: TRANSCRIPT,
-    cwd: ROOT,
-    trigger: "auto",
-  });
-  if (!out.saved) throw new Error(out.reason);
+  const deps = spotterDeps({ transcript: beforeCompaction, now: savedJustBefore });
+  const out = savedByPreCompact(deps);
   // The compaction happens: the boundary, the summary and the rest of the session follow.
   deps.fs.writeFileSync(TRANSCRIPT, raw);
   const parsed = parseCheckpoint(deps.fs.readFileSync(out.result.checkpoint, "utf8") as string);
@@ -71,7 +51,7 @@ describe("readCompactSummary", () => {
   it("reads the summary after the newest compact_boundary from the tail, and null without one", () => {
     const { deps } = compacted();
     expect(readCompactSummary(deps.fs, TRANSCRIPT)?.text).toBe(summaryText);
-    deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    deps.fs.writeFileSync(TRANSCRIPT, beforeCompaction);
     expect(readCompactSummary(deps.fs, TRANSCRIPT)).toBeNull();
     expect(readCompactSummary(deps.fs, "/nowhere.jsonl")).toBeNull();
   });
@@ -124,7 +104,7 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
   it("droppedSinceCompaction gives the same note once the summary is there, and null before", () => {
     expect(droppedSinceCompaction(deps, paths, SID, TRANSCRIPT)).toBe(note);
     const early = compacted();
-    early.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    early.deps.fs.writeFileSync(TRANSCRIPT, beforeCompaction);
     const earlyPaths = projectMemory({ fs: early.deps.fs, home: HOME }, ROOT)!;
     expect(droppedSinceCompaction(early.deps, earlyPaths, SID, TRANSCRIPT)).toBeNull();
     expect(reentryDigest(early.deps, earlyPaths, SID, undefined, TRANSCRIPT)).toContain(
@@ -157,18 +137,13 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
   });
 
   it("keeps the whole SessionStart(compact) answer under 2,000 characters", () => {
-    const answer = handleSessionStart(
-      deps,
-      {
-        hook_event_name: "SessionStart",
-        session_id: SID,
-        transcript_path: TRANSCRIPT,
-        cwd: ROOT,
-        source: "compact",
-      },
-      readKnobs({}, () => {}),
-    ) as { hookSpecificOutput: { additionalContext: string } };
-    const ctx = answer.hookSpecificOutput.additionalContext;
+    const ctx = contextOf(
+      handleSessionStart(
+        deps,
+        spotterCompactStart,
+        readKnobs({}, () => {}),
+      ),
+    );
     expect(ctx).toContain("The summary kept");
     expect(ctx.length).toBeLessThan(2000);
   });
@@ -177,38 +152,16 @@ describe("the post-compaction note on spotter-4d5611e5 carries only what the sum
 describe("the first prompt after the compaction of spotter-4d5611e5 carries what the summary dropped, once", () => {
   const knobs = readKnobs({}, () => {});
   const sessionStart = (deps: ReturnType<typeof compacted>["deps"]) =>
-    handleSessionStart(
-      deps,
-      {
-        hook_event_name: "SessionStart",
-        session_id: SID,
-        transcript_path: TRANSCRIPT,
-        cwd: ROOT,
-        source: "compact",
-      },
-      knobs,
-    ) as { hookSpecificOutput: { additionalContext: string } };
-  const prompt = (deps: ReturnType<typeof compacted>["deps"], text = "continue") => {
-    const a = handleUserPromptSubmit(
-      deps,
-      {
-        hook_event_name: "UserPromptSubmit",
-        session_id: SID,
-        transcript_path: TRANSCRIPT,
-        cwd: ROOT,
-        prompt: text,
-      },
-      knobs,
-    );
-    return a && "hookSpecificOutput" in a ? (a.hookSpecificOutput?.additionalContext ?? "") : "";
-  };
+    contextOf(handleSessionStart(deps, spotterCompactStart, knobs));
+  const prompt = (deps: ReturnType<typeof compacted>["deps"], text = "continue") =>
+    contextOf(handleUserPromptSubmit(deps, spotterPrompt(text), knobs));
   /** As the real clients do it: SessionStart(compact) runs, then the boundary and summary are written. */
   function asTheClientDoes() {
     const c = compacted();
-    c.deps.fs.writeFileSync(TRANSCRIPT, `${before.join("\n")}\n`);
+    c.deps.fs.writeFileSync(TRANSCRIPT, beforeCompaction);
     // 2.1.332 writes the boundary a few ms after SessionStart(compact): within its second
     c.deps.setNow(`${BOUNDARY_AT.slice(0, 19)}Z`);
-    const start = sessionStart(c.deps).hookSpecificOutput.additionalContext;
+    const start = sessionStart(c.deps);
     c.deps.fs.writeFileSync(TRANSCRIPT, raw);
     c.deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 30_000).toISOString());
     return { ...c, start };
@@ -242,9 +195,7 @@ describe("the first prompt after the compaction of spotter-4d5611e5 carries what
   it("when the summary is already there at SessionStart(compact), that note carries the dropped list and the prompt adds nothing", () => {
     const { deps } = compacted();
     deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 1000).toISOString());
-    expect(sessionStart(deps).hookSpecificOutput.additionalContext).toContain(
-      "The summary kept 10 of 13 paths",
-    );
+    expect(sessionStart(deps)).toContain("The summary kept 10 of 13 paths");
     expect(prompt(deps)).not.toContain("Saved before the compaction");
   });
 
@@ -253,7 +204,7 @@ describe("the first prompt after the compaction of spotter-4d5611e5 carries what
     expect(prompt(deps)).toContain("The summary kept 10 of 13 paths");
     // a second /compact a minute later: the newest boundary in the tail is still the first one's
     deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 60_000).toISOString());
-    expect(sessionStart(deps).hookSpecificOutput.additionalContext).toContain(REENTRY_FOLLOWS);
+    expect(sessionStart(deps)).toContain(REENTRY_FOLLOWS);
     const ctx = prompt(deps);
     expect(ctx.startsWith(PROMPT_FULL_HEAD)).toBe(true);
     expect(ctx).toContain("Newest changed files: ");

@@ -1,83 +1,40 @@
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readKnobs } from "../../../lib/core/knobs.ts";
-import type { PreCompactInput } from "../../../lib/hooks/hook-io.ts";
 import { preCompactSteering, runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { handleSessionStart } from "../../../lib/hooks/session-start.ts";
 import { handleUserPromptSubmit } from "../../../lib/hooks/user-prompt-submit.ts";
-import { fakeDeps } from "../../helpers/memfs-deps.ts";
-import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
+import {
+  BOUNDARY_AT,
+  beforeCompaction,
+  contextOf,
+  spotterCompactStart,
+  spotterDeps,
+  spotterPreCompact,
+  spotterPrompt,
+  spotterRaw,
+  SPOTTER,
+} from "../../helpers/spotter-compaction.ts";
 
 // The steering text and the re-entry notes seen whole, on the real session spotter-4d5611e5:
 // PreCompact saves from the transcript cut just before its compaction and prints the steering;
 // SessionStart(compact) runs before the client writes the summary (as 2.1.197 and 2.1.332 do);
 // the first prompt then carries what the summary dropped.
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
-const SID = "4d5611e5-241a-462a-8d15-5122611a9569";
-const HOME = "/home/USER";
-const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
-const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
-const raw = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8");
-const lines = raw.split("\n").filter((l) => l.trim() !== "");
-const { before } = cutAtCompaction(lines);
-const BOUNDARY_AT = (
-  JSON.parse(lines.find((l) => l.includes('"compact_boundary"'))!) as { timestamp: string }
-).timestamp;
 const knobs = readKnobs({}, () => {});
-const context = (a: unknown) =>
-  (a as { hookSpecificOutput?: { additionalContext?: string } } | null)?.hookSpecificOutput
-    ?.additionalContext ?? "";
 
 function compaction() {
-  const deps = fakeDeps({
-    home: HOME,
-    cwd: ROOT,
+  const deps = spotterDeps({
+    transcript: beforeCompaction,
     now: new Date(Date.parse(BOUNDARY_AT) - 5000).toISOString(),
-    files: {
-      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
-      [TRANSCRIPT]: `${before.join("\n")}\n`,
-    },
   });
-  const input: PreCompactInput = {
-    hook_event_name: "PreCompact",
-    session_id: SID,
-    transcript_path: TRANSCRIPT,
-    cwd: ROOT,
-    trigger: "auto",
-  };
+  const input = spotterPreCompact;
   const steering = preCompactSteering(runPreCompact(deps, input), input, knobs);
   deps.setNow(`${BOUNDARY_AT.slice(0, 19)}Z`);
-  const start = context(
-    handleSessionStart(
-      deps,
-      {
-        hook_event_name: "SessionStart",
-        session_id: SID,
-        transcript_path: TRANSCRIPT,
-        cwd: ROOT,
-        source: "compact",
-      },
-      knobs,
-    ),
-  );
+  const start = contextOf(handleSessionStart(deps, spotterCompactStart, knobs));
   // the client writes the boundary and the summary, then the person types
-  deps.fs.writeFileSync(TRANSCRIPT, raw);
+  deps.fs.writeFileSync(SPOTTER.transcript, spotterRaw);
   deps.setNow(new Date(Date.parse(BOUNDARY_AT) + 30_000).toISOString());
-  const prompt = context(
-    handleUserPromptSubmit(
-      deps,
-      {
-        hook_event_name: "UserPromptSubmit",
-        session_id: SID,
-        transcript_path: TRANSCRIPT,
-        cwd: ROOT,
-        prompt: "continue",
-      },
-      knobs,
-    ),
-  );
+  const prompt = contextOf(handleUserPromptSubmit(deps, spotterPrompt("continue"), knobs));
   return { steering, start, prompt };
 }
 

@@ -1,7 +1,4 @@
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import {
   headFields,
   readCheckpointHead,
@@ -14,12 +11,7 @@ import { checkpointRowText, rowDoing } from "../../../lib/restore/brief/picker-r
 import { renderValues } from "../../../lib/store/checkpoint-format.ts";
 import { memoryPaths } from "../../../lib/store/memory-paths.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
-
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
-const SID = "4d5611e5-241a-462a-8d15-5122611a9569";
-const HOME = "/home/USER";
-const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
-const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
+import { savedByPreCompact, SPOTTER, spotterDeps } from "../../helpers/spotter-compaction.ts";
 
 /** A checkpoint's first sections, then the model's words, written by the format's own table. */
 const checkpointText = (more: Parameters<typeof renderValues>[0]) =>
@@ -27,34 +19,19 @@ const checkpointText = (more: Parameters<typeof renderValues>[0]) =>
     status: "checkpoint save (precompact, auto trigger)",
     task: "csv",
     branch: "main",
-    sessionId: SID,
+    sessionId: SPOTTER.sid,
     intent: "(newest request) continue",
     ...more,
   });
 
 describe("a picker row says what the session was doing in the model's words", () => {
   it("on a real session (spotter-4d5611e5's PreCompact save): its newest last words, not the request 'continue'", () => {
-    const deps = fakeDeps({
-      home: HOME,
-      cwd: ROOT,
-      files: {
-        [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
-        [TRANSCRIPT]: readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8"),
-      },
-    });
-    const out = runPreCompact(deps, {
-      hook_event_name: "PreCompact",
-      session_id: SID,
-      transcript_path: TRANSCRIPT,
-      cwd: ROOT,
-      trigger: "auto",
-    });
-    if (!out.saved) throw new Error(out.reason);
-    const file = out.result.checkpoint;
+    const deps = spotterDeps();
+    const file = savedByPreCompact(deps).result.checkpoint;
     const size = Number(deps.fs.statSync(file).size);
     const head = readCheckpointHead(deps.fs, { path: file, size }) ?? "";
     expect(headFields(head).intent).toBe("(newest request) continue");
-    const snap = buildMemoryListing(deps.fs, memoryPaths(ROOT), "", deps.now(), {
+    const snap = buildMemoryListing(deps.fs, memoryPaths(SPOTTER.root), "", deps.now(), {
       checkpointWindowDays: Number.POSITIVE_INFINITY,
     });
     const [row] = listCheckpoints(snap, defaultPickerSettings()).map(checkpointRowText);
