@@ -1,5 +1,6 @@
 import type { ReadFirstValue, ReadFirstWhy } from "../store/checkpoint-lessons.ts";
 import type { WorkingFile } from "./transcript-digest-files.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 
 // The files a fresh session reads first, in order: the files of the work in progress (changed
 // since the session's last commit, or since the item in progress was claimed, whichever is later),
@@ -10,9 +11,6 @@ import type { WorkingFile } from "./transcript-digest-files.ts";
 
 /** A `## Read first` row: the format's own type (the checkpoint stores exactly this). */
 export type ReadFirstFile = ReadFirstValue;
-
-/** At most this many paths: the brief around them must stay within its 8 KB. */
-export const READ_FIRST_MAX = 30;
 
 const after = (at: string | null, start: string | null) =>
   start === null || (at !== null && at >= start);
@@ -27,7 +25,7 @@ export function readFirstOf(
   const out: ReadFirstFile[] = [];
   const seen = new Set<string>();
   const add = (path: string, why: ReadFirstWhy) => {
-    if (seen.has(path) || out.length >= READ_FIRST_MAX) return;
+    if (seen.has(path) || out.length >= TEXT_LIMITS.digest.readFirst) return;
     seen.add(path);
     out.push({ path, why });
   };

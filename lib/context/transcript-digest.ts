@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 import type { CheckpointDigest } from "../store/checkpoint-digest.ts";
 import {
   lastWordsOf,
@@ -80,8 +81,6 @@ export const EMPTY_DIGEST: TranscriptDigest = Object.freeze({
   lastAt: null,
   truncated: false,
 }) as TranscriptDigest;
-
-const NEWEST_REQUESTS = 5;
 
 type Settled = Pick<
   TranscriptDigest,
@@ -176,7 +175,7 @@ export function digestEntries(
   const lastWords = lastWordsOf(p.words);
   return {
     firstRequest: all[0] ? plain(all[0]) : null,
-    requests: all.slice(-NEWEST_REQUESTS).map(plain),
+    requests: all.slice(-TEXT_LIMITS.digest.requests).map(plain),
     requestCount: all.length,
     ...settled,
     lastWords,

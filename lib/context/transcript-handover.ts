@@ -56,7 +56,6 @@ export function lastWordsOf(all: readonly LastWord[]): LastWord[] {
 // ---------------------------------------------------------------------------------------------
 // Progress: what the model said it finished, older than the last words
 
-// The newest closes are kept beside the reports, whatever the reports' limits.
 const PROGRESS = TEXT_LIMITS.progress;
 
 // A reply that reports an outcome ("All 410 tests pass", "Task X is done", "Compiles clean").
@@ -104,6 +103,7 @@ export function progressOf(
   }
   return [
     ...kept,
+    // the newest closes are kept beside the reports, whatever the reports' limits
     ...closes
       .slice(-PROGRESS.closes)
       .map((c) => ({ text: cut(c.text, PROGRESS.closeChars), at: c.at })),

@@ -54,12 +54,22 @@ export const TEXT_LIMITS = {
     todos: 8,
     /** a request it repeats: shorter than the steering's, the note shares its room with more */
     requestChars: 160,
+    /** the earlier requests beside the newest, when the summary could not be read */
+    earlierRequests: 2,
+    /** the requests the summary dropped: the newest few, the rest counted */
+    droppedRequests: 3,
+    /** a todo on that one line */
+    todoChars: 80,
   },
 
   /** what the transcript digest keeps of each item it reads (lib/context/transcript-digest-*.ts) */
   digest: {
+    /** the newest typed requests kept beside the first */
+    requests: 5,
     /** a typed request: long enough to hold the ask, short enough for five of them */
     requestChars: 200,
+    /** the files to read first: the brief around them must stay within its 8 KB */
+    readFirst: 30,
     /** a work item's description: its first paragraph or so */
     workTextChars: 400,
     /** a work item's title */

@@ -58,13 +58,13 @@ export function keptLine(r: KeptReport): string {
 }
 
 const todoText = (t: { status: string; content: string }) =>
-  `${todoMark(t.status)} ${oneLine(t.content, 80)}`;
+  `${todoMark(t.status)} ${oneLine(t.content, LIMIT.todoChars)}`;
 
 /** The note's lines when nothing is known of the summary: the newest requests, todos and changed files. */
 function fullLines(d: ParsedDigest): string[] {
   const lines: string[] = [];
   const newest = newestRequestOf(d);
-  const earlier = d.requests.filter((r) => r.text !== newest).slice(-2);
+  const earlier = d.requests.filter((r) => r.text !== newest).slice(-LIMIT.earlierRequests);
   for (const r of earlier) lines.push(`Earlier request: ${oneLine(r.text, LIMIT.requestChars)}`);
   if (newest) lines.push(`Newest request: ${oneLine(newest, LIMIT.requestChars)}`);
   if (d.todos?.length) lines.push(`Todos: ${firstOf(d.todos.map(todoText), LIMIT.todos, "; ")}`);
@@ -87,11 +87,12 @@ function droppedLines(d: ParsedDigest, r: KeptReport, room: number): string[] {
   if (paths.length) lines.push(`Paths it dropped: ${listWithin(paths, Math.max(200, room / 2))}`);
   const requests = r.requests.dropped;
   if (requests.length) {
-    // The newest three; the earlier ones are counted, so none goes unmentioned.
-    const of = requests.length > 3 ? `, the newest 3 of ${requests.length}` : "";
+    // The newest few; the earlier ones are counted, so none goes unmentioned.
+    const shown = LIMIT.droppedRequests;
+    const of = requests.length > shown ? `, the newest ${shown} of ${requests.length}` : "";
     lines.push(
       `Requests it dropped (oldest first${of}): ${listWithin(
-        requests.slice(-3).map((t) => oneLine(t, LIMIT.requestChars)),
+        requests.slice(-shown).map((t) => oneLine(t, LIMIT.requestChars)),
         room / 3,
         " | ",
       )}`,
