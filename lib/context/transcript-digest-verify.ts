@@ -2,6 +2,7 @@ import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 import { segmentsOf, type Segment } from "./transcript-digest-fixes.ts";
 import type { HookLog, HookNote } from "./transcript-digest-hooks.ts";
 import { oneLine } from "../core/text-cut.ts";
+import { TEXT_LIMITS } from "../core/text-limits.ts";
 
 // Whether the session's last edits were followed by a check of the project (a build, a test run,
 // a linter). A check's feedback can reach the model without reaching the transcript (a
@@ -117,15 +118,12 @@ export class VerifyLog {
 const checkLike = (name: string) =>
   /check|lint|compile|credo|tsc|type|test|verify/i.test(name) ? 1 : 0;
 
-/** Hook names a line gives: two, then a count. */
-const HOOKS_NAMED = 2;
-/** What a line quotes of the hooks' words: two notes, each cut to this many characters. */
-const NOTES_QUOTED = 2;
-const NOTE_CHARS = 160;
+// Hook names a line gives (two, then a count) and what it quotes of their words: TEXT_LIMITS.digest.
+const LIMIT = TEXT_LIMITS.digest;
 
 /** A hook's words as one quoted line of data (backquotes inside made '). */
 const quoted = (n: HookNote) =>
-  `\`${oneLine(n.text, NOTE_CHARS).replace(/`/g, "'")}\`${n.hook ? ` (${n.hook})` : ""}`;
+  `\`${oneLine(n.text, LIMIT.hookNoteChars).replace(/`/g, "'")}\`${n.hook ? ` (${n.hook})` : ""}`;
 
 /**
  * The one line a checkpoint and the brief say: `lib/x.ex was changed at 2026-02-12T20:29:01Z and
@@ -140,15 +138,15 @@ export function unverifiedLine(u: Unverified): string {
   const at = when ? (n ? ` (last at ${when})` : ` at ${when}`) : "";
   const head = `${files} ${n ? "were" : "was"} changed${at} and no build or test command ran since`;
   if (u.reported.length) {
-    const notes = u.reported.slice(0, NOTES_QUOTED).map(quoted).join("; ");
+    const notes = u.reported.slice(0, LIMIT.hookNotes).map(quoted).join("; ");
     const more =
-      u.reported.length > NOTES_QUOTED ? ` +${u.reported.length - NOTES_QUOTED} more` : "";
+      u.reported.length > LIMIT.hookNotes ? ` +${u.reported.length - LIMIT.hookNotes} more` : "";
     return `${head}; ${run}: after the edit a PostToolUse hook told the model ${notes}${more}`;
   }
   // the hooks' part last: a line cut to its limit loses their names before what to run
   const state = `${head}: ${n ? "their" : "its"} state is unverified; ${run}`;
   if (!u.hooksRan.length) return state;
-  const named = u.hooksRan.slice(0, HOOKS_NAMED).join(", ");
-  const rest = u.hooksRan.length - HOOKS_NAMED;
+  const named = u.hooksRan.slice(0, LIMIT.hooksNamed).join(", ");
+  const rest = u.hooksRan.length - LIMIT.hooksNamed;
   return `${state}; PostToolUse hooks (${named}${rest > 0 ? `, +${rest} more` : ""}) ran after the edit, but what they told the model is not in the transcript`;
 }

@@ -84,6 +84,11 @@ export const TEXT_LIMITS = {
     commandChars: 160,
     /** the line that says what went wrong */
     errorChars: 160,
+    /** the state of the last edit: the session's own hooks it names, then a count */
+    hooksNamed: 2,
+    /** what it quotes of those hooks' words: two notes, each cut short */
+    hookNotes: 2,
+    hookNoteChars: 160,
   },
 
   /** the checkpoint's digest lines (lib/store/checkpoint-digest.ts): one line an item */
