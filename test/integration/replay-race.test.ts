@@ -55,7 +55,7 @@ function heldWorld(round: number): { repo: string; home: string } {
 interface RestoreJson {
   done?: boolean;
   replay?: { prompts: { text: string }[] };
-  warnings?: string[];
+  show?: string[];
 }
 
 function restore(repo: string, home: string, sid: string): Promise<RestoreJson> {
@@ -95,7 +95,7 @@ describe("two restores racing on one checkpoint with held prompts", () => {
       const loser = answers[handed[0]!.length === 0 ? 0 : 1]!;
       const taken =
         /held prompt [12] was taken by session bbbb2222|2 held prompt\(s\) of session aaaa1111 were already taken by session bbbb2222/;
-      if ((loser.warnings ?? []).some((w) => taken.test(w))) told++;
+      if ((loser.show ?? []).some((w) => taken.test(w))) told++;
     }
     // Stopping at the first taken prompt keeps the run whole: one restore gets both.
     expect(bothReplayed).toBe(0);

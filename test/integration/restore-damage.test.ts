@@ -120,13 +120,12 @@ describe("damage named, never swapped in silence (built engine)", () => {
     // the picker restores the one whole checkpoint and names the others
     const auto = engine(w, ["restore", "--json", "--session", SID]).json();
     expect(auto).toMatchObject({ action: "restore", file: good });
-    expect(auto.warnings.join("\n")).toContain("is damaged: cut short: not restored by itself");
+    expect(auto.show.join("\n")).toContain("is damaged: cut short: not restored by itself");
     // --pick N takes list's numbers
     for (const r of rows) {
       const picked = engine(w, ["restore", "--json", "--session", SID, "--pick", String(r.n)]);
       const j = picked.json();
-      if (r.damage)
-        expect([j.path, j.corrupt.file, j.corrupt.reason]).toEqual(["6", r.file, r.damage]);
+      if (r.damage) expect([j.path, j.file, j.corrupt.reason]).toEqual(["6", r.file, r.damage]);
       else expect([j.action, j.file]).toEqual(["restore", good]);
     }
     expect(engine(w, ["show", "5"]).code).toBe(2);
@@ -144,7 +143,7 @@ describe("damage named, never swapped in silence (built engine)", () => {
       done: false,
       needs: ["manual-recovery"],
     });
-    expect(j.corrupt).toMatchObject({ file: noise, reason: "not a checkpoint" });
+    expect([j.file, j.corrupt.reason]).toEqual([noise, "not a checkpoint"]);
     const shown = j.show.join("\n");
     expect(shown).toContain(`${noise} is damaged: not a checkpoint`);
     expect(shown).toMatch(/4\. .*good \[feature\/login\]/);

@@ -140,23 +140,38 @@ describe("restore round trip with the built engine", () => {
       done: true,
       path: "3",
       file: checkpoint,
-      task: "parser",
-      branch: "main",
-      intent: "finish the parser",
-      resume: `claude --resume ${OLD}`,
-      consumedSentinel: sentinel,
-      openQuestions: ["lexer or not?"],
       sameSession: false,
     });
-    expect(j.reconcile.confirmedCommits.map((c: { hash: string }) => c.hash)).toEqual([real]);
-    expect(j.reconcile.droppedCommits.map((c: { hash: string }) => c.hash)).toEqual(["deadbee"]);
-    expect(j.reconcile.status).toEqual([" M a.txt", "?? .workflow_artifacts/", "?? docs/"]);
-    expect(j.reconcile.diffStat).toContain("a.txt");
-    expect(j.reconcile.drift).toEqual([
-      "T-02: done in the plan, but commit deadbee is not in git",
-      "T-02: still in progress or next up in the checkpoint, done in the plan",
+    // the task, the session, the consumed sentinel and git's findings are said once, in show
+    const show: string[] = j.show;
+    expect(show).toContain("Resuming task: parser. Branch: main. Last intent: finish the parser.");
+    expect(show).toContain(`Session: claude --resume ${OLD}`);
+    expect(show).toContain(`[checkpoint] moved to trash: ${sentinel}`);
+    expect(show).toContain("Open questions: 1 items.");
+    expect(show).toContain("  - lexer or not?");
+    expect(show).toContain(`Commit (present in git): ${real.slice(0, 7)} T-01 first`);
+    expect(show).toContain("Commit (not in this clone): deadbee T-02 second");
+    const tree = show.indexOf("Working tree entries (3 of 3):");
+    expect(show.slice(tree + 1, tree + 4)).toEqual([
+      "   M a.txt",
+      "  ?? .workflow_artifacts/",
+      "  ?? docs/",
     ]);
-    expect(j.reconcile.blockers).toEqual(["waiting on review"]);
+    expect(show[tree + 4]).toContain("1 file changed");
+    expect(show).toContain("Drift: T-02: done in the plan, but commit deadbee is not in git");
+    expect(show).toContain(
+      "Drift: T-02: still in progress or next up in the checkpoint, done in the plan",
+    );
+    expect(show).toContain("Blocker (re-check): waiting on review");
+    for (const gone of [
+      "task",
+      "intent",
+      "resume",
+      "consumedSentinel",
+      "reconcile",
+      "openQuestions",
+    ])
+      expect(j).not.toHaveProperty(gone);
     expect(fs.existsSync(sentinel)).toBe(false);
     expect(
       fs.existsSync(path.join(paths.trash, utcDate(new Date()), path.basename(sentinel))),
@@ -188,17 +203,14 @@ describe("restore round trip with the built engine", () => {
     );
     const offer = engine(repo, home, ["restore", "--json", "--session", NEW]).json();
     expect(offer.action).toBe("synthesize");
-    expect(offer.sessionState.task).toBe("dgp-price-interactions");
-    expect(offer.candidates[0].task).toBe("pep-mvp");
+    expect(offer.show).toContain("  Active task: dgp-price-interactions");
+    expect(offer.sessionState.intent).toBe("T-04 wire up the price table");
+    expect(offer.show.find((l: string) => /^\s+1\./.test(l))).toContain(": pep-mvp [");
     const done = engine(repo, home, ["restore", "--json", "--synthesize", "--session", NEW]).json();
-    expect(done).toMatchObject({
-      action: "restore",
-      done: true,
-      path: "5",
-      source: "session-state",
-      task: "dgp-price-interactions",
-      intent: "T-04 wire up the price table",
-    });
+    expect(done).toMatchObject({ action: "restore", done: true, path: "5", kind: "session-state" });
+    expect(done.show).toContain(
+      "Resuming task: dgp-price-interactions. Branch: (unknown - session-state has no branch field). Last intent: T-04 wire up the price table.",
+    );
     // path 5 consumes no sentinel: the other session's pending-restore stays
     expect(fs.existsSync(sentinel)).toBe(true);
   });
@@ -214,7 +226,8 @@ describe("restore round trip with the built engine", () => {
       done: false,
       needs: ["manual-recovery"],
     });
-    expect(j.corrupt.hint).toContain("Manual recovery");
+    expect(j.file).toBe(checkpoint);
+    expect(j.show.at(-1)).toContain("Manual recovery");
     expect(fs.existsSync(sentinel)).toBe(true);
   });
 });

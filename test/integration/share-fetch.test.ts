@@ -170,7 +170,7 @@ describe("restore's picker numbers shared checkpoints after the local ones", () 
     const { c } = cloneWithTwoLocal();
     const r = c.cli(COMMANDS, ["restore", "--session", SID_C, "--json"]).json;
     expect(r.action).toBe("choose");
-    const rows = (r.menu as string[]).filter((l) => /^\s+\d+\./.test(l));
+    const rows = (r.show as string[]).filter((l) => /^\s+\d+\./.test(l));
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^\s+1\. .*: billing \[/);
     expect(rows[1]).toMatch(/^\s+2\. .*: billing \[/);

@@ -9,17 +9,9 @@ import { cutAtWord } from "../../core/text-cut.ts";
 /** At most this many shared rows in a menu; `list` shows them all. */
 export const SHARED_ROWS_CAP = 5;
 
+/** A shared row for JSON: the task, branch, time and who shared it are in the menu line, once. */
 export function sharedJson(c: OfferedShared, n: number) {
-  return {
-    n,
-    task: c.task,
-    branch: c.branch,
-    saved: c.savedAt,
-    source: "shared" as const,
-    shared: c.label,
-    from: c.from,
-    name: c.name,
-  };
+  return { n, source: "shared" as const, shared: c.label, name: c.name };
 }
 
 /** `  13.   shared by another clone, <saved>: task [branch]  (shared s1: who, where, when)` */
@@ -36,13 +28,13 @@ export function sharedLines(localCount: number, shared: readonly OfferedShared[]
   return lines;
 }
 
-/** One picker row for JSON: what the skill needs to ask the user. */
+/**
+ * One picker row for JSON: what the menu line does not say (the file, the session, the gate's
+ * flags); its task, branch, time, what it was doing and its note are in the menu line, once.
+ */
 export function candidateJson(c: ListedCandidate) {
   return {
     n: c.n,
-    task: c.task,
-    branch: c.branch,
-    saved: c.saved,
     source: c.source,
     legacy: c.sessionId === undefined,
     sessionId: c.sessionId ?? null,
@@ -51,10 +43,6 @@ export function candidateJson(c: ListedCandidate) {
     ageDays: c.gate.ageDays,
     stale: c.gate.stale,
     crossTask: c.gate.crossTask,
-    intent: c.intent ?? null,
-    ...(c.working ? { working: c.working } : {}),
-    ...(c.lastWord ? { lastWord: c.lastWord } : {}),
-    note: c.note,
   };
 }
 

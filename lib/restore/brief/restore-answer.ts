@@ -1,5 +1,5 @@
 import { promptPreview, replayMenu } from "../prompt-replay.ts";
-import { OPEN_QUESTIONS, restoredLines, WARNINGS, warningsOf } from "./restored-lines.ts";
+import { restoredLines } from "./restored-lines.ts";
 import { fitShow, type BriefLine } from "./brief-fit.ts";
 import { PICKER_LIST_CAP } from "../picker-decision.ts";
 import type {
@@ -9,7 +9,6 @@ import type {
   Restored,
   ResumeSummary,
 } from "../restore-outcome.ts";
-import { cut } from "../../core/text-cut.ts";
 import { restoreNext } from "./restore-next.ts";
 import { handoffLine } from "../../store/mid-agent-handoff.ts";
 import {
@@ -20,23 +19,14 @@ import {
   sharedLines,
 } from "./picker-rows.ts";
 
-/** The summary fields `next` and the callers read; the rest of the checkpoint is said once, in `show`. */
+/**
+ * The summary fields beside `show`: the kind (a flag), the file the skill reads whole when asked or
+ * cut, the files `next` says to Read and their sizes. Task, branch, intent, session, saved time and
+ * open questions are said once, in `show`.
+ */
 function summaryJson(s: ResumeSummary | null) {
   if (!s) return {};
-  return {
-    source: s.source,
-    kind: s.kind,
-    file: s.file,
-    task: s.task,
-    branch: s.branch,
-    intent: cut(s.intent, 300),
-    sessionId: s.sessionId,
-    resume: s.resume,
-    ...(s.savedAt ? { savedAt: s.savedAt } : {}),
-    openQuestions: s.openQuestions.slice(0, OPEN_QUESTIONS).map((q) => cut(q, 120)),
-    reread: s.reread,
-    rereadBytes: s.rereadBytes,
-  };
+  return { kind: s.kind, file: s.file, reread: s.reread, rereadBytes: s.rereadBytes };
 }
 
 function promptsJson(r: Restored) {
@@ -66,9 +56,6 @@ function restoredJson(r: Restored) {
     path: r.path,
     ...summaryJson(r.summary),
     sameSession: r.sameSession,
-    consumedSentinel: r.consumedSentinel,
-    warnings: warningsOf(r),
-    reconcile: r.reconcile,
     pendingPrompts: promptsJson(r),
     replay: r.replay
       ? {
@@ -77,31 +64,35 @@ function restoredJson(r: Restored) {
           trashed: r.replay.trash,
         }
       : null,
-    cleanup: r.cleanup
-      ? { trashed: r.cleanup.trashed.length, failed: r.cleanup.failed.slice(0, WARNINGS) }
-      : null,
     ledger: r.ledger,
     rerun: r.rerun,
-    // the raw text is in `show` (it must not be lost), once
-    ...(r.corrupt
-      ? { corrupt: { file: r.corrupt.file, reason: r.corrupt.reason, hint: r.corrupt.hint } }
-      : {}),
+    // the raw text, the reason and the hint are in `show` (the text must not be lost), once
+    ...(r.corrupt ? { file: r.corrupt.file, corrupt: { reason: r.corrupt.reason } } : {}),
   };
 }
 
 /**
- * The one JSON object `restore --json` prints; `action` says what the skill does next:
+ * The one JSON object `restore --json` prints; `action` says what the skill does next.
+ * Each fact once: `show` says the checkpoint for the person and the model; a field is kept only
+ * when `next`, a rerun or a program needs it and `show` does not say it (a test holds this: no
+ * field's text of 24+ characters inside a `show` line, no `show` line twice). So the task, branch,
+ * intent, session, saved time, open questions, warnings, git's findings (reconcile), the trashed
+ * sentinel and a picker's rows are lines of `show`, not fields.
  * - `restore`: `done` true means finished (sentinels moved to trash, ledger row written). With
  *   `done` false, ask about each of `needs` (`same-session`: proceed or open a fresh session;
- *   `replay`: show `pendingPrompts.menu`; `manual-recovery`: the raw text in `show`, `corrupt.hint`),
- *   then rerun with `rerun` plus `--proceed` / `--replay ANSWER`. Summary fields: kind, file,
- *   task, branch, intent, resume, openQuestions, reread (the files to Read), reconcile (bounded);
- *   the rest of the checkpoint is said once, in `show` (at most 8 KB in all, held prompts and a
- *   corrupt checkpoint's raw text excepted); `replay.prompts` are the prompts to submit,
- *   `replay.edit` the one to offer for editing.
- * - `choose`: show `menu` (or `candidates`); rerun with `--pick N`, or stop on skip.
- * - `synthesize`: show `warnings` and `menu`; on yes rerun with `--synthesize`, or `--pick N`.
- * - `none`: nothing to restore (`reason`). `invalid`: the answer could not be read (exit 2).
+ *   `replay`: the menu, in `show` and `pendingPrompts.menu`; `manual-recovery`: the raw text and
+ *   the hint in `show`, `corrupt.reason`), then rerun with `rerun` plus `--proceed` / `--replay
+ *   ANSWER`. Fields: `kind`, `file` (the checkpoint, or the damaged file: Read whole when asked or
+ *   when `show` says the brief was cut), `reread` and `rereadBytes` (the files `next` says to
+ *   Read), `sameSession`, `path` (the contract path taken), `ledger`; `show` is at most 8 KB with
+ *   the rest, held prompts and a corrupt checkpoint's raw text excepted; `replay.prompts` are the
+ *   prompts to submit, `replay.edit` the one to offer for editing.
+ * - `choose`: `show` is the menu; `candidates` hold what its rows do not say (file, session,
+ *   sentinel, the gate's flags); rerun with `--pick N`, or stop on skip.
+ * - `synthesize`: `show` is the warnings, the offer and the menu; `sessionState` the file offered
+ *   and what the offer does not say (its intent); on yes rerun with `--synthesize`, or `--pick N`.
+ * - `none`: nothing to restore (`show` says why). `invalid`: the answer could not be read
+ *   (`reason`, exit 2; `show` is empty).
  */
 export function restoreJson(o: RestoreOutcome, engine: string): unknown {
   // ok false only for an invalid answer (--pick out of range, a bad --replay): exit 2; it goes in
@@ -129,10 +120,13 @@ function fitted(
   engine: string,
   shared: readonly OfferedShared[],
 ): unknown {
+  // an invalid answer's one fact is its `reason`, as in every engine refusal
   const lines =
     o.action === "restore"
-      ? restoredLines(o, engine, true)
-      : plain(decisionText(o, engine, shared));
+      ? restoredLines(o, engine)
+      : o.action === "invalid"
+        ? []
+        : plain(decisionText(o, engine, shared));
   const file = o.action === "restore" ? (o.summary?.file ?? o.corrupt?.file ?? null) : null;
   const { next, ...rest } = fields;
   return { ...rest, show: fitShow(lines, fields, file), next };
@@ -166,24 +160,25 @@ function restoreFields(o: RestoreDecision, shared: readonly OfferedShared[]): ob
       return {
         action: o.action,
         reason: o.reason,
-        warnings: warningsOf(o),
         candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: o.more,
-        menu: chooseLines(o, shared),
       };
     case "synthesize":
       return {
         action: o.action,
         route: o.route,
         path: o.path,
-        warnings: o.warnings,
-        sessionState: o.synthesis,
+        // the name, time, task and stage are in the offer's lines (show), once
+        sessionState: {
+          file: o.synthesis.file,
+          intent: o.synthesis.intent,
+          ...(o.synthesis.openQuestions ? { openQuestions: o.synthesis.openQuestions } : {}),
+        },
         candidates: [...o.list.slice(0, PICKER_LIST_CAP).map(candidateJson), ...offered],
         more: Math.max(0, o.list.length - PICKER_LIST_CAP),
-        menu: synthesizeLines(o, shared),
       };
     case "none":
-      return { action: o.action, reason: o.reason, warnings: o.warnings };
+      return { action: o.action };
     case "invalid":
       return { action: o.action, reason: o.reason };
   }
@@ -237,7 +232,7 @@ function decisionText(
 ): string {
   switch (o.action) {
     case "restore":
-      return restoredLines(o, engine, false)
+      return restoredLines(o, engine)
         .map((l) => l.text)
         .join("\n");
     case "choose":

@@ -107,7 +107,7 @@ export function restoreNext(o: RestoreDecision): string[] {
         `AskUserQuestion "Synthesize a minimal restore from session-state only?": "Yes" (run \`E restore --json --synthesize\`) / "No" (run \`E restore --json --decline-synthesis\`: not offered again for this file; relay its answer)${o.list.length ? ` / ${pickOptions(o.list).replace(/ \/ "Skip"$/, "")} (run \`E restore --json --pick N\`)` : ""}.`,
       ];
     case "none":
-      return ["Relay the reason."];
+      return ["Nothing to restore (`show` says why): stop."];
     case "invalid":
       // Seed: invalid picker or replay input is asked again once; a second invalid answer is a skip.
       return [

@@ -29,15 +29,9 @@ export const warningsOf = (r: { warnings: readonly string[] }) => {
   ];
 };
 
-export const OPEN_QUESTIONS = 5;
-
-/** Open questions: in the text form listed; under --json the field holds them, said once. */
-function openQuestionLines(qs: readonly string[], json: boolean): string[] {
+/** Open questions, listed: said once, here (the JSON has no field for them). */
+function openQuestionLines(qs: readonly string[]): string[] {
   if (qs.length === 0) return [];
-  if (json)
-    return [
-      `Open questions: ${qs.length} (in openQuestions${qs.length > OPEN_QUESTIONS ? `, the first ${OPEN_QUESTIONS}` : ""}).`,
-    ];
   return [
     `Open questions: ${qs.length} items.`,
     ...qs.slice(0, BRIEF_LIMITS.items).map((q) => `  - ${cut(q, BRIEF_LIMITS.itemChars)}`),
@@ -94,14 +88,14 @@ function headLines(r: Restored): BriefLine[] {
  * words (in progress, next up, decisions), then the tracker's work items, blockers and open
  * questions come first, so they are cut last; then what the transcript and git say.
  */
-function restLines(r: Restored, json: boolean): string[] {
+function restLines(r: Restored): string[] {
   const s = r.summary!;
   const x = s.session;
   const rest: string[] = [
     ...modelLines(x),
     ...workItemLines(x),
     ...(r.reconcile ? blockerLines(r.reconcile) : []),
-    ...openQuestionLines(s.openQuestions, json),
+    ...openQuestionLines(s.openQuestions),
   ];
   if (s.artifacts.length) {
     rest.push(`In-flight artifacts: ${s.artifacts.length} paths (re-read them now):`);
@@ -119,7 +113,8 @@ function restLines(r: Restored, json: boolean): string[] {
       }),
     );
   rest.push(...digestNotes(x));
-  return rest;
+  // a line said twice (a todo listed twice) is said once
+  return [...new Set(rest)];
 }
 
 /** The held prompts: the replay menu, or the prompts chosen to replay and the one to edit. */
@@ -151,12 +146,12 @@ function cleanupLines(r: Restored): BriefLine[] {
   ];
 }
 
-export function restoredLines(r: Restored, engine: string, json: boolean): BriefLine[] {
+export function restoredLines(r: Restored, engine: string): BriefLine[] {
   const lines: BriefLine[] = warningsOf(r).map(keep);
   if (r.corrupt) return [...lines, ...damagedLines(r.corrupt, engine)];
   const s = r.summary!;
   lines.push(...headLines(r));
-  lines.push(...restLines(r, json).map((text) => ({ text })));
+  lines.push(...restLines(r).map((text) => ({ text })));
   if (r.needs.includes("same-session"))
     lines.push(...sameSessionLines(s.sessionId ?? "").map(keep));
   lines.push(...replayLines(r), ...cleanupLines(r));

@@ -8,6 +8,7 @@ import { successorCommand } from "../../../cli/commands/successor.ts";
 import { listCommand } from "../../../cli/commands/list.ts";
 import { showCommand } from "../../../cli/commands/show.ts";
 import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
+import { briefRepeats } from "../../helpers/brief-repeats.ts";
 
 const COMMANDS = [restoreCommand, successorCommand, listCommand, showCommand];
 const CUR = "cccc0000-0000-0000-0000-000000000001";
@@ -35,19 +36,56 @@ describe("restore --json", () => {
     const j = JSON.parse(r.out);
     expect(j.action).toBe("choose");
     expect(
-      j.candidates.map(
-        (c: { n: number; task: string; source: string; legacy: boolean; saved: string }) => [
-          c.n,
-          c.task,
-          c.source,
-          c.legacy,
-          c.saved,
-        ],
-      ),
+      j.candidates.map((c: { n: number; source: string; legacy: boolean }) => [
+        c.n,
+        c.source,
+        c.legacy,
+      ]),
     ).toEqual([
-      [1, "alpha", "sentinel", false, "2026-11-29 11:00 UTC"],
-      [2, "beta", "disk-only", true, "2026-11-28 (legacy)"],
+      [1, "sentinel", false],
+      [2, "disk-only", true],
     ]);
+    // the task and the time are said once, in the menu's rows (show)
+    const rows = (j.show as string[]).filter((l) => /^\s+\d+\./.test(l));
+    expect(rows[0]).toContain("2026-11-29 11:00 UTC: alpha [main]");
+    expect(rows[1]).toContain("2026-11-28 (legacy): beta [main]");
+    expect(j).not.toHaveProperty("menu");
+  });
+
+  it("says each fact once in the picker, the synthesis offer, nothing to restore and a refusal", () => {
+    const answer = (f: MemoryFixture, argv: string[] = []) =>
+      JSON.parse(cli(f, ["restore", "--json", "--session", CUR, ...argv]).out);
+    const two = new MemoryFixture();
+    two.sentinel(
+      "s-1",
+      two.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }),
+    );
+    two.sentinel(
+      "s-2",
+      two.checkpoint("2026-11-29T1000-a-longer-task-name-here.md", {
+        task: "a-longer-task-name-here",
+        ageDays: 0.02,
+        extra: { intent: "wire the export button behind its flag and write its docs page" },
+      }),
+    );
+    const state = new MemoryFixture();
+    state.sessionState(
+      "2026-11-29-gamma-with-a-long-name.md",
+      "## Current stage\nworking on it\n",
+      0.01,
+    );
+    const answers = {
+      choose: answer(two),
+      synthesize: answer(state),
+      none: answer(new MemoryFixture()),
+      invalid: answer(two, ["--pick", "9"]),
+    };
+    for (const [action, j] of Object.entries(answers)) {
+      expect(j.action, action).toBe(action);
+      expect(briefRepeats(j), action).toEqual([]);
+    }
+    expect(answers.invalid.reason).toContain("9");
+    expect(answers.none.show.join("\n")).not.toBe("");
   });
 
   it("prints a numbered picker a person can read: the kind of save, when, what it was doing", () => {
@@ -175,7 +213,7 @@ describe("restore hints for the skill", () => {
     f.sessionState("2026-11-19-beta.md", undefined, 10);
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("choose");
-    expect(j.menu[0]).toContain("None of these is restored by itself");
+    expect(j.show.join("\n")).toContain("None of these is restored by itself");
   });
 
   it("mentions a mid-agent handoff of this session (names only)", () => {
@@ -444,10 +482,7 @@ describe("the next session receives the digest (issue 9 point 5)", () => {
     expect(list).toContain('last asked "write the docs"');
     const j = JSON.parse(cli(f, ["restore", "--json", "--session", CUR]).out);
     expect(j.action).toBe("choose");
-    expect(j.candidates.map((c: { intent: string }) => c.intent).sort()).toEqual([
-      "(newest request) wire the button",
-      "(newest request) write the docs",
-    ]);
-    expect(j.menu.join("\n")).toContain('last asked "write the docs"');
+    expect(j.show.join("\n")).toContain('last asked "wire the button"');
+    expect(j.show.join("\n")).toContain('last asked "write the docs"');
   });
 });

@@ -7,6 +7,7 @@ import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 import { MemoryFixture, ROOT } from "../../helpers/memory-fixture.ts";
+import { briefRepeats } from "../../helpers/brief-repeats.ts";
 
 // The brief of the automatic checkpoint of spotter-4d5611e5 cut before its compaction, with the
 // session's seven files uncommitted (as the real-model play replayed them): each path said once,
@@ -132,6 +133,10 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
     expect(text).toMatch(/lib\/spotter_web\/live\/session_live\.ex \(\w+, x11\)/);
     expect(text).not.toContain("In-flight artifacts");
     expect(bytes).toBeLessThanOrEqual(8192);
+  });
+
+  it("says each fact once: no field's text inside a show line, no show line twice", () => {
+    expect(briefRepeats(j)).toEqual([]);
   });
 
   it("keeps the model's plan whole, what the closed item did, and the state of the last edit", () => {

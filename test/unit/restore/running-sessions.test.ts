@@ -92,7 +92,7 @@ describe("running sessions", () => {
     );
     expect(list).not.toMatch(/beta.*still running/);
     const picked = JSON.parse(restore(["--pick", "1", "--json"]));
-    expect(picked.warnings).toContain(
+    expect(picked.show).toContain(
       "[checkpoint] WARNING: session 258c0000... is still running: two sessions would now work on one task.",
     );
     expect(picked.action).toBe("restore");
@@ -119,7 +119,7 @@ describe("B3 synthesis declined", () => {
     expect(first.action).toBe("synthesize");
     const declined = JSON.parse(restore(["--json", "--decline-synthesis"]));
     expect(declined.action).toBe("none");
-    expect(declined.warnings.join("\n")).toContain("was declined before; not offered again");
+    expect(declined.show.join("\n")).toContain("was declined before; not offered again");
     const again = JSON.parse(restore(["--json"]));
     expect(again.action).toBe("none");
     let other = "";
