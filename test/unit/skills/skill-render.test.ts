@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import matter from "gray-matter";
+import { fitShow } from "../../../lib/restore/brief/brief-fit.ts";
 import { describe, expect, it } from "vitest";
 import {
   ENGINE_COMMAND,
@@ -162,12 +163,24 @@ describe("renderSkill refuses", () => {
     expect(steps[1]).toContain("skim the large ones");
     expect(steps[1]).toContain("headless: take the first option");
     expect(steps[2]).toContain("whole `file` only if asked or the brief is cut");
+    // the words the skill names are the engine's own when it cuts the brief
+    const said = /`show` says `([^`]+)`/.exec(steps[2]!)?.[1];
+    expect(said).toBe("brief cut to 8192 bytes");
+    const cutShow = fitShow(
+      [{ text: "kept", keep: true }, { text: "x".repeat(9000) }],
+      {},
+      "/c.md",
+    );
+    expect(cutShow).toEqual([
+      "kept",
+      `[checkpoint] ${said}: 1 more line(s); read /c.md for the rest`,
+    ]);
   });
   it("/checkpoint --share saves first, then runs share without --json and relays its one line", () => {
     const checkpoint = renderAllSkills(ROOT, "settings").find((s) => s.name === "checkpoint")!;
     const body = matter(checkpoint.text, {}).content;
     const save = body.indexOf("## 2. Save");
-    const share = body.indexOf("`--share` in the arguments: then run `E share` (no `--json`");
+    const share = body.indexOf("`--share` in the arguments: run `E share` (no `--json`");
     expect(save).toBeGreaterThan(-1);
     expect(share).toBeGreaterThan(body.indexOf("Relay the `report` lines", save));
     expect(share).toBeLessThan(body.indexOf("## 3. Restore"));
