@@ -147,7 +147,9 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
     );
     // carrying on starts with the checks the session ran
     expect(j.next.at(-1)).toContain("Restate the last edit's state");
-    expect(j.next.at(-1)).toContain('"Carry on: run mix compile / mix test / mix credo first"');
+    expect(j.next.at(-1)).toContain(
+      'AskUserQuestion "What next?": "Carry on: run mix compile / mix test / mix credo first" / "Read the whole checkpoint file first" / "Something else".',
+    );
   });
 });
 

@@ -100,6 +100,30 @@ describe("next gives the question's options", () => {
     );
   });
 
+  it("an option is cut between words only: a long next step with a path across the cut", () => {
+    const item =
+      "Finish the quoting in src/export/csv-writer-with-a-long-name.ts so fields with commas are quoted as RFC 4180 says";
+    const f = new MemoryFixture();
+    f.sentinel(
+      CUR,
+      f.checkpoint("2026-11-29T1100-alpha.md", {
+        task: "alpha",
+        ageDays: 0.01,
+        extra: { nextUp: [{ item, prerequisitesMet: true }] },
+      }),
+    );
+    const ask: string = restoreJson(f).j.next.at(-1);
+    const options = [...ask.slice(ask.indexOf('"What next?":')).matchAll(/"([^"]*)"/g)]
+      .map((m) => m[1]!)
+      .slice(1);
+    const carry = options[0]!;
+    expect(carry.endsWith("...")).toBe(true);
+    const kept = carry.slice("Carry on: ".length, -3);
+    expect(item.startsWith(kept)).toBe(true);
+    expect(item.charAt(kept.length)).toBe(" ");
+    expect(options.slice(1)).toEqual(["Read the whole checkpoint file first", "Something else"]);
+  });
+
   it("the picker: the newest candidates as options, then skip", () => {
     const f = new MemoryFixture();
     f.sentinel("s-1", f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
