@@ -1,4 +1,3 @@
-import { promptPreview, replayMenu } from "../prompt-replay.ts";
 import { restoredLines } from "./restored-lines.ts";
 import { fitShow, type BriefLine } from "./brief-fit.ts";
 import { PICKER_LIST_CAP } from "../picker-decision.ts";
@@ -29,22 +28,20 @@ function summaryJson(s: ResumeSummary | null) {
   return { kind: s.kind, file: s.file, reread: s.reread, rereadBytes: s.rereadBytes };
 }
 
+/** The held prompts beside the menu: what its lines (in `show`, never cut) do not say. */
 function promptsJson(r: Restored) {
   if (r.prompts.case === "A") return { case: "A" as const };
   return {
     case: r.prompts.case,
+    // the session the prompts were held in is in the file's name
     file: r.prompts.source.file,
-    sid: r.prompts.source.sid,
     legacy: r.prompts.legacy,
-    warning: r.prompts.warning ?? null,
     others: r.prompts.others,
     entries: r.prompts.entries.map((e) => ({
       n: e.n,
       timestamp: e.timestamp,
       nonReplayable: e.nonReplayable,
-      preview: promptPreview(e.text),
     })),
-    menu: replayMenu(r.prompts),
   };
 }
 
@@ -80,7 +77,7 @@ function restoredJson(r: Restored) {
  * sentinel and a picker's rows are lines of `show`, not fields.
  * - `restore`: `done` true means finished (sentinels moved to trash, ledger row written). With
  *   `done` false, ask about each of `needs` (`same-session`: proceed or open a fresh session;
- *   `replay`: the menu, in `show` and `pendingPrompts.menu`; `manual-recovery`: the raw text and
+ *   `replay`: the menu, in `show`; `manual-recovery`: the raw text and
  *   the hint in `show`, `corrupt.reason`), then rerun with `rerun` plus `--proceed` / `--replay
  *   ANSWER`. Fields: `kind`, `file` (the checkpoint, or the damaged file: Read whole when asked or
  *   when `show` says the brief was cut), `reread` and `rereadBytes` (the files `next` says to

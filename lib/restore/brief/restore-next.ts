@@ -59,7 +59,7 @@ function restoredNext(r: Restored): string[] {
   if (r.needs.includes("replay")) {
     const c = r.prompts.case === "C";
     return [
-      `AskUserQuestion "Replay which blocked prompts?" (the menu in pendingPrompts.menu): "All" (\`--replay all\`; skips non-replayable) / "None" (\`--replay none\`)${c ? ' / "Delete them" (`--replay delete`)' : ""} / "Some or edit one" (the user types numbers \`1,3\` or \`edit N\`); then run \`${rerun} --replay <answer>\`.`,
+      `AskUserQuestion "Replay which blocked prompts?" (the menu in \`show\`): "All" (\`--replay all\`; skips non-replayable) / "None" (\`--replay none\`)${c ? ' / "Delete them" (`--replay delete`)' : ""} / "Some or edit one" (the user types numbers \`1,3\` or \`edit N\`); then run \`${rerun} --replay <answer>\`.`,
     ];
   }
   const s = r.summary;

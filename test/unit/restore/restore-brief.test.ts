@@ -32,6 +32,7 @@ function commitMarks(subject: string) {
 }
 import { summarizeStatus, statusKind } from "../../../lib/restore/status-summary.ts";
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
+import { briefRepeats } from "../../helpers/brief-repeats.ts";
 
 // Issue 19 point 3: restore answers in a bounded brief that says the checkpoint's kind and gives the
 // question's options in `next`.
@@ -140,7 +141,13 @@ describe("next gives the question's options", () => {
     const f = new MemoryFixture();
     f.sentinel(CUR, f.checkpoint("2026-11-29T1100-alpha.md", { task: "alpha", ageDays: 0.01 }));
     f.prompt(CUR, "=== BLOCKED PROMPT [2026-11-29T10:00:00Z] ===\nfirst prompt\n", 0.01);
-    const next: string = restoreJson(f).j.next[0];
+    const { j } = restoreJson(f);
+    const next: string = j.next[0];
+    expect(next).toContain("(the menu in `show`)");
+    expect(j.show).toContain("  1. [2026-11-29T10:00:00Z] first prompt");
+    // the menu and the previews are said once, in show
+    expect(j.pendingPrompts).not.toHaveProperty("menu");
+    expect(briefRepeats(j)).toEqual([]);
     expect(next).toContain('"All" (`--replay all`');
     expect(next).toContain('"None" (`--replay none`)');
     expect(next).toContain('"Some or edit one"');
