@@ -170,6 +170,9 @@ describe("the brief keeps the model's words first", { timeout: 60_000 }, () => {
     expect(once(IN_PROGRESS.slice(0, 60))).toBe(1);
     expect(once(DECISIONS[0]!.slice(0, 60))).toBe(1);
     expect(briefRepeats(j)).toEqual([]);
+    // the todos that are the next steps word for word are said once, as next steps
+    for (const n of NEXT) expect(once(n)).toBe(1);
+    expect(show).toContain("Todos: 8 pending: the Next up items above");
     // the option offered to the person is cut between words only
     const option = /"Carry on: ([^"]*)"/.exec(j.next.join("\n"))?.[1] ?? "";
     expect(NEXT[0]!.startsWith(option.replace(/\.\.\.$/, ""))).toBe(true);

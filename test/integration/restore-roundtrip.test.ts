@@ -150,7 +150,10 @@ describe("restore round trip with the built engine", () => {
     expect(show).toContain("Open questions: 1 items.");
     expect(show).toContain("  - lexer or not?");
     expect(show).toContain(`Commit (present in git): ${real.slice(0, 7)} T-01 first`);
-    expect(show).toContain("Commit (not in this clone): deadbee T-02 second");
+    expect(show).toContain('Drift: commit deadbee "T-02 second" is not in this clone');
+    expect(
+      show.filter((l) => l.includes("deadbee T-02") || l.includes('deadbee "T-02')),
+    ).toHaveLength(1);
     const tree = show.indexOf("Working tree entries (3 of 3):");
     expect(show.slice(tree + 1, tree + 4)).toEqual([
       "   M a.txt",

@@ -81,17 +81,7 @@ export function whereLines(x: ResumeSession): string[] {
       }),
     );
   }
-  if (x.todos) {
-    lines.push(`Todos: ${x.todos.length ? "" : "(empty list)"}`.trimEnd());
-    lines.push(
-      ...bounded(
-        x.todos,
-        L.todos,
-        "todos",
-        (t) => `  ${todoMark(t.status)} ${cut(t.content, L.todoChars)}`,
-      ),
-    );
-  }
+  if (x.todos) lines.push(...todoLines(x.todos, x.nextUp));
   const listed = new Set(x.uncommitted.map((u) => u.path));
   const committed = x.changed.filter((f) => !listed.has(f.path));
   if (committed.length)
@@ -109,6 +99,27 @@ export function whereLines(x: ResumeSession): string[] {
     ),
   );
   return lines;
+}
+
+/** The todos; a pending one that is a Next up item word for word is said once, there. */
+function todoLines(todos: NonNullable<ResumeSession["todos"]>, nextUp: ResumeSession["nextUp"]) {
+  const planned = new Set(nextUp.map((n) => n.item.trim()));
+  const said = (t: (typeof todos)[number]) =>
+    t.status === "pending" && planned.has(t.content.trim());
+  const rest = todos.filter((t) => !said(t));
+  const same = todos.length - rest.length;
+  const note = same ? `${same} pending: the Next up items above` : "";
+  if (rest.length === 0) return [`Todos: ${note || "(empty list)"}`];
+  return [
+    "Todos:",
+    ...bounded(
+      rest,
+      L.todos,
+      "todos",
+      (t) => `  ${todoMark(t.status)} ${cut(t.content, L.todoChars)}`,
+    ),
+    ...(same ? [`  (+${note})`] : []),
+  ];
 }
 
 /** The model's own notes of what is open (a curated checkpoint): in progress, next up, decisions. */

@@ -36,7 +36,7 @@ export function reconcileLines(
   for (const c of r.confirmedCommits) lines.push(`Commit (present in git): ${commitLine(c)}`);
   for (const c of r.rebasedCommits)
     lines.push(`Commit (rebased: now ${c.hash}, listed as ${c.was}): ${c.subject}`);
-  for (const c of r.droppedCommits) lines.push(`Commit (not in this clone): ${commitLine(c)}`);
+  // a listed commit not in this clone is said once, by its drift line (driftLines)
   if (r.git && opts.tree !== false) lines.push(workingTreeLine(r));
   const known = new Set(opts.known ?? []);
   const dirs = [...known];
