@@ -120,7 +120,7 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
       input: preCompactPayload(repo, "../../etc/x", "auto"),
     });
     expect(r.code).toBe(0);
-    // The checkpoint, and the memory folder's own .gitignore (issue 10: git status stays clean).
+    // The checkpoint, and the memory folder's own .gitignore (its `*` keeps git status clean).
     expect(
       repo
         .files()

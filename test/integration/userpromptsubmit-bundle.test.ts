@@ -53,7 +53,7 @@ describe("the built UserPromptSubmit hook", () => {
     const input = JSON.stringify({ ...JSON.parse(payload(50_000)), cwd: quiet });
     const r = runBundle(hook, [], { input, env: env() });
     expect(r).toMatchObject({ status: 0, stdout: "" });
-    // A plain prompt in a project without a memory folder writes nothing (issue 10).
+    // A plain prompt in a project without a memory folder writes nothing: git status stays clean.
     expect(fs.existsSync(path.join(quiet, ".workflow_artifacts"))).toBe(false);
   });
 

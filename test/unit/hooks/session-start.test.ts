@@ -343,7 +343,7 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
   });
 });
 
-describe("sessionstart: after a compaction, the model's last words (issue 19)", () => {
+describe("sessionstart: after a compaction, the model's last words before it", () => {
   const withWords = (sid: string, words: string[], changed = 3) =>
     `${renderSkeletonCheckpoint({
       status: "checkpoint save (precompact, auto trigger)",
