@@ -10,7 +10,7 @@ import {
   type LoopbackModel,
 } from "./loopback-model.ts";
 
-// Issue 23 point 8 on both clients: which typed name reaches a skill called checkpoint. 2.1.332's
+// On both clients: which typed name reaches a skill called checkpoint. 2.1.332's
 // built-in /rewind has the alias /checkpoint: a user-level skill (the settings install) still
 // wins by exact name; a plugin's skill does not (in -p the built-in answers "/checkpoint isn't
 // available in this environment", interactively it opens Rewind) and is reached by its

@@ -13,7 +13,7 @@ import {
 } from "./loopback-model.ts";
 import { installFromDist, scriptedCommands, tempProject, toolCallsSoFar } from "./skill-driver.ts";
 
-// Issue 9 under the real client: /checkpoint hands the model's own state to the engine as one JSON
+// Under the real client: /checkpoint hands the model's own state to the engine as one JSON
 // document (`echo -E '<json>' | E save --json --stdin-json`, the way in that the skill's
 // allowed-tools accept without a prompt), a fresh session's /checkpoint --restore gets those
 // fields back, and after a real /compact the SessionStart note names the newest changed file.

@@ -12,11 +12,11 @@ import {
 } from "./loopback-model.ts";
 import { PROMPT_REENTRY_HEAD, REENTRY_FOLLOWS } from "../../lib/notes/reentry-note.ts";
 
-// Issue 23, points 5 and 6, under the real client (2.1.197 and 2.1.332): a `/compact <focus>`
-// sends the summariser a request that carries the user's focus first, then PreCompact's steering
-// text naming the checkpoint it wrote and the exact changed paths. The summary is not yet in the
-// transcript at SessionStart(compact); the first prompt after the compaction carries only the
-// paths it dropped.
+// Steering the summary and re-injecting what it dropped, under the real client (2.1.197 and
+// 2.1.332): a `/compact <focus>` sends the summariser a request that carries the user's focus
+// first, then PreCompact's steering text naming the checkpoint it wrote and the exact changed
+// paths. The summary is not yet in the transcript at SessionStart(compact); the first prompt after
+// the compaction carries only the paths it dropped.
 
 let tmp: string;
 let home: string;

@@ -17,7 +17,7 @@ import {
 } from "./loopback-model.ts";
 import { toolCallsSoFar } from "./skill-driver.ts";
 
-// Issue 23, point 3, under the real client: a turn the client injects reaches the prompt hook at
+// Under the real client: a turn the client injects (nobody typed it) reaches the prompt hook at
 // the block tier and passes untouched. The one such turn a `-p` run produces within seconds is a
 // background task's end: the model starts `sleep 1` in the background and ends its turn; the
 // client then runs UserPromptSubmit with a `<task-notification>` prompt (no `source`: neither

@@ -12,7 +12,7 @@ import {
   type LoopbackModel,
 } from "./loopback-model.ts";
 
-// Issue 23 on the newest client (vitest project claude-2.1.332 only): a fork's banner names the
+// What the newest client added (vitest project claude-2.1.332 only): a fork's banner names the
 // session it forked from and its checkpoint; a resume after the prompt cache expired gets the
 // client's re-cache figures; the prompt hook's payload, as the client really sends it. A second
 // hook beside ours records every payload, so the assertions use the client's own numbers.

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { installFromDist, tempProject } from "./skill-driver.ts";
 import { runClaude, startLoopbackModel, type ScriptedReply } from "./loopback-model.ts";
 
-// Issue 10 point 3: which pid is the session's Claude Code process? The hook runs under a shell
-// the client starts; the real client shows the answer. Needs dist/ (npm test builds first).
+// Which pid is the session's Claude Code process, the one the registry of running sessions must
+// name? The hook runs under a shell the client starts; the real client shows the answer. Needs
+// dist/ (npm test builds first).
 
 describe("e2e: SessionStart records the session's Claude Code process", { timeout: 90_000 }, () => {
   it("the registry names the client process the test spawned, alive while the session runs, outside the repository", async () => {

@@ -10,7 +10,7 @@ import {
   type LoopbackModel,
 } from "./loopback-model.ts";
 
-// Issue 10 point 2 under the real client: the SessionStart banner reaches the model
+// Under the real client: the SessionStart banner reaches the model
 // (additionalContext) and the person (systemMessage), and the client takes both without a hook error.
 
 let tmp: string;

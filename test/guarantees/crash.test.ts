@@ -15,7 +15,7 @@ import {
   type Project,
 } from "./workload.ts";
 
-// Issue 11 point 3: SIGKILL at a random point of a save, a block-tier forced save, a PreCompact, a
+// Crash safety: SIGKILL at a random point of a save, a block-tier forced save, a PreCompact, a
 // cleanup (and a SessionEnd: one more row in KINDS), 1,000 times, many at once, in one repository.
 // The delay is drawn from the seed, within the run time of that kind measured first on this
 // machine. Afterwards no file under a final name is partial, no sentinel names a missing

@@ -29,7 +29,7 @@ import {
 } from "./proc-pool.ts";
 import { answerProblem, bundleFile, HOOKS } from "./tables.ts";
 
-// Issue 11 point 1, as processes: the built hook bundles, started as Claude Code starts them
+// Fuzzing, as processes: the built hook bundles, started as Claude Code starts them
 // (node <bundle>, the payload on stdin), with generated payloads: hostile field values, broken
 // bytes, random bytes. Each must exit 0 by itself, print nothing or one JSON object of its
 // documented shape, and write only under <project>/.workflow_artifacts/ and <config>/quoin-checkpoint/.

@@ -15,7 +15,7 @@ import {
 import { count, params, report } from "./fuzz-seed.ts";
 import { answerProblem, HOOKS, inProcessAnswer, missingRows } from "./tables.ts";
 
-// Issue 11 point 1, in-process: every hook's whole pipeline (parse, validate, handle, answer, the
+// Fuzzing, in-process: every hook's whole pipeline (parse, validate, handle, answer, the
 // fail-open log) on a memfs world built for each case, fed payloads with hostile field values,
 // broken bytes and strangers' fields. Invariants: what it prints is empty or one JSON object of
 // the event's documented shape, and it writes only under <project>/.workflow_artifacts/ and

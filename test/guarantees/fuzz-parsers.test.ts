@@ -3,7 +3,7 @@ import { afterAll, describe, it } from "vitest";
 import { count, params, report } from "./fuzz-seed.ts";
 import { PARSERS } from "./parser-table.ts";
 
-// Issue 11 point 1, parsers: every row of the parser table (checkpoint files and their round
+// Fuzzing the parsers: every row of the parser table (checkpoint files and their round
 // trip, session-state files, each sentinel family, pending-prompt files, settings.json, transcript
 // lines, the save --stdin-json document, hook payloads) gets its generated cases; no exception
 // may escape a parser, and each row's own invariant must hold.

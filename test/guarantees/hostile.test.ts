@@ -24,7 +24,7 @@ import { bundleFile, ENGINE_FILE } from "./tables.ts";
 import type { HookBundle } from "../../lib/install/install-layout.ts";
 import { blockTranscript, project, type Project } from "./workload.ts";
 
-// Issue 11 point 4: hostile input, each case through the built bundles in a real repository.
+// Hostile input, each case through the built bundles in a real repository.
 // Each is refused or neutralised with a message a person can act on, and nothing is read or
 // written outside the project (the scratch $HOME's config folder aside).
 

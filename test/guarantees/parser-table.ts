@@ -201,8 +201,8 @@ function checkHostileCheckpoint(d: CheckpointData): void {
     renderSkeletonCheckpoint,
   ]) {
     const text = render(d);
-    // Paths and the branch are stored exactly (issue 10: non-ASCII kept, control characters escaped);
-    // everything else is ASCII. No control byte anywhere.
+    // Paths and the branch are stored exactly, so a restore names the same ones (non-ASCII kept,
+    // control characters escaped); everything else is ASCII. No control byte anywhere.
     if (/[\x00-\x08\x0B-\x1F\x7F]/.test(text))
       fail("control byte in a checkpoint", text.match(/[\x00-\x08\x0B-\x1F\x7F]/)?.[0], "none");
     // (longest first: a lone surrogate branch is a substring of a plan file's surrogate pairs)

@@ -7,7 +7,7 @@ import { runProc } from "./proc-pool.ts";
 import { bundleFile, HOOKS } from "./tables.ts";
 import { project, type Project } from "./workload.ts";
 
-// Issue 11 point 5: a hook whose stdin never closes, or whose transcript sits on a stalled path
+// Stalls: a hook whose stdin never closes, or whose transcript sits on a stalled path
 // (a FIFO with no writer), ends by itself, exit 0, no answer, within its own deadline: well under
 // the timeout the installer registers (and, for SessionEnd, under the 1.5 s Claude Code gives).
 // The wall times are printed, not asserted (timing claims belong to the bench); what is asserted

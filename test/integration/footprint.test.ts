@@ -8,7 +8,7 @@ import { ensureBuilt, REPO_ROOT, tempRepo } from "../helpers/save-repo.ts";
 import { transcriptWithTokens } from "../helpers/transcripts.ts";
 import { isPromptCodeCache } from "../helpers/run-bundle.ts";
 
-// Issue 10's footprint, end to end: a user install into a temp $HOME, then the hooks as the
+// What quoin leaves behind, end to end: a user install into a temp $HOME, then the hooks as the
 // installed settings.json runs them (sh -c) and the installed engine, in a fresh git repository.
 // At the end `git status --porcelain` prints nothing and $HOME holds only ~/.claude.
 

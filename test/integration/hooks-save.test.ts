@@ -16,7 +16,7 @@ beforeAll(ensureBuilt);
 const A = "a0a0a0a0-0000-4000-8000-000000000001";
 const B = "b0b0b0b0-0000-4000-8000-000000000002";
 
-// CLAUDE-CODE.md section 2: the common fields plus PreCompact's trigger and custom_instructions.
+// The fields every hook event carries, plus PreCompact's trigger and custom_instructions.
 function preCompactPayload(repo: TempRepo, sid: string, trigger: "auto" | "manual"): string {
   return JSON.stringify({
     session_id: sid,
@@ -120,7 +120,7 @@ describe("PreCompact hook (built bundle, real stdin)", () => {
       input: preCompactPayload(repo, "../../etc/x", "auto"),
     });
     expect(r.code).toBe(0);
-    // The checkpoint, and the memory folder's own .gitignore (issue 10: git status stays clean).
+    // The checkpoint, and the memory folder's own .gitignore (its `*` keeps git status clean).
     expect(
       repo
         .files()

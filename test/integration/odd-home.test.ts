@@ -7,8 +7,9 @@ import { tempDir } from "../helpers/temp-dirs.ts";
 import { transcriptWithTokens } from "../helpers/transcripts.ts";
 import { writeFileSync } from "node:fs";
 
-// Issue 10 points 2 and 9: every command quoin prints or installs runs as written, from a home
-// folder whose path holds `"`, `$` and a backtick (each of which breaks a double-quoted word).
+// Every command quoin prints or installs runs as written (a person pastes it, settings.json hands
+// it to sh), even from a home folder whose path holds `"`, `$` and a backtick (each of which breaks
+// a double-quoted word).
 
 beforeAll(ensureBuilt);
 

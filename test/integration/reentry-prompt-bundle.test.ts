@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST, runBundle } from "../helpers/run-bundle.ts";
 import { workSessionLines } from "../helpers/transcripts.ts";
 
-// Issue 23, point 6, through the built hooks in the order the real clients run them: PreCompact
-// saves, SessionStart(compact) fires, then the client writes the compact_boundary and its summary;
-// the first prompt after it carries only what that summary dropped, and the next one nothing.
+// After a compaction the model gets back only what the client's summary dropped, through the built
+// hooks in the order the real clients run them: PreCompact saves, SessionStart(compact) fires, then
+// the client writes the compact_boundary and its summary; the first prompt after it carries only
+// what that summary dropped, and the next one nothing.
 
 let tmp: string;
 let home: string;

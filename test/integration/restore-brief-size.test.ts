@@ -12,9 +12,10 @@ import { asciiBody } from "../../lib/core/ascii-text.ts";
 import { ENGINE_BUNDLE } from "../../lib/install/install-layout.ts";
 import { briefRepeats } from "../helpers/brief-repeats.ts";
 
-// Issue 19 point 3: `restore --json` is at most 8 KB whatever the repository holds. A real
-// repository built here: 500 tracked files all changed, 7,000 untracked paths, 1,000 commits since
-// the save; the checkpoint is a full one (a long model document, the handover sections).
+// `restore --json` is at most 8 KB whatever the repository holds: the model reads all of it, and
+// a git status list alone can run to tens of KB. A real repository built here: 500 tracked files
+// all changed, 7,000 untracked paths, 1,000 commits since the save; the checkpoint is a full one
+// (a long model document, the handover sections).
 const ENGINE = path.resolve(import.meta.dirname, "../../dist", ENGINE_BUNDLE);
 const OLD = "aaaa1111-0000-4000-8000-000000000001";
 const NEW = "bbbb2222-0000-4000-8000-000000000002";

@@ -29,7 +29,7 @@ function payload(tokens: number, prompt = "run the tests", sid = SID): string {
   const transcript = path.join(home, ".claude", "projects", "-proj", `${sid}.jsonl`);
   fs.mkdirSync(path.dirname(transcript), { recursive: true });
   fs.writeFileSync(transcript, transcriptWithTokens(tokens));
-  // Field for field what Claude Code 2.1.x sends (CLAUDE-CODE.md section 2 and section 8).
+  // Field for field what Claude Code 2.1.x sends (docs/claude-code-versions.md, "Hook payloads").
   return JSON.stringify({
     session_id: sid,
     prompt_id: "550e8400-e29b-41d4-a716-446655440000",
@@ -53,7 +53,7 @@ describe("the built UserPromptSubmit hook", () => {
     const input = JSON.stringify({ ...JSON.parse(payload(50_000)), cwd: quiet });
     const r = runBundle(hook, [], { input, env: env() });
     expect(r).toMatchObject({ status: 0, stdout: "" });
-    // A plain prompt in a project without a memory folder writes nothing (issue 10).
+    // A plain prompt in a project without a memory folder writes nothing: git status stays clean.
     expect(fs.existsSync(path.join(quiet, ".workflow_artifacts"))).toBe(false);
   });
 

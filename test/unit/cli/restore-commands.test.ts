@@ -401,7 +401,7 @@ describe("successor", () => {
   });
 });
 
-describe("the next session receives the digest (issue 9 point 5)", () => {
+describe("the next session receives the digest", () => {
   const digest = {
     firstRequest: { text: "Add CSV export", at: "2026-11-29T09:00:00Z" },
     requests: [{ text: "now wire the download button", at: "2026-11-29T10:00:00Z" }],

@@ -55,7 +55,7 @@ describe("trash", () => {
   });
 });
 
-describe("the memory folder's .gitignore (issue 10: git status stays clean)", () => {
+describe("the memory folder's .gitignore (git status stays clean)", () => {
   const MEM = "/r/.workflow_artifacts/memory";
   it.each([
     [

@@ -25,10 +25,11 @@ import {
   spotterSummary as summaryText,
 } from "../../helpers/spotter-compaction.ts";
 
-// Measured on the real session spotter-4d5611e5: PreCompact saves from the
-// transcript cut just before its compaction; SessionStart(compact) then reads the summary the
-// model wrote after the compact_boundary and re-injects only the checkpoint's paths, requests and
-// todos that summary lacks, plus the newest changed file, with one line saying how much it kept.
+// Re-injecting only what the client's summary lacks (the rest the model already has), measured on
+// the real session spotter-4d5611e5: PreCompact saves from the transcript cut just before its
+// compaction; SessionStart(compact) then reads the summary the model wrote after the
+// compact_boundary and re-injects only the checkpoint's paths, requests and todos that summary
+// lacks, plus the newest changed file, with one line saying how much it kept.
 
 const { sid: SID, home: HOME, root: ROOT, transcript: TRANSCRIPT } = SPOTTER;
 const savedJustBefore = new Date(Date.parse(BOUNDARY_AT) - 5000).toISOString();

@@ -7,8 +7,9 @@ import type { CheckpointDigest } from "../../../lib/store/checkpoint-digest.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
-// Issue 23, point 5: PreCompact's plain stdout steers the summariser. Bounded, ASCII, in a fixed
-// order (the user's focus note, the checkpoint, the changed paths, requests, todos, failures, reads).
+// PreCompact's plain stdout steers the summariser (the client appends it to the summariser's
+// instructions). Bounded, ASCII, in a fixed order (the user's focus note, the checkpoint, the
+// changed paths, requests, todos, failures, reads).
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
 const SID = "4d5611e5-241a-462a-8d15-5122611a9569";

@@ -6,9 +6,10 @@ import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { coverageByText, cutAtCompaction, fileTokens } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
-// Issue 9's measure on a real session: spotter-4d5611e5 cut just before its compact_boundary; the
-// PreCompact checkpoint written from that must name the files of the model's own summary that
-// follows the boundary, carry the first and the newest typed request, and name a task.
+// What an automatic checkpoint must carry for a fresh session, measured on a real session:
+// spotter-4d5611e5 cut just before its compact_boundary; the PreCompact checkpoint written from
+// that must name the files of the model's own summary that follows the boundary, carry the first
+// and the newest typed request, and name a task.
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
 const SID = "4d5611e5-241a-462a-8d15-5122611a9569";

@@ -6,10 +6,11 @@ import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
 
-// Issue 19 on every real fixture session: the automatic (PreCompact) checkpoint, written from the
-// transcript as it stood before its first compaction (or whole, when it has none), holds the
-// model's newest words and no failure whose command passed later. Read here independently of the
-// digest: the newest main-chain assistant text, and every Bash run with its result.
+// The handover on every real fixture session: the automatic (PreCompact) checkpoint, written from
+// the transcript as it stood before its first compaction (or whole, when it has none), holds the
+// model's newest words (what it was doing) and no failure whose command passed later (a fresh
+// session would read it as current). Read here independently of the digest: the newest main-chain
+// assistant text, and every Bash run with its result.
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
 const HOME = "/home/USER";

@@ -6,9 +6,10 @@ import { readHeadCheap } from "../../../lib/core/git.ts";
 import { cutAtCompaction } from "../../helpers/summary-oracle.ts";
 import { fakeDeps, type FakeDeps } from "../../helpers/memfs-deps.ts";
 
-// Issue 23, point 4: PreCompact once per compaction. The real session spotter-4d5611e5, cut just
-// before its compaction: a second PreCompact of the unchanged session writes nothing (and logs
-// it); a typed request, an edit, a todo change or a moved HEAD between them writes a second one.
+// One PreCompact checkpoint per compaction: a client that precomputes the summary fires PreCompact
+// again when it re-arms. The real session spotter-4d5611e5, cut just before its compaction: a
+// second PreCompact of the unchanged session writes nothing (and logs it); a typed request, an
+// edit, a todo change or a moved HEAD between them writes a second one.
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
 const SID = "4d5611e5-241a-462a-8d15-5122611a9569";

@@ -11,9 +11,10 @@ import {
   userLine,
 } from "../../helpers/session-transcript.ts";
 
-// Issue 19: git runs in the automatic writers now, each call bounded. SessionEnd's calls are cut
-// to what is left of its 1.2 s deadline (a git that does not answer in time is skipped and the
-// checkpoint says so in one line); the block tier's forced save runs no git at all.
+// git runs in the automatic writers (their handover lists the session's commits), each call
+// bounded. SessionEnd's calls are cut to what is left of its 1.2 s deadline (a git that does not
+// answer in time is skipped and the checkpoint says so in one line); the block tier's forced save
+// runs no git at all.
 
 const TRANSCRIPT = `${HOME}/.claude/projects/-home-u-proj/${SID}.jsonl`;
 const at = (minutesAgo: number) => new Date(NOW.getTime() - minutesAgo * 60_000).toISOString();

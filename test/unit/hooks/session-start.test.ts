@@ -68,7 +68,7 @@ describe("sessionstart: sweep", () => {
   });
 });
 
-describe("sessionstart: one banner, in DESIGN.md's order", () => {
+describe("sessionstart: at most one banner: this session's restore, else another's, a reference, a handoff", () => {
   const mine = `${CKPTS}/2026-11-29T2000-mine.md`;
   const theirs = `${CKPTS}/2026-11-29T2030-theirs.md`;
   const ref = `${CKPTS}/2026-11-28T1000-refd.md`;
@@ -343,7 +343,7 @@ describe("sessionstart: after a compaction, the precompact digest", () => {
   });
 });
 
-describe("sessionstart: after a compaction, the model's last words (issue 19)", () => {
+describe("sessionstart: after a compaction, the model's last words before it", () => {
   const withWords = (sid: string, words: string[], changed = 3) =>
     `${renderSkeletonCheckpoint({
       status: "checkpoint save (precompact, auto trigger)",

@@ -175,7 +175,7 @@ describe("settings merge", () => {
   });
 });
 
-describe("a handler the user added inside quoin's group (issue 10 point 9)", () => {
+describe("a handler the user added inside quoin's group", () => {
   const mine = { type: "command", command: "~/bin/audit-prompt", timeout: 5 };
   function withUserHandler(): string {
     const installed = mergeInstall(null, { hooks: HOOKS });

@@ -110,7 +110,7 @@ describe("planTaskStates and planDrift", () => {
   });
 });
 
-describe("reconcile: the three states of a listed commit (issue 19)", () => {
+describe("reconcile: the three states of a listed commit (present, rebased, not in this clone)", () => {
   const HEAD = "a".repeat(40);
   function handoverCheckpoint(f: MemoryFixture, extraSections: string) {
     const file = f.checkpoint("2026-11-29T1100-gamma.md", {

@@ -34,8 +34,8 @@ import { summarizeStatus, statusKind } from "../../../lib/restore/status-summary
 import { MemoryFixture } from "../../helpers/memory-fixture.ts";
 import { briefRepeats } from "../../helpers/brief-repeats.ts";
 
-// Issue 19 point 3: restore answers in a bounded brief that says the checkpoint's kind and gives the
-// question's options in `next`.
+// restore answers in a bounded brief (the model reads all of it) that says the checkpoint's kind
+// and gives the question's options in `next`.
 const CUR = "cccc0000-0000-0000-0000-000000000001";
 
 function restoreJson(f: MemoryFixture, argv: string[] = []) {

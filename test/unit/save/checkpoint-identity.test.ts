@@ -29,8 +29,9 @@ import {
 } from "../../helpers/session-transcript.ts";
 
 // Two session-state files: the older names this session by its UUID, the newer is another
-// session's. Every writer of this session must pick the older one (issue 20): before, the forced
-// save took the newest file (beta-task) and `/checkpoint` the anchored one (alpha-task).
+// session's. Every writer of this session must pick the older one, or the restore gate sees two
+// tasks for one session: before, the forced save took the newest file (beta-task) and
+// `/checkpoint` the anchored one (alpha-task).
 const OURS = `${SESSIONS}/2026-11-27-alpha-task.md`;
 const THEIRS = `${SESSIONS}/2026-11-29-beta-task.md`;
 const TRANSCRIPT = `${HOME}/.claude/projects/-home-u-proj/${SID}.jsonl`;

@@ -14,9 +14,9 @@ import {
   userLine,
 } from "../../helpers/session-transcript.ts";
 
-// Issue 19 per rule, on hand-made transcripts in a real temporary git repository: this session's
-// commits read from its own `git commit` results and checked against git at save time, the
-// uncommitted files, and only the failures that still stand.
+// The handover rule by rule, on hand-made transcripts in a real temporary git repository: this
+// session's commits read from its own `git commit` results and checked against git at save time,
+// the uncommitted files, and only the failures that still stand.
 
 const SID = "11111111-2222-4333-8444-555555555555";
 const T0 = new Date(Date.now() - 3600_000).toISOString();

@@ -15,9 +15,10 @@ import {
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
 import type { Handover } from "../../../lib/store/checkpoint-handover.ts";
 
-// Issue 19, point 2: a budget with a floor. A /checkpoint with a 6 KB model document stays within
-// the 6 KB hard cap and leaves every part of the floor in place; the model's fields are cut in the
-// stated order with a count. An automatic checkpoint aims at the 4 KB soft cap.
+// A budget with a floor, so that a long model document cannot push the mechanical facts out of the
+// file. A /checkpoint with a 6 KB model document stays within the 6 KB hard cap and leaves every
+// part of the floor in place; the model's fields are cut in the stated order with a count. An
+// automatic checkpoint aims at the 4 KB soft cap.
 
 const at = (m: number) =>
   `2026-11-29T1${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:00.000Z`;
