@@ -107,8 +107,9 @@ export const TEXT_LIMITS = {
     headChars: 400,
     /** how the current item was found (the in-progress todo, the tracker's claim) */
     howChars: 140,
-    /** the line saying the last edits were not verified */
-    stateChars: 400,
+    /** the line saying the last edits were not verified: two file paths, the checks to run, and
+     * the session's own hooks (two named) or what they told the model (two quotes of 160) */
+    stateChars: 640,
     /** a fix's command and the command that fixed it: enough to recognise it */
     commandChars: 60,
     errorChars: 80,

@@ -151,7 +151,8 @@ export function workItemLines(x: ResumeSession): string[] {
     const how = w.how ? ` (taken up by: ${cut(w.how, 160)})` : "";
     lines.push(`Work item in progress: ${idTitle(w)}${head}${how}`);
   }
-  if (x.unverified) lines.push(`State of the last edit: ${cut(x.unverified, 400)}`);
+  if (x.unverified)
+    lines.push(`State of the last edit: ${cut(x.unverified, TEXT_LIMITS.lessons.stateChars)}`);
   const more = Math.max(0, x.openItems.length - L.openItems) + x.openItemsMore;
   if (x.openItems.length || more)
     lines.push(

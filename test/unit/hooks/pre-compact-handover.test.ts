@@ -149,6 +149,8 @@ describe("PreCompact checkpoint of spotter-4d5611e5, cut before its compaction",
     expect(work.unverified).toMatch(
       /lib\/spotter_web\/components\/transcript_components\.ex and .* no build or test command ran since: their state is unverified; run mix compile \/ mix test \/ mix credo first; PostToolUse hooks \(post-edit-check.js/,
     );
+    // whole, with absolute paths too: the hooks' part is not cut off
+    expect(work.unverified).toMatch(/what they told the model is not in the transcript$/);
     // nothing of the last words again
     const words = new Set((parsed.digest.lastWords ?? []).map((w) => w.text));
     for (const w of parsed.digest.progress ?? []) expect(words.has(w.text)).toBe(false);
