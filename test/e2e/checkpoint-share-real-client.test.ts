@@ -31,7 +31,7 @@ describe("e2e: /checkpoint --share", { timeout: 120_000 }, () => {
     expect(run.code, run.stderr).toBe(0);
     const skill = bodies.map((b) => requestText(b)).find((t) => t.includes(SKILL_MARKER)) ?? "";
     expect(skill).toContain("Arguments: `--share --mode restore`");
-    expect(skill).toContain("then run `E share` (no `--json`");
+    expect(skill).toContain("`--share` in the arguments: run `E share` (no `--json`");
     // the request after the share call carries its tool result: the engine's one line, no denial
     const shared = lastUserText(bodies.at(-1)!);
     expect(shared).not.toMatch(/permission|requires approval|not allowed/i);

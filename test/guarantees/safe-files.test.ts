@@ -295,7 +295,7 @@ const RUN_LOCK_WAIT = 3_000;
 
 interface RestoreJson {
   replay?: { prompts: { text: string }[] } | null;
-  warnings?: string[];
+  show?: string[];
 }
 const HELD_PROMPTS = ["migrate the users table", "then deploy to prod"];
 
@@ -346,7 +346,7 @@ async function claimWorld(
 function expectNoneHandedOut(stdout: string): void {
   const j = JSON.parse(stdout) as RestoreJson;
   expect(j.replay?.prompts ?? []).toEqual([]);
-  expect(j.warnings?.join("\n")).toMatch(/held prompt\(s\) of session 5afe5afe were already taken/);
+  expect(j.show?.join("\n")).toMatch(/held prompt\(s\) of session 5afe5afe were already taken/);
 }
 
 /** A new session's restore of the held session, replaying every held prompt. */

@@ -100,12 +100,11 @@ describe("footprint in a fresh repository", () => {
     ).toContain("checkpoint");
     const restored = engine("restore", "--session", B, "--json");
     expect(restored.code, restored.out).toBe(0);
-    expect(JSON.parse(restored.stdout)).toMatchObject({
-      action: "restore",
-      done: true,
-      intent: "finish the parser",
-      sessionId: A,
-    });
+    const answer = JSON.parse(restored.stdout) as { show: string[] };
+    expect(answer).toMatchObject({ action: "restore", done: true });
+    // the brief says the task's intent and the session it resumes, once, in `show`
+    expect(answer.show.join("\n")).toContain("Last intent: finish the parser");
+    expect(answer.show.join("\n")).toContain(`claude --resume ${A}`);
 
     expect(
       readFileSync(path.join(repo.root, ".workflow_artifacts", "memory", ".gitignore"), "utf8"),
