@@ -36,7 +36,7 @@ const bounded = <T>(list: readonly T[], max: number, what: string, show: (t: T) 
 
 const files = (list: readonly { path: string; count: number }[], max: number) =>
   firstOf(
-    list.map((f) => `${cut(f.path, 200)}${f.count > 1 ? ` (x${f.count})` : ""}`),
+    list.map((f) => `${cut(f.path, 200)}${f.count > 1 ? ` (${f.count} times)` : ""}`),
     max,
   );
 
@@ -77,7 +77,7 @@ export function whereLines(x: ResumeSession): string[] {
     lines.push(
       ...bounded(uncommittedOrder(x.uncommitted, x.changed), L.uncommitted, "files", (u) => {
         const n = counts.get(u.path) ?? 0;
-        return `  ${cut(u.path, 200)} (${[u.kind, ...(n > 1 ? [`x${n}`] : [])].join(", ")})`;
+        return `  ${cut(u.path, 200)} (${[u.kind, ...(n > 1 ? [`edited ${n} times`] : [])].join(", ")})`;
       }),
     );
   }

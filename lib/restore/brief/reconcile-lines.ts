@@ -50,7 +50,11 @@ export function reconcileLines(
     );
   if (r.git) for (const s of status) lines.push(`  ${s}`);
   const statLast = r.diffStat.split("\n").at(-1)?.trim();
-  if (statLast) lines.push(`${status.length || opts.tree !== false ? " " : "Diff:"} ${statLast}`);
+  // git diff --stat counts tracked files only: said so beside a count of every changed path
+  if (statLast)
+    lines.push(
+      `${status.length || opts.tree !== false ? " " : "Diff of tracked files:"} ${statLast}`,
+    );
   if (opts.drift !== false) lines.push(...driftLines(r));
   for (const c of r.newestSinceSave) lines.push(`  since the save: ${c.hash} ${c.subject}`);
   if (opts.blockers !== false) lines.push(...blockerLines(r));

@@ -435,7 +435,9 @@ describe("the next session receives the digest", () => {
     const show = j.show.join("\n");
     expect(show).toContain("First request: Add CSV export");
     expect(show).toContain("  [>] Wire the button");
-    expect(show).toContain("Changed files (newest first): lib/csv-export.ts (x3), lib/gone.ts");
+    expect(show).toContain(
+      "Changed files (newest first): lib/csv-export.ts (3 times), lib/gone.ts",
+    );
     expect(show).toContain("Read files (newest first): lib/report.ts");
     expect(show).toContain("Failed: `npm test`: 1 failed");
     expect(show).toContain("  - T-1 exporter");
@@ -462,7 +464,7 @@ describe("the next session receives the digest", () => {
     const out = cli(f, ["restore", "--session", CUR]).out;
     expect(out).toContain("Newest request: now wire the download button");
     expect(out).toContain("  [>] Wire the button");
-    expect(out).toContain("Changed files (newest first): lib/csv-export.ts (x3), lib/gone.ts");
+    expect(out).toContain("Changed files (newest first): lib/csv-export.ts (3 times), lib/gone.ts");
     expect(out).toContain("Read files (newest first): lib/report.ts");
     expect(out).toContain("Failed: `npm test`: 1 failed");
   });

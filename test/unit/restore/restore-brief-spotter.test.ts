@@ -130,7 +130,7 @@ describe("the brief of spotter-4d5611e5's automatic checkpoint", () => {
     // (the state line names the files of the last edit: another fact)
     const listed = show.filter((l) => !l.startsWith("State of the last edit: ")).join("\n");
     for (const [p] of UNCOMMITTED) expect(listed.split(p).length - 1, `${p} in show`).toBe(1);
-    expect(text).toMatch(/lib\/spotter_web\/live\/session_live\.ex \(\w+, x11\)/);
+    expect(text).toMatch(/lib\/spotter_web\/live\/session_live\.ex \(\w+, edited 11 times\)/);
     expect(text).not.toContain("In-flight artifacts");
     expect(bytes).toBeLessThanOrEqual(8192);
   });
