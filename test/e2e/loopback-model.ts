@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
 // A scripted stand-in for the Anthropic Messages API on 127.0.0.1, so the real Claude Code client
-// (node_modules/.bin/claude) runs offline in tests. The project design notes (CLAUDE-CODE.md, section 8) describe the setup.
+// (node_modules/.bin/claude) runs offline in tests. The client sends every request to ANTHROPIC_BASE_URL, so no traffic leaves the machine.
 // Every request is recorded; a responder decides each reply (text, or a tool_use block that makes
 // the client run a tool and come back with its result).
 

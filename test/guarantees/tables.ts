@@ -30,7 +30,7 @@ import { HOOK_DEADLINE_MS, type PlainTextAnswer } from "../../lib/edge/hook-runn
 // every suite (fuzz in-process, fuzz as processes, concurrency, crashes, stalls) reads these tables.
 
 /**
- * What a hook may print: nothing, or one JSON object of this shape (CLAUDE-CODE.md section 2);
+ * What a hook may print: nothing, or one JSON object of this shape (docs/claude-code-versions.md, "Hook payloads");
  * "steer": PreCompact's plain text for the summariser (ASCII, at most 2,000 characters, not JSON).
  */
 export type AnswerShape = "none" | "context" | "block-or-context" | "steer";

@@ -1,5 +1,5 @@
 /**
- * The oracle of DESIGN.md, "What a checkpoint holds": cut a real transcript just before its newest
+ * The oracle for what a checkpoint must hold: cut a real transcript just before its newest
  * `compact_boundary`; the model's own summary that follows the boundary names files. Every distinct
  * file-like token of that summary (a path or name ending in a source extension; not a `.jsonl`; a
  * leading `/` dropped) counts as named when some path ends with it at a `/` boundary or equals it.

@@ -194,7 +194,7 @@ describe.each([
     const [file, argv] = command(args);
     return runBundle(file, [...argv], { input, env: { HOME: home, ...env } });
   };
-  // The documented stdin (CLAUDE-CODE.md section 6).
+  // The documented stdin (the status line's stdin: docs/claude-code-versions.md, "The status line, interactively").
   const input = (
     size: number | null,
     usage: Record<string, number> | null,

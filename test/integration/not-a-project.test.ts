@@ -5,7 +5,7 @@ import { HOOK_SPECS } from "../../lib/install/install-layout.ts";
 import { ENGINE, ensureBuilt, REPO_ROOT, runNode } from "../helpers/save-repo.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 
-// DESIGN.md "Rules that hold everywhere": $HOME and / are never a project; no hook and no engine
+// $HOME and / are never a project; no hook and no engine
 // command writes there. Every hook bundle (HOOK_SPECS: a new hook is covered when it is listed)
 // and every engine command that writes is run with cwd = $HOME and cwd = /, at the block tier so
 // the prompt hook would save if it could.
@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 function payload(cwd: string, event: string): string {
-  // One object with every event's own fields (CLAUDE-CODE.md section 2); each hook reads its own.
+  // One object with every event's own fields (docs/claude-code-versions.md, "Hook payloads"); each hook reads its own.
   return JSON.stringify({
     session_id: SID,
     transcript_path: TRANSCRIPT,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { KNOB_NAMES, knobDefault, readKnobs } from "../../../lib/core/knobs.ts";
 
 describe("knobs", () => {
-  it("gives DESIGN.md's defaults when nothing is set", () => {
+  it("gives the documented defaults when nothing is set", () => {
     const warnings: string[] = [];
     const k = readKnobs({}, (l) => warnings.push(l));
     expect(k).toMatchObject({

@@ -42,7 +42,7 @@ function world(
 }
 
 function prompt(text: string, over: Partial<UserPromptSubmitInput> = {}): UserPromptSubmitInput {
-  // The shape Claude Code 2.1.x sends (CLAUDE-CODE.md section 2).
+  // The shape Claude Code 2.1.x sends (docs/claude-code-versions.md, "Hook payloads").
   return {
     session_id: SID,
     prompt_id: "550e8400-e29b-41d4-a716-446655440000",
