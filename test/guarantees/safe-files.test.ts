@@ -402,7 +402,7 @@ describe(`a symlink or a FIFO at each of the ${CLAIM_ROWS.length} claim rows (${
       expect(r.hung).toBe(false);
       const j = JSON.parse(r.stdout) as RestoreJson;
       expect(j.replay?.prompts.map((x) => x.text)).toEqual(HELD_PROMPTS);
-      expect(j.warnings?.join("\n") ?? "").not.toContain("taken");
+      expect(j.show?.join("\n") ?? "").not.toContain("taken");
       // Not the 3 s a restore waits for another's live lock.
       expect(r.ms).toBeLessThan(RUN_LOCK_WAIT);
       if (kind === "symlink")
