@@ -25,6 +25,32 @@ const has = (line: Buffer, s: string): boolean => line.indexOf(s) >= 0;
 const hasKeyHeading = (line: Buffer) =>
   has(line, "# ") && /(?:"|\\n)# [A-Z][A-Z0-9]*-\d+:? /.test(line.toString("latin1"));
 
+/** The markers of a tool result that can change the digest (Bash output, TaskCreate's result). */
+function resultMatters(line: Buffer): boolean {
+  return (
+    has(line, '"task":{') ||
+    has(line, "Task #") ||
+    // a commit's `[branch hash] subject` result, or a piped run whose output tells how it went
+    has(line, " changed") ||
+    has(line, "FAIL") ||
+    has(line, "Error:") ||
+    has(line, "failure") ||
+    has(line, "failed") ||
+    has(line, " error") ||
+    // a tracker's item or list (transcript-digest-work.ts): beads' `id · title` and ready list,
+    // gh's plain `title:\t` view and `N\tOPEN\t` list, jira-cli's plain table and view
+    has(line, " \u00b7 ") ||
+    has(line, "Ready work") ||
+    has(line, "title:\\t") ||
+    has(line, "\\tOPEN\\t") ||
+    has(line, "KEY\\t") ||
+    has(line, " Description -") ||
+    // Linear's `ID  TITLE` list header and its view's `# ENG-214: Title` heading
+    has(line, "TITLE") ||
+    hasKeyHeading(line)
+  );
+}
+
 /**
  * Whether a line can change the digest, judged on its bytes before any parse (escaped quotes inside
  * strings never match these). Progress, snapshot and plain assistant text lines cannot; nor can a
@@ -35,26 +61,10 @@ export function mayMatter(line: Buffer): boolean {
   if (has(line, '"tool_result"'))
     return (
       has(line, '"is_error":true') ||
-      has(line, '"task":{') ||
-      has(line, "Task #") ||
-      // a commit's `[branch hash] subject` result, or a piped run whose output tells how it went
-      has(line, " changed") ||
-      has(line, "FAIL") ||
-      has(line, "Error:") ||
-      has(line, "failure") ||
-      has(line, "failed") ||
-      has(line, " error") ||
-      // a tracker's item or list (transcript-digest-work.ts): beads' `id · title` and ready list,
-      // gh's plain `title:\t` view and `N\tOPEN\t` list, jira-cli's plain table and view
-      has(line, " \u00b7 ") ||
-      has(line, "Ready work") ||
-      has(line, "title:\\t") ||
-      has(line, "\\tOPEN\\t") ||
-      has(line, "KEY\\t") ||
-      has(line, " Description -") ||
-      // Linear's `ID  TITLE` list header and its view's `# ENG-214: Title` heading
-      has(line, "TITLE") ||
-      hasKeyHeading(line)
+      // A Read, Edit or Write that went through (its toolUseResult holds the file or the patch)
+      // tells the digest nothing its call does not: three of four tool-result bytes of a real
+      // window, which resultMatters would scan once for each of its markers.
+      (!has(line, '"structuredPatch":') && !has(line, '"file":{"filePath":') && resultMatters(line))
     );
   return (
     // what a PostToolUse hook told the model, or (an older client) that one ran

@@ -44,6 +44,36 @@ describe("readTranscriptDigest", () => {
     expect(read?.summary?.transcript).toBe(SPOTTER);
   });
 
+  // The byte-level skip must never drop a line that changes the digest: on every real transcript
+  // (Claude Code 1.0.98 to 2.1.332), whole and cut at each tenth, the reader's digest is the one of
+  // all the lines.
+  const REAL = [
+    ...fs.readdirSync(FIXTURES).map((f) => path.join(FIXTURES, f)),
+    ...fs
+      .readdirSync(path.join(FIXTURES, "../real-client-transcripts"))
+      .map((f) => path.join(FIXTURES, "../real-client-transcripts", f)),
+  ].filter((f) => f.endsWith(".jsonl"));
+  it.each(REAL.map((f) => [path.basename(f), f]))(
+    "%s: the reader's digest equals digestLines over every line, whole and cut",
+    (_name, file) => {
+      const all = fs.readFileSync(file, "utf8").split("\n");
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quoin-digest-eq-"));
+      try {
+        for (let tenth = 1; tenth <= 10; tenth += 1) {
+          const lines = all.slice(0, Math.ceil((all.length * tenth) / 10));
+          const cutFile = path.join(tmp, `${tenth}.jsonl`);
+          fs.writeFileSync(cutFile, lines.join("\n"));
+          const opts = { projectRoot: ROOT };
+          expect(readTranscriptDigest(realFs, cutFile, opts)).toEqual(
+            digestLines(lines, { ...opts, transcriptPath: cutFile }),
+          );
+        }
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  );
+
   it("a budget smaller than the file: truncated, the first request still found by the head read, never more bytes than budget + head", () => {
     const budget = 400_000;
     const head = 64 * 1024;
@@ -143,6 +173,21 @@ describe("mayMatter: the byte-level skip before parsing", () => {
         }),
       ),
     ).toBe(true);
+    // a Read or an Edit that went through is skipped whatever its text holds; the same text as a
+    // Bash run's output is kept, and an Edit that failed is kept
+    const result = (content: string, toolUseResult: unknown, isError = false) =>
+      b({
+        type: "user",
+        message: {
+          content: [{ type: "tool_result", tool_use_id: "t", content, is_error: isError }],
+        },
+        toolUseResult,
+      });
+    const text = "FAIL test/a.test.ts: 1 failed; Error: boom";
+    expect(mayMatter(result(text, { type: "text", file: { filePath: "/r/a.md" } }))).toBe(false);
+    expect(mayMatter(result(text, { filePath: "/r/a.ts", structuredPatch: [] }))).toBe(false);
+    expect(mayMatter(result(text, { stdout: text, stderr: "" }))).toBe(true);
+    expect(mayMatter(result("String not found", { filePath: "/r/a.ts" }, true))).toBe(true);
     // a successful ordinary result, a progress line: nothing for the digest
     expect(
       mayMatter(
