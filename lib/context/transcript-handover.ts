@@ -71,6 +71,22 @@ export function trackerClose(command: string): string | null {
   return first ? `$ ${flat(first)}` : null;
 }
 
+/** A sentence that says what the model turns to next ("Now let me add the tests:"), not an outcome. */
+const NEXT_STEP = /^(?:now,? )?(?:let me|let's|i'll|i will|i need to|next,? |then )/i;
+
+/**
+ * A report without the sentences after it that say what comes next: "All 59 existing tests pass.
+ * Now let me add the new tests:" is kept as "All 59 existing tests pass." (the next step is the
+ * last words' business); a reply whose first sentence is not the report is kept whole.
+ */
+function reportOnly(text: string): string {
+  const sentences = text.trim().split(/(?<=[.!])\s+/);
+  let end = sentences.length;
+  while (end > 1 && NEXT_STEP.test(sentences[end - 1]!)) end -= 1;
+  const kept = sentences.slice(0, end).join(" ");
+  return FINISHED.test(kept) ? kept : text;
+}
+
 /**
  * The model's reports of what it finished, newest last: its replies that say an outcome, older
  * than the last words (which the reader already has), at most 5 (3 when it closed tracker items),
@@ -85,7 +101,7 @@ export function progressOf(
   const shown = new Set(lastWords.map((w) => `${w.at} ${w.text}`));
   const reports = words
     .filter((w) => FINISHED.test(w.text))
-    .map((w) => ({ text: cut(w.text, PROGRESS.reportChars), at: w.at }))
+    .map((w) => ({ text: cut(reportOnly(w.text), PROGRESS.reportChars), at: w.at }))
     .filter(
       (w) =>
         !shown.has(`${w.at} ${w.text}`) &&

@@ -36,6 +36,28 @@ describe("progressOf: what the model said it finished", () => {
       "$ bd close a.1",
     ]);
   });
+  it("keeps the report, not the next step said after it", () => {
+    const out = progressOf(
+      [
+        {
+          text: "All 59 existing tests pass. Now let me add the new tests for the new features, then run the full suite:",
+          at: at(1),
+        },
+        { text: "All 410 tests pass. Let me also check credo:", at: at(2) },
+        // what comes before the report stays; each next step after it goes
+        { text: "Good. All 72 tests pass. Next, the CSS.", at: at(3) },
+        { text: "Fixed the guard. I'll run mix compile next. Then the tests.", at: at(4) },
+      ],
+      [],
+      [],
+    );
+    expect(out.map((w) => w.text)).toEqual([
+      "All 59 existing tests pass.",
+      "All 410 tests pass.",
+      "Good. All 72 tests pass.",
+      "Fixed the guard.",
+    ]);
+  });
   it("is bounded: at most 5 items, 800 characters, the newest kept", () => {
     const many = Array.from({ length: 30 }, (_, i) => ({
       text: `Step ${i} is done. ${"x".repeat(150)}`,
