@@ -2,6 +2,7 @@ import type { ToolCall, ToolOutcome } from "./transcript-digest-pass.ts";
 import { segmentsOf, type Segment } from "./transcript-digest-fixes.ts";
 import type { HookLog, HookNote } from "./transcript-digest-hooks.ts";
 import { oneLine } from "../core/text-cut.ts";
+import { firstOf, moreText } from "../core/text-list.ts";
 import { TEXT_LIMITS } from "../core/text-limits.ts";
 
 // Whether the session's last edits were followed by a check of the project (a build, a test run,
@@ -127,7 +128,9 @@ const quoted = (n: HookNote) =>
 
 /**
  * The one line a checkpoint and the brief say: `lib/x.ex was changed at 2026-02-12T20:29:01Z and
- * no build or test command ran since (a hook's check is not in the transcript): its state is unverified; run mix compile / mix test first`.
+ * no build or test command ran since: its state is unverified; run mix compile / mix test first`,
+ * then which PostToolUse hooks ran after the edit (an older client), or instead of "unverified"
+ * what those hooks told the model (a current client).
  */
 export function unverifiedLine(u: Unverified): string {
   const d = new Date(u.at ?? "");
@@ -139,14 +142,12 @@ export function unverifiedLine(u: Unverified): string {
   const head = `${files} ${n ? "were" : "was"} changed${at} and no build or test command ran since`;
   if (u.reported.length) {
     const notes = u.reported.slice(0, LIMIT.hookNotes).map(quoted).join("; ");
-    const more =
-      u.reported.length > LIMIT.hookNotes ? ` +${u.reported.length - LIMIT.hookNotes} more` : "";
-    return `${head}; ${run}: after the edit a PostToolUse hook told the model ${notes}${more}`;
+    const more = moreText(u.reported.length - LIMIT.hookNotes);
+    return `${head}; ${run}: after the edit a PostToolUse hook told the model ${notes}${more ? ` ${more}` : ""}`;
   }
   // the hooks' part last: a line cut to its limit loses their names before what to run
   const state = `${head}: ${n ? "their" : "its"} state is unverified; ${run}`;
   if (!u.hooksRan.length) return state;
-  const named = u.hooksRan.slice(0, LIMIT.hooksNamed).join(", ");
-  const rest = u.hooksRan.length - LIMIT.hooksNamed;
-  return `${state}; PostToolUse hooks (${named}${rest > 0 ? `, +${rest} more` : ""}) ran after the edit, but what they told the model is not in the transcript`;
+  const named = firstOf(u.hooksRan, LIMIT.hooksNamed);
+  return `${state}; PostToolUse hooks (${named}) ran after the edit, but what they told the model is not in the transcript`;
 }

@@ -84,6 +84,19 @@ describe("what PostToolUse hooks told the model after the last edit", () => {
     expect(digestLines(lines, { projectRoot: "/repo" }).unverified).toBeNull();
   });
 
+  it("quotes two of the hooks' words and counts the rest", () => {
+    const u = digestLines(
+      [
+        ...write("w1", "2026-12-01T10:00:00.000Z"),
+        blocking("w1", "first"),
+        blocking("w1", "second"),
+        blocking("w1", "third"),
+      ],
+      { projectRoot: "/repo" },
+    ).unverified;
+    expect(u).toMatch(/told the model `first` \(check.sh\); `second` \(check.sh\) \+1 more$/);
+  });
+
   it("a hook's words are data: one line, backquotes made ', cut to 160 characters", () => {
     const long = `bad \`thing\`\nline two ${"x".repeat(300)}`;
     const u = digestLines([...write("w1", "2026-12-01T10:00:00.000Z"), blocking("w1", long)], {
