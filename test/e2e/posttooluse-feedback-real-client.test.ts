@@ -10,7 +10,7 @@ import {
   type MessagesBody,
   type ScriptedReply,
 } from "./loopback-model.ts";
-import { tempProject, toolCallsSoFar } from "./skill-driver.ts";
+import { tempProject, toolCallsSoFar, transcriptOf } from "./skill-driver.ts";
 
 // A project's own PostToolUse hook that compiles each edited file is often the only check an edit
 // gets before a compaction, and its errors reach the model only as the hook's feedback. The real
@@ -67,11 +67,8 @@ describe("e2e: what a PostToolUse hook told the model reaches the checkpoint", (
     // the model was told (the loopback saw it) ...
     expect(requestText(model.messageBodies().at(-1))).toContain(ERROR);
     const sid = (JSON.parse(run.stdout) as { session_id: string }).session_id;
-    const projects = path.join(home, ".claude", "projects");
-    const transcript = fs
-      .readdirSync(projects)
-      .map((d) => path.join(projects, d, `${sid}.jsonl`))
-      .find((f) => fs.existsSync(f))!;
+    const transcript = transcriptOf(home, sid);
+    expect(transcript, `no transcript for ${sid}`).toBeDefined();
     // ... and PreCompact, run as the client runs it, reads it from the transcript
     const payload = {
       session_id: sid,

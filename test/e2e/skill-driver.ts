@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import type { InstallScope } from "../../lib/install/install-layout.ts";
 import { runInstall } from "../../lib/install/installer.ts";
@@ -15,6 +15,16 @@ import {
 
 // Helpers for e2e tests that drive an installed quoin skill with a scripted model: find what a
 // model would read in the skill text, and answer with a fixed list of Bash commands.
+
+/** The client's transcript of a session under `home` (`.claude/projects/<mangled cwd>/<sid>.jsonl`), if written. */
+export function transcriptOf(home: string, sid: string): string | undefined {
+  const projects = path.join(home, ".claude", "projects");
+  if (!existsSync(projects)) return undefined;
+  const found = readdirSync(projects, { recursive: true, encoding: "utf8" }).find(
+    (f) => path.basename(f) === `${sid}.jsonl`,
+  );
+  return found ? path.join(projects, found) : undefined;
+}
 
 /** Marks a request that carries a rendered quoin skill (the preamble's pidfile section). */
 export const SKILL_MARKER = "## 0c. Pidfile lifecycle";

@@ -12,7 +12,7 @@ import {
   startLoopbackModel,
 } from "./loopback-model.ts";
 import { type PtyClient, skipFirstRunDialogs, startPtyClient } from "./pty-client.ts";
-import { tempProject } from "./skill-driver.ts";
+import { tempProject, transcriptOf } from "./skill-driver.ts";
 
 // The default install's status-line recorder (`statusline.cjs --quiet`) under the real,
 // interactive client: the only place a client reports the session's window
@@ -33,15 +33,6 @@ function windowRecords(home: string): string[] {
         .filter((f) => /^window-.+\.json$/.test(f))
         .map((f) => path.join(state, f))
     : [];
-}
-
-function transcriptOf(home: string, sid: string): string | undefined {
-  const projects = path.join(home, ".claude", "projects");
-  if (!existsSync(projects)) return undefined;
-  const found = readdirSync(projects, { recursive: true, encoding: "utf8" }).find(
-    (f) => path.basename(f) === `${sid}.jsonl`,
-  );
-  return found ? path.join(projects, found) : undefined;
 }
 
 /** The one session under `home` with a transcript, by its file name. */

@@ -13,7 +13,7 @@ import {
   type MessagesBody,
   type ScriptedReply,
 } from "./loopback-model.ts";
-import { toolCallsSoFar } from "./skill-driver.ts";
+import { toolCallsSoFar, transcriptOf } from "./skill-driver.ts";
 
 // The real client writes the transcript the digest reads: the scripted model creates three tasks,
 // completes one, starts one, deletes one, writes a file and runs a failing command; the digest
@@ -98,16 +98,6 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** The client's transcript of a session: `<home>/.claude/projects/<mangled cwd>/<sid>.jsonl`. */
-function transcriptOf(sid: string): string {
-  const projects = path.join(home, ".claude", "projects");
-  for (const dir of fs.readdirSync(projects)) {
-    const file = path.join(projects, dir, `${sid}.jsonl`);
-    if (fs.existsSync(file)) return file;
-  }
-  throw new Error(`no transcript for ${sid}`);
-}
-
 describe("the digest of a transcript the real client wrote", () => {
   it("rebuilds the todo list from TaskCreate/TaskUpdate, names the written file and the failed command", async () => {
     const run = await runClaude({
@@ -136,7 +126,9 @@ describe("the digest of a transcript the real client wrote", () => {
     }
     const sid = (JSON.parse(run.stdout) as { session_id: string }).session_id;
 
-    const digest = readTranscriptDigest(fs as unknown as FsApi, transcriptOf(sid), {
+    const transcript = transcriptOf(home, sid);
+    expect(transcript, `no transcript for ${sid}`).toBeDefined();
+    const digest = readTranscriptDigest(fs as unknown as FsApi, transcript!, {
       projectRoot: project,
       sessionId: sid,
     })!;
