@@ -3,8 +3,15 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runPreCompact } from "../../../lib/hooks/pre-compact.ts";
 import { parseCheckpoint } from "../../../lib/store/checkpoint-parse.ts";
-import { coverageByText, cutAtCompaction, fileTokens } from "../../helpers/summary-oracle.ts";
+import { coverageByText, fileTokens } from "../../helpers/summary-oracle.ts";
 import { fakeDeps } from "../../helpers/memfs-deps.ts";
+import {
+  beforeCompaction,
+  savedByPreCompact,
+  spotterBefore,
+  spotterDeps,
+  spotterSummary,
+} from "../../helpers/spotter-compaction.ts";
 
 // What an automatic checkpoint must carry for a fresh session, measured on a real session:
 // spotter-4d5611e5 cut just before its compact_boundary; the PreCompact checkpoint written from
@@ -12,10 +19,6 @@ import { fakeDeps } from "../../helpers/memfs-deps.ts";
 // and the newest typed request, and name a task.
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/transcripts");
-const SID = "4d5611e5-241a-462a-8d15-5122611a9569";
-const HOME = "/home/USER";
-const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
-const TRANSCRIPT = `${HOME}/.claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${SID}.jsonl`;
 
 /** What the person typed, read independently of the digest: user text lines and queued prompts. */
 function typedRequests(lines: readonly string[]): string[] {
@@ -48,26 +51,10 @@ function typedRequests(lines: readonly string[]): string[] {
 const flat = (t: string) => t.replace(/\s+/g, " ").trim();
 
 describe("PreCompact checkpoint on spotter-4d5611e5, cut before its compaction", () => {
-  const lines = readFileSync(path.join(FIXTURES, `spotter-${SID}.jsonl`), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "");
-  const { before, summaryText } = cutAtCompaction(lines);
-  const deps = fakeDeps({
-    home: HOME,
-    cwd: ROOT,
-    files: {
-      [`${ROOT}/.git/HEAD`]: "ref: refs/heads/spotter-dov\n",
-      [TRANSCRIPT]: `${before.join("\n")}\n`,
-    },
-  });
-  const out = runPreCompact(deps, {
-    hook_event_name: "PreCompact",
-    session_id: SID,
-    transcript_path: TRANSCRIPT,
-    cwd: ROOT,
-    trigger: "auto",
-  });
-  if (!out.saved) throw new Error(out.reason);
+  const before = spotterBefore;
+  const summaryText = spotterSummary;
+  const deps = spotterDeps({ transcript: beforeCompaction });
+  const out = savedByPreCompact(deps);
   const text = deps.fs.readFileSync(out.result.checkpoint, "utf8") as string;
   const tokens = fileTokens(summaryText);
   const cov = coverageByText(tokens, text);
